@@ -1,0 +1,95 @@
+/* nqueens count: one board size, the total on stdout (or one JSON object). */
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+
+static const char count_help[] =
+    "usage: nqueens count N [options]\n"
+    "Count the solutions of the N-queens problem (1 <= N <= 32) and print the total.\n"
+    "\n" COUNT_OPTS_HELP "  --json             print one JSON object (n, total, engine, threads, "
+    "tasks,\n"
+    "                     seconds, solutions_per_second, verified)\n"
+    "  -h, --help         this help\n";
+
+static void print_json(int n, const nq_result *r)
+{
+    char total[40];
+    nq_u128 known;
+    double rate =
+        r->seconds > 0
+            ? ((double)r->total.hi * 18446744073709551616.0 + (double)r->total.lo) / r->seconds
+            : 0.0;
+    const char *verified = "null";
+
+    if (nq_known_total(n, &known) == NQ_OK)
+        verified = (known.lo == r->total.lo && known.hi == r->total.hi) ? "true" : "false";
+    nq_u128_to_string(r->total, total, sizeof(total));
+    printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, \"tasks\": %llu, "
+           "\"prefix_rows\": %d, \"pinned\": %d, \"seconds\": %.6f, "
+           "\"solutions_per_second\": %.0f, \"verified\": %s}\n",
+           n, total, nq_engine_name(r->engine), r->n_threads, (unsigned long long)r->tasks,
+           r->prefix_rows, r->n_pinned, r->seconds, rate, verified);
+}
+
+int cmd_count(int argc, char **argv)
+{
+    static const char *const cmd = "count";
+    count_opts o;
+    args_iter it;
+    const char *arg, *n_arg = NULL;
+    int json = 0, n = 0, kind, rc;
+    nq_settings s;
+    nq_solver *sv;
+    nq_result r;
+
+    count_opts_default(&o);
+    args_iter_init(&it, argc, argv);
+    while ((kind = args_next(&it, &arg)) != ARG_END) {
+        if (kind == ARG_POSITIONAL) {
+            if (strcmp(arg, "-h") == 0) {
+                fputs(count_help, stdout);
+                return 0;
+            }
+            if (n_arg)
+                return args_usage_error(cmd, "unexpected argument '%s': count takes one N", arg);
+            n_arg = arg;
+            continue;
+        }
+        if (strcmp(it.name, "help") == 0) {
+            fputs(count_help, stdout);
+            return 0;
+        }
+        if (strcmp(it.name, "json") == 0 && !args_has_inline_value(&it)) {
+            json = 1;
+            continue;
+        }
+        rc = count_opts_take(&o, cmd, &it);
+        if (rc == EXIT_USAGE)
+            return rc;
+        if (rc == 1)
+            continue;
+        return args_usage_error(cmd, "unknown option '%s' (see 'nqueens count --help')", arg);
+    }
+    if (!n_arg)
+        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
+    if (args_parse_n(cmd, n_arg, &n) != 0)
+        return EXIT_USAGE;
+    count_opts_settings(&o, n, &s);
+    rc = nq_create_solver(&sv, &s);
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
+    rc = nq_count(sv, NULL, &r);
+    nq_destroy_solver(&sv);
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "count failed: %s", nq_strerror(rc));
+    args_warn_unpinned(&o, &r);
+    if (json) {
+        print_json(n, &r);
+    } else {
+        char total[40];
+        printf("%s\n", nq_u128_to_string(r.total, total, sizeof(total)));
+    }
+    return fflush(stdout) == 0 ? 0 : args_run_error(cmd, "cannot write the result");
+}

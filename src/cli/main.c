@@ -1,0 +1,49 @@
+/* nqueens: the command-line tool. Dispatches to a subcommand; the library does the work
+ * and this program turns its status codes into text and exit codes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"count", cmd_count, "count the solutions for one board size"},
+    {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: nqueens <command> [arguments]   (nqueens <command> --help for more)\n\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n  --version  print the version\n  --help     this help\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return args_usage_error(NULL, "missing command: expected count or verify (see "
+                                      "'nqueens --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("nqueens %s\n", nq_version());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    return args_usage_error(NULL,
+                            "unknown command '%s': expected count or verify (see "
+                            "'nqueens --help')",
+                            argv[1]);
+}

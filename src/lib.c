@@ -1,0 +1,186 @@
+/* The public API: settings, the solver handle, and dispatch to the engines. Checks every
+ * argument at this edge so that the engines can assume sane input. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "affinity.h"
+#include "config.h"
+#include "pool.h"
+#include "prefix.h"
+#include "u128.h"
+
+/* The largest worker count accepted: far beyond any machine, small enough that a typo
+ * cannot ask for millions of threads. */
+#define MAX_THREADS 4096
+
+struct nq_solver {
+    nq_settings s;
+    pool_state ps;
+};
+
+void nq_default_settings(nq_settings *s)
+{
+    if (!s)
+        return;
+    memset(s, 0, sizeof(*s));
+    s->n = 8;
+    s->n_threads = 0;
+    s->engine = NQ_ENGINE_PREFIX;
+    s->prefix_rows = 0;
+    s->pin_threads = 1;
+}
+
+static int check_settings(const nq_settings *s)
+{
+    if (s->n < 1 || s->n > NQ_MAX_N)
+        return NQ_EINVAL;
+    if (s->n_threads < 0 || s->n_threads > MAX_THREADS)
+        return NQ_EINVAL;
+    if (s->engine != NQ_ENGINE_PREFIX)
+        return NQ_EINVAL;
+    if (s->prefix_rows < 0 || s->prefix_rows > s->n)
+        return NQ_EINVAL;
+    return NQ_OK;
+}
+
+int nq_create_solver(nq_solver **out, const nq_settings *s)
+{
+    nq_solver *sv;
+    int rc;
+
+    if (!out || !s)
+        return NQ_EINVAL;
+    *out = NULL;
+    rc = check_settings(s);
+    if (rc != NQ_OK)
+        return rc;
+    sv = calloc(1, sizeof(*sv));
+    if (!sv)
+        return NQ_ENOMEM;
+    sv->s = *s;
+    if (sv->s.n_threads == 0)
+        sv->s.n_threads = affinity_cpu_count();
+    rc = pool_state_init(&sv->ps, sv->s.n_threads);
+    if (rc != NQ_OK) {
+        free(sv);
+        return rc;
+    }
+    *out = sv;
+    return NQ_OK;
+}
+
+void nq_destroy_solver(nq_solver **s)
+{
+    if (!s || !*s)
+        return;
+    pool_state_free(&(*s)->ps);
+    free(*s);
+    *s = NULL;
+}
+
+typedef struct prefix_src {
+    int n, rows;
+} prefix_src;
+
+static uint64_t prefix_source(void *src, task_emit_fn emit, void *user)
+{
+    const prefix_src *p = src;
+    return prefix_enumerate(p->n, p->rows, emit, user);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
+{
+    prefix_src src;
+    pool_job job;
+    nq_result r;
+    double t0;
+    int rc;
+
+    if (!s || !out)
+        return NQ_EINVAL;
+    memset(&r, 0, sizeof(r));
+    t0 = now_seconds();
+    src.n = s->s.n;
+    src.rows = s->s.prefix_rows ? s->s.prefix_rows : prefix_auto_rows(s->s.n, s->s.n_threads);
+    job = (pool_job){s->s.n, s->s.n_threads, s->s.pin_threads, hooks, prefix_source, &src, 0};
+    job.n_tasks = prefix_enumerate(src.n, src.rows, NULL, NULL);
+    rc = pool_run(&s->ps, &job, &r);
+    r.seconds = now_seconds() - t0;
+    r.prefix_rows = src.rows;
+    r.engine = s->s.engine;
+    *out = r;
+    return rc;
+}
+
+void nq_solver_cancel(nq_solver *s)
+{
+    if (s)
+        atomic_store_explicit(&s->ps.cancel, 1, memory_order_relaxed);
+}
+
+void nq_solver_progress(const nq_solver *s, nq_progress *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof(*p));
+    if (s)
+        pool_progress(&s->ps, p);
+}
+
+int nq_available_cpus(void)
+{
+    return affinity_cpu_count();
+}
+
+static const char *const engine_names[] = {"prefix"};
+
+const char *nq_engine_name(int engine)
+{
+    if (engine < 0 || engine >= (int)(sizeof(engine_names) / sizeof(engine_names[0])))
+        return "unknown";
+    return engine_names[engine];
+}
+
+int nq_engine_from_name(const char *name)
+{
+    for (int i = 0; name && i < (int)(sizeof(engine_names) / sizeof(engine_names[0])); i++)
+        if (strcmp(name, engine_names[i]) == 0)
+            return i;
+    return NQ_EINVAL;
+}
+
+/* One table from status to text, so the CLI and every binding say the same thing. */
+static const struct {
+    int status;
+    const char *text;
+} status_text[] = {
+    {NQ_OK, "success"},
+    {NQ_EINVAL, "invalid argument"},
+    {NQ_ENOMEM, "out of memory"},
+    {NQ_ETHREAD, "could not start a worker thread"},
+    {NQ_ECANCELED, "run canceled"},
+    {NQ_ECALLBACK, "run stopped by a callback"},
+    {NQ_EUNKNOWN, "no published value for this n"},
+    {NQ_EUNSUPPORTED, "not supported by this build"},
+};
+
+const char *nq_strerror(int status)
+{
+    for (size_t i = 0; i < sizeof(status_text) / sizeof(status_text[0]); i++)
+        if (status_text[i].status == status)
+            return status_text[i].text;
+    return "unknown status";
+}
+
+const char *nq_version(void)
+{
+    return NQ_VERSION_STRING;
+}

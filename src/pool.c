@@ -1,0 +1,203 @@
+/* Worker pool.
+ *
+ * Ownership: the calling thread owns the task source and is the only producer; each
+ * worker owns its pool_slot and is the only writer of it; the queue is the only thing
+ * they share on the way in. Workers read tasks, run the DFS with no shared writes, and
+ * publish each weighted subtotal with relaxed atomic adds into their own slot: nobody
+ * reads those slots for correctness until pthread_join, which orders everything, so
+ * relaxed is enough (progress readers only want an approximate snapshot).
+ * Cancellation is a flag checked between tasks: a task is never abandoned half done. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity.h"
+#include "dfs.h"
+#include "pool.h"
+#include "queue.h"
+#include "u128.h"
+
+typedef struct worker_arg {
+    pool_state *ps;
+    const pool_job *job;
+    queue *q;
+    affinity *aff;
+    int index;
+    int pinned;
+    atomic_int *stop; /* set when a hook failed */
+} worker_arg;
+
+static int stopping(const pool_state *ps, const atomic_int *stop)
+{
+    return atomic_load_explicit(stop, memory_order_relaxed) ||
+           atomic_load_explicit(&ps->cancel, memory_order_relaxed);
+}
+
+static void slot_add(pool_slot *s, u128 v)
+{
+    uint64_t lo = atomic_load_explicit(&s->lo, memory_order_relaxed);
+    uint64_t add = (uint64_t)v, hi = (uint64_t)(v >> 64);
+    uint64_t sum = lo + add;
+    if (sum < lo)
+        hi++;
+    if (hi)
+        atomic_fetch_add_explicit(&s->hi, hi, memory_order_relaxed);
+    atomic_store_explicit(&s->lo, sum, memory_order_relaxed);
+}
+
+static void *worker_main(void *p)
+{
+    worker_arg *a = p;
+    pool_slot *slot = &a->ps->slots[a->index];
+    const nq_hooks *h = a->job->hooks;
+    uint32_t all = a->job->n == 32 ? 0xffffffffu : (1u << a->job->n) - 1;
+    task t;
+
+    pthread_setname_np(pthread_self(), "nq-worker");
+    if (a->aff)
+        a->pinned = affinity_pin_self(a->aff, a->index);
+    while (queue_pop(a->q, &t)) {
+        uint64_t sub;
+        if (stopping(a->ps, a->stop))
+            continue; /* drain without working, so the producer never waits on us */
+        sub = dfs_count(all, a->job->n - t.row, t.cols, t.ld, t.rd);
+        if (h && h->task_done && h->task_done(h->user, t.id, sub) != 0) {
+            atomic_store(a->stop, 1);
+            continue; /* not counted: the hook could not record it */
+        }
+        slot_add(slot, (u128)sub * t.weight);
+        atomic_fetch_add_explicit(&slot->done, 1, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+typedef struct feed {
+    pool_state *ps;
+    const pool_job *job;
+    queue *q;
+    atomic_int *stop;
+} feed;
+
+static int feed_emit(void *user, const task *t)
+{
+    feed *f = user;
+    const nq_hooks *h = f->job->hooks;
+    uint64_t sub;
+    pool_slot *own = &f->ps->slots[f->ps->n_slots - 1];
+
+    if (stopping(f->ps, f->stop))
+        return 1;
+    if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
+        slot_add(own, (u128)sub * t->weight);
+        atomic_fetch_add_explicit(&own->done, 1, memory_order_relaxed);
+        return 0;
+    }
+    return !queue_push(f->q, t, f->stop);
+}
+
+int pool_state_init(pool_state *ps, int n_threads)
+{
+    memset(ps, 0, sizeof(*ps));
+    ps->n_slots = n_threads + 1;
+    ps->slots = aligned_alloc(64, sizeof(pool_slot) * (size_t)ps->n_slots);
+    if (!ps->slots)
+        return NQ_ENOMEM;
+    for (int i = 0; i < ps->n_slots; i++) {
+        atomic_init(&ps->slots[i].lo, 0);
+        atomic_init(&ps->slots[i].hi, 0);
+        atomic_init(&ps->slots[i].done, 0);
+    }
+    atomic_init(&ps->cancel, 0);
+    atomic_init(&ps->tasks_total, 0);
+    return NQ_OK;
+}
+
+void pool_state_free(pool_state *ps)
+{
+    free(ps->slots);
+    ps->slots = NULL;
+}
+
+int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
+{
+    queue q;
+    atomic_int stop;
+    worker_arg *args = NULL;
+    pthread_t *threads = NULL;
+    affinity *aff = NULL;
+    int started = 0, rc = NQ_OK;
+    u128 total = 0;
+    uint64_t done = 0;
+    feed f;
+
+    if (job->n_threads + 1 > ps->n_slots)
+        return NQ_EINVAL;
+    atomic_init(&stop, 0);
+    atomic_store(&ps->tasks_total, job->n_tasks);
+    for (int i = 0; i < ps->n_slots; i++) {
+        atomic_store(&ps->slots[i].lo, 0);
+        atomic_store(&ps->slots[i].hi, 0);
+        atomic_store(&ps->slots[i].done, 0);
+    }
+    /* A few records per worker keep everyone busy; the source refills as they drain. */
+    if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK)
+        return NQ_ENOMEM;
+    args = calloc((size_t)job->n_threads, sizeof(*args));
+    threads = calloc((size_t)job->n_threads, sizeof(*threads));
+    if (!args || !threads) {
+        rc = NQ_ENOMEM;
+        goto done;
+    }
+    if (job->pin)
+        aff = affinity_plan(job->n_threads);
+    for (int i = 0; i < job->n_threads; i++) {
+        args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop};
+        if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
+            rc = NQ_ETHREAD;
+            atomic_store(&stop, 1);
+            break;
+        }
+        started++;
+    }
+    if (rc == NQ_OK) {
+        f = (feed){ps, job, &q, &stop};
+        job->source(job->src, feed_emit, &f);
+    }
+    queue_close(&q);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    out->n_pinned = 0;
+    for (int i = 0; i < started; i++)
+        out->n_pinned += args[i].pinned;
+    for (int i = 0; i < ps->n_slots; i++) {
+        total += ((u128)atomic_load(&ps->slots[i].hi) << 64) + atomic_load(&ps->slots[i].lo);
+        done += atomic_load(&ps->slots[i].done);
+    }
+    out->total = u128_pack(total);
+    out->tasks = job->n_tasks;
+    out->n_threads = job->n_threads;
+    /* A stop that came after the last task changed nothing: the total is complete. */
+    if (rc == NQ_OK && done != job->n_tasks)
+        rc = atomic_load(&stop) ? NQ_ECALLBACK : NQ_ECANCELED;
+done:
+    affinity_free(aff);
+    free(args);
+    free(threads);
+    queue_free(&q);
+    return rc;
+}
+
+void pool_progress(const pool_state *ps, nq_progress *p)
+{
+    u128 total = 0;
+    uint64_t done = 0;
+    for (int i = 0; i < ps->n_slots; i++) {
+        total += ((u128)atomic_load_explicit(&ps->slots[i].hi, memory_order_relaxed) << 64) +
+                 atomic_load_explicit(&ps->slots[i].lo, memory_order_relaxed);
+        done += atomic_load_explicit(&ps->slots[i].done, memory_order_relaxed);
+    }
+    p->tasks_done = done;
+    p->tasks_total = atomic_load_explicit(&ps->tasks_total, memory_order_relaxed);
+    p->partial_total = u128_pack(total);
+}

@@ -1,0 +1,48 @@
+/* The worker pool: runs a task source in the calling thread, feeds the queue, and
+ * reduces the workers' weighted subtotals into one 128-bit total. */
+#ifndef NQ_POOL_H
+#define NQ_POOL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "nqueens/nqueens.h"
+#include "prefix.h"
+
+/* One per worker plus one for the task source (reused subtotals), each on its own
+ * cache line so that adding to it never bounces a line between cores. */
+typedef struct pool_slot {
+    _Alignas(64) atomic_uint_fast64_t lo;
+    atomic_uint_fast64_t hi;
+    atomic_uint_fast64_t done;
+} pool_slot;
+
+typedef struct pool_state {
+    pool_slot *slots;
+    int n_slots;
+    atomic_int cancel;
+    atomic_uint_fast64_t tasks_total;
+} pool_state;
+
+/* A task source: emits every task in id order through emit; returns the count. */
+typedef uint64_t (*pool_source_fn)(void *src, task_emit_fn emit, void *emit_user);
+
+typedef struct pool_job {
+    int n;
+    int n_threads;
+    int pin;
+    const nq_hooks *hooks;
+    pool_source_fn source;
+    void *src;
+    uint64_t n_tasks; /* known before the run, for progress */
+} pool_job;
+
+int pool_state_init(pool_state *ps, int n_threads);
+void pool_state_free(pool_state *ps);
+/* Runs the job; fills total, tasks, n_pinned. Returns NQ_OK, NQ_ECANCELED, NQ_ECALLBACK,
+ * NQ_ENOMEM or NQ_ETHREAD. */
+int pool_run(pool_state *ps, const pool_job *job, nq_result *out);
+/* Snapshot for progress, racy but monotonic enough for display. */
+void pool_progress(const pool_state *ps, nq_progress *p);
+
+#endif

@@ -1,0 +1,75 @@
+/* Prefix task source. Mirror halving: reflecting a board left-right maps solutions to
+ * solutions, so row 0 only takes the left half of the columns and each such prefix
+ * stands for two boards (weight 2). For odd n the middle column of row 0 is its own
+ * mirror image; there the reflection pairs up the choices of row 1 instead (row 1
+ * can never use the middle column next to it), so row 1 takes the left half and the
+ * weight is 2 again. Only a prefix of one row on an odd board keeps weight 1. */
+#include "prefix.h"
+
+typedef struct walk {
+    int n, rows;
+    uint32_t all;
+    uint64_t next_id;
+    task_emit_fn emit;
+    void *user;
+    int stopped;
+} walk;
+
+/* Place rows row..rows-1; limit restricts the columns of the row being placed. */
+static void place(walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd, uint32_t limit,
+                  int weight)
+{
+    uint32_t avail;
+
+    if (w->stopped)
+        return;
+    if (row == w->rows) {
+        task t = {w->next_id++, cols, ld, rd, (uint8_t)row, (uint8_t)weight};
+        if (w->emit && w->emit(w->user, &t))
+            w->stopped = 1;
+        return;
+    }
+    avail = w->all & ~(cols | ld | rd) & limit;
+    while (avail) {
+        uint32_t bit = avail & -avail;
+        avail ^= bit;
+        place(w, row + 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, w->all, weight);
+    }
+}
+
+uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
+{
+    walk w = {n, rows, n == 32 ? 0xffffffffu : (1u << n) - 1, 0, emit, user, 0};
+    uint32_t half = (1u << (n / 2)) - 1;
+
+    if (rows < 1)
+        w.rows = 1;
+    if (w.rows > n)
+        w.rows = n;
+    place(&w, 0, 0, 0, 0, half, 2);
+    if (n & 1) {
+        uint32_t mid = 1u << (n / 2);
+        if (w.rows == 1)
+            place(&w, 1, mid, mid << 1, mid >> 1, w.all, 1);
+        else {
+            /* row 1 in the left half only, each prefix standing for its mirror */
+            uint32_t avail = w.all & ~(mid | (mid << 1) | (mid >> 1)) & half;
+            while (avail && !w.stopped) {
+                uint32_t bit = avail & -avail;
+                avail ^= bit;
+                place(&w, 2, mid | bit, ((mid << 1) | bit) << 1, ((mid >> 1) | bit) >> 1, w.all, 2);
+            }
+        }
+    }
+    return w.next_id;
+}
+
+int prefix_auto_rows(int n, int threads)
+{
+    int rows = 2;
+    /* Subtrees differ in size by an order of magnitude, so aim for dozens of tasks per
+     * worker; the queue hands them out dynamically. */
+    while (rows < n - 4 && prefix_enumerate(n, rows, 0, 0) < 48ull * (uint64_t)threads)
+        rows++;
+    return rows < n ? rows : n;
+}

@@ -1,0 +1,19 @@
+/* The design engine's task source: the first rows of the board, with mirror halving. */
+#ifndef NQ_PREFIX_H
+#define NQ_PREFIX_H
+
+#include <stdint.h>
+
+#include "task.h"
+
+/* Receives each task in id order; a nonzero return stops the enumeration. */
+typedef int (*task_emit_fn)(void *user, const task *t);
+
+/* Enumerate the tasks for board n with rows placed rows (1..n). emit may be NULL to
+ * only count them. Returns the number of tasks emitted. */
+uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user);
+
+/* Rows to place so that every one of threads workers gets enough tasks to balance. */
+int prefix_auto_rows(int n, int threads);
+
+#endif

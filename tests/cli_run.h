@@ -1,0 +1,70 @@
+/* Test helper: run the built nqueens tool with arguments and capture what it prints. */
+#ifndef NQ_TEST_CLI_RUN_H
+#define NQ_TEST_CLI_RUN_H
+
+#include <criterion/criterion.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct cli_out {
+    int status; /* exit code, or 128 + signal */
+    char out[65536];
+    char err[8192];
+} cli_out;
+
+static inline void cli_slurp(int fd, char *buf, size_t size)
+{
+    size_t len = 0;
+    ssize_t k;
+    while ((k = read(fd, buf + len, size - 1 - len)) > 0)
+        len += (size_t)k;
+    buf[len] = '\0';
+}
+
+/* argv without argv[0]; NULL-terminated. stdout and stderr go to temporary files so
+ * that a chatty child can never block on a full pipe. */
+static inline void cli_run(cli_out *o, const char *const *args)
+{
+    const char *argv[64];
+    char out_path[] = "/tmp/nq-cli-out-XXXXXX", err_path[] = "/tmp/nq-cli-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path), st, i = 0;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    argv[i++] = NQ_CLI_PATH;
+    for (; args[i - 1] && i < 63; i++)
+        argv[i] = args[i - 1];
+    argv[i] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fo, 1);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    lseek(fo, 0, SEEK_SET);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fo, o->out, sizeof(o->out));
+    cli_slurp(fe, o->err, sizeof(o->err));
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+static inline int count_lines(const char *s)
+{
+    int k = 0;
+    for (; *s; s++)
+        k += *s == '\n';
+    return k;
+}
+
+#endif

@@ -1,0 +1,202 @@
+/* The public API end to end: totals for n = 1..15 against OEIS A000170 with several
+ * thread counts and prefix depths, plus the settings checks at the API edge. */
+#include <criterion/criterion.h>
+
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+
+static uint64_t count_with(int n, int threads, int rows)
+{
+    nq_settings s;
+    nq_solver *sv = NULL;
+    nq_result r;
+
+    nq_default_settings(&s);
+    s.n = n;
+    s.n_threads = threads;
+    s.prefix_rows = rows > n ? n : rows;
+    s.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d threads=%d rows=%d", n, threads, rows);
+    nq_destroy_solver(&sv);
+    cr_assert_null(sv);
+    cr_assert_eq(r.total.hi, 0);
+    cr_assert_eq(r.n_threads, threads);
+    return r.total.lo;
+}
+
+static void check_range(int threads, int rows)
+{
+    for (int n = 1; n <= 15; n++)
+        cr_expect_eq(count_with(n, threads, rows), oeis_value("A000170", n),
+                     "n=%d threads=%d prefix rows=%d", n, threads, rows);
+}
+
+Test(unit, totals_1_thread_depth_2)
+{
+    check_range(1, 2);
+}
+Test(unit, totals_2_threads_depth_2)
+{
+    check_range(2, 2);
+}
+Test(unit, totals_7_threads_depth_2)
+{
+    check_range(7, 2);
+}
+Test(unit, totals_1_thread_depth_3)
+{
+    check_range(1, 3);
+}
+Test(unit, totals_2_threads_depth_3)
+{
+    check_range(2, 3);
+}
+Test(unit, totals_7_threads_depth_3)
+{
+    check_range(7, 3);
+}
+
+Test(unit, every_prefix_depth_n10)
+{
+    for (int rows = 1; rows <= 10; rows++)
+        cr_expect_eq(count_with(10, 3, rows), oeis_value("A000170", 10), "rows=%d", rows);
+}
+
+Test(unit, auto_settings_and_pinning)
+{
+    nq_settings s;
+    nq_solver *sv;
+    nq_result r;
+
+    nq_default_settings(&s);
+    s.n = 12;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+    cr_expect_eq(r.n_threads, nq_available_cpus());
+    cr_expect_geq(r.prefix_rows, 2);
+    cr_expect_leq(r.n_pinned, r.n_threads);
+    /* the same solver counts again, from a clean state */
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+    nq_destroy_solver(&sv);
+}
+
+Test(unit, bad_settings_are_rejected)
+{
+    nq_settings s;
+    nq_solver *sv = (nq_solver *)1;
+    int bad_n[] = {0, -1, 33, 1000};
+
+    for (size_t i = 0; i < sizeof(bad_n) / sizeof(bad_n[0]); i++) {
+        nq_default_settings(&s);
+        s.n = bad_n[i];
+        cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL, "n=%d", bad_n[i]);
+        cr_expect_null(sv);
+    }
+    nq_default_settings(&s);
+    s.n_threads = -1;
+    cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL);
+    nq_default_settings(&s);
+    s.engine = 99;
+    cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL);
+    nq_default_settings(&s);
+    s.prefix_rows = s.n + 1;
+    cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL);
+    cr_expect_eq(nq_create_solver(NULL, &s), NQ_EINVAL);
+    cr_expect_eq(nq_count(NULL, NULL, NULL), NQ_EINVAL);
+    cr_expect_str_eq(nq_strerror(NQ_EINVAL), "invalid argument");
+    cr_expect_str_eq(nq_strerror(12345), "unknown status");
+}
+
+Test(unit, known_totals_and_formatting)
+{
+    nq_u128 v;
+    char buf[40];
+
+    for (int n = 1; n <= 27; n++) {
+        cr_assert_eq(nq_known_total(n, &v), NQ_OK);
+        cr_expect_eq(v.lo, oeis_value("A000170", n), "n=%d", n);
+    }
+    cr_expect_eq(nq_known_total(28, &v), NQ_EUNKNOWN);
+    v.lo = 0;
+    v.hi = 1; /* 2^64 */
+    cr_expect_str_eq(nq_u128_to_string(v, buf, sizeof(buf)), "18446744073709551616");
+    v.lo = ~0ull;
+    v.hi = ~0ull; /* 2^128 - 1: the widest value must fit the documented 40 bytes */
+    cr_expect_str_eq(nq_u128_to_string(v, buf, sizeof(buf)),
+                     "340282366920938463463374607431768211455");
+}
+
+/* Hooks: task_done sees every task exactly once and the subtotals add up; reuse
+ * replaces work without changing the total. */
+typedef struct seen {
+    uint64_t n_tasks;
+    _Atomic uint64_t calls;
+    _Atomic uint64_t subtotal_sum;
+    uint64_t *subtotals;
+} seen;
+
+static int on_done(void *user, uint64_t id, uint64_t sub)
+{
+    seen *s = user;
+    cr_assert_lt(id, s->n_tasks);
+    s->subtotals[id] = sub + 1; /* +1 so 0 means never seen */
+    s->calls++;
+    return 0;
+}
+
+static int reuse_even(void *user, uint64_t id, uint64_t *sub)
+{
+    seen *s = user;
+    if (id % 2)
+        return 0;
+    *sub = s->subtotals[id] - 1;
+    return 1;
+}
+
+static int fail_third(void *user, uint64_t id, uint64_t sub)
+{
+    (void)id;
+    (void)sub;
+    return ++((seen *)user)->calls >= 3;
+}
+
+Test(unit, hooks_cover_every_task)
+{
+    nq_settings st;
+    nq_solver *sv;
+    nq_result r;
+    seen s = {0};
+    nq_hooks h = {&s, NULL, on_done};
+
+    nq_default_settings(&st);
+    st.n = 11;
+    st.n_threads = 3;
+    st.prefix_rows = 3;
+    st.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&sv, &st), NQ_OK);
+    s.n_tasks = 1000;
+    s.subtotals = calloc(s.n_tasks, sizeof(uint64_t));
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 11));
+    cr_expect_eq(s.calls, r.tasks);
+    for (uint64_t i = 0; i < r.tasks; i++)
+        cr_expect_neq(s.subtotals[i], 0, "task %llu never reported", (unsigned long long)i);
+
+    /* resume-style: even tasks reused from the first run, odd ones recomputed */
+    h.reuse = reuse_even;
+    h.task_done = NULL;
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 11));
+
+    /* a hook that fails stops the run with NQ_ECALLBACK and an incomplete total */
+    s.calls = 0;
+    h.reuse = NULL;
+    h.task_done = fail_third;
+    cr_expect_eq(nq_count(sv, &h, &r), NQ_ECALLBACK);
+    cr_expect_lt(r.total.lo, oeis_value("A000170", 11));
+    free(s.subtotals);
+    nq_destroy_solver(&sv);
+}
