@@ -13,6 +13,7 @@ static const struct {
 } commands[] = {
     {"count", cmd_count, "count the solutions for one board size"},
     {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170"},
+    {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
 };
 
 static void usage(FILE *f)
