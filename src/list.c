@@ -19,10 +19,23 @@
  * it with a release store of `written`, and finally sets `done` with release; the
  * consumer acquires `done` before `written`, so a finished task's count is final. The
  * consumer releases `read` after copying boards out, and the worker acquires it before
- * reusing their cells. */
+ * reusing their cells.
+ *
+ * Sleeping: a side with nothing to do sleeps on a condition variable instead of
+ * polling, since a polling consumer on a busy machine either burns a core the workers
+ * need or oversleeps and starves them. Wake-ups come in batches, not per board, or the
+ * two sides would trade a context switch for every board: the consumer sleeps until its
+ * head task is done or has LIST_WAKE_BATCH boards ready, a worker with a full ring until
+ * half of it is free. The sleeper announces itself (waiting_for: the head id;
+ * room_wanted: a flag in the slot) under the mutex, issues a full fence and looks again
+ * before it waits; the other side publishes, issues a full fence, and takes the mutex
+ * to signal only when it sees the announcement. One of the two always sees the other's
+ * write, so no wake-up is lost (a worker checks at every multiple of LIST_WAKE_BATCH,
+ * and one of them falls in any LIST_WAKE_BATCH boards). The waits are also timed: that
+ * bounds how long a sparse head task's boards wait, and notices nq_solver_cancel
+ * called from a signal handler. */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,16 +46,25 @@
 
 /* Boards one task may hold ahead of the consumer before its worker waits. */
 #define LIST_RING 1024u
-/* Tasks in flight per worker: how far the workers may run ahead of the output. */
-#define LIST_WINDOW_PER_WORKER 4
+/* Tasks in flight per worker (plus a few): how far the workers may run ahead of the
+ * consumer, which must cover the time the consumer takes to wake up. */
+#define LIST_WINDOW_PER_WORKER 8
+#define LIST_WINDOW_EXTRA 8
 /* Nodes between two looks at the stop flag in a subtree that yields nothing. */
 #define LIST_STOP_CHECK 0xffffu
 /* The automatic depth stops growing here: counting deeper prefixes costs time. */
 #define LIST_AUTO_MAX_TASKS (1u << 20)
+/* Boards a head task accumulates before its worker wakes the consumer. */
+#define LIST_WAKE_BATCH 256u
+/* The longest a sleeper waits without being signalled. */
+#define LIST_WAIT_NS 5000000L
+/* waiting_for when the consumer is awake. */
+#define LIST_NOBODY UINT64_MAX
 
 typedef struct list_slot {
     _Alignas(64) atomic_uint_fast64_t written; /* worker: boards stored */
     atomic_int done;                           /* worker: the task is finished */
+    atomic_int room_wanted;                    /* worker: asleep on a full ring */
     _Alignas(64) atomic_uint_fast64_t read;    /* consumer: boards delivered */
     uint8_t prefix[NQ_MAX_N];                  /* source: columns of the placed rows */
 } list_slot;
@@ -56,11 +78,14 @@ typedef struct list_ctx {
     uint64_t n_slots;
     queue q;
     atomic_int stop;
+    pthread_mutex_t mu;
+    pthread_cond_t more;                           /* the consumer sleeps here */
+    pthread_cond_t room;                           /* workers with a full ring sleep here */
+    _Alignas(64) atomic_uint_fast64_t waiting_for; /* head id the consumer sleeps on */
     /* Owned by the calling thread. */
     uint64_t head;      /* lowest task id not yet fully delivered */
     uint64_t pushed;    /* tasks pushed so far */
     uint64_t delivered; /* boards passed to the callback */
-    unsigned round;     /* backoff while the head task has nothing ready */
     int rc;
 } list_ctx;
 
@@ -77,17 +102,35 @@ static int list_stopping(const list_ctx *c)
            (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed));
 }
 
-/* Waits are short (a ring drains as fast as the consumer formats), so yield first and
- * only then sleep, keeping a waiting thread off a core that a worker could use. */
-static void list_backoff(unsigned *round)
+/* Sleep on cv for at most LIST_WAIT_NS; mu is held. */
+static void list_sleep(list_ctx *c, pthread_cond_t *cv)
 {
-    if (*round < 16) {
-        sched_yield();
-    } else {
-        struct timespec ts = {0, *round < 64 ? 20000 : 200000};
-        nanosleep(&ts, NULL);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += LIST_WAIT_NS;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
     }
-    (*round)++;
+    pthread_cond_timedwait(cv, &c->mu, &ts);
+}
+
+static void list_signal(list_ctx *c, pthread_cond_t *cv, int all)
+{
+    pthread_mutex_lock(&c->mu);
+    if (all)
+        pthread_cond_broadcast(cv);
+    else
+        pthread_cond_signal(cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* After a worker published into task id: wake the consumer if it sleeps on that id. */
+static void list_wake_consumer(list_ctx *c, uint64_t id)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&c->waiting_for, memory_order_relaxed) == id)
+        list_signal(c, &c->more, 0);
 }
 
 static uint8_t *list_ring(const list_ctx *c, uint64_t id)
@@ -99,27 +142,41 @@ static uint8_t *list_ring(const list_ctx *c, uint64_t id)
 typedef struct list_out {
     list_slot *s;
     uint8_t *ring;
+    uint64_t id;
     uint64_t w, r; /* written so far; read as last seen */
 } list_out;
+
+/* Wait until the consumer frees a cell of a full ring; 1 when the run is stopping. */
+static int list_wait_room(list_ctx *c, list_out *o)
+{
+    for (;;) {
+        o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
+        if (o->w - o->r < LIST_RING)
+            return 0;
+        if (list_stopping(c))
+            return 1;
+        pthread_mutex_lock(&c->mu);
+        atomic_store_explicit(&o->s->room_wanted, 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
+        if (o->w - o->r > LIST_RING / 2 && !list_stopping(c))
+            list_sleep(c, &c->room);
+        atomic_store_explicit(&o->s->room_wanted, 0, memory_order_relaxed);
+        pthread_mutex_unlock(&c->mu);
+    }
+}
 
 /* Store one board; 1 when the run is stopping. */
 static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
 {
-    if (o->w - o->r == LIST_RING) {
-        unsigned round = 0;
-        for (;;) {
-            o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
-            if (o->w - o->r < LIST_RING)
-                break;
-            if (list_stopping(c))
-                return 1;
-            list_backoff(&round);
-        }
-    }
+    if (o->w - o->r == LIST_RING && list_wait_room(c, o))
+        return 1;
     memcpy(o->ring + (size_t)(o->w % LIST_RING) * (size_t)c->n, cols, (size_t)c->n);
     o->w++;
-    /* Published one by one: the consumer may be waiting on exactly this board. */
+    /* Published one by one: the consumer may be polling on exactly this board. */
     atomic_store_explicit(&o->s->written, o->w, memory_order_release);
+    if (o->w % LIST_WAKE_BATCH == 0)
+        list_wake_consumer(c, o->id);
     return list_stopping(c);
 }
 
@@ -190,10 +247,11 @@ static void *list_worker_main(void *p)
     if (w->aff)
         w->pinned = affinity_pin_self(w->aff, w->index);
     while (queue_pop(&c->q, &t)) {
-        list_out o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), 0, 0};
+        list_out o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
         if (!list_stopping(c))
             list_search(c, &o, &t);
         atomic_store_explicit(&o.s->done, 1, memory_order_release);
+        list_wake_consumer(c, t.id);
     }
     return NULL;
 }
@@ -203,6 +261,17 @@ static void list_stop(list_ctx *c, int rc)
     if (c->rc == NQ_OK)
         c->rc = rc;
     atomic_store_explicit(&c->stop, 1, memory_order_relaxed);
+    list_signal(c, &c->room, 1); /* workers asleep on a full ring must see it */
+}
+
+/* Let the worker of s go on if it sleeps on a full ring and half of it is free now;
+ * read was just released as r. */
+static void list_wake_worker(list_ctx *c, list_slot *s, uint64_t r)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&s->room_wanted, memory_order_relaxed) &&
+        atomic_load_explicit(&s->written, memory_order_relaxed) - r <= LIST_RING / 2)
+        list_signal(c, &c->room, 1);
 }
 
 /* Pass on what the head task has ready, and move past it once it is finished.
@@ -228,15 +297,28 @@ static int list_deliver(list_ctx *c)
             list_stop(c, NQ_OK);
             return 1;
         }
-        if ((r & 63) == 0) /* let a worker with a full ring go on */
+        if ((r & 63) == 0) { /* let a worker with a full ring go on */
             atomic_store_explicit(&s->read, r, memory_order_release);
+            list_wake_worker(c, s, r);
+        }
     }
     atomic_store_explicit(&s->read, r, memory_order_release);
+    list_wake_worker(c, s, r);
     if (done && r == w) {
         c->head++;
         return 1;
     }
     return r != r0;
+}
+
+/* Is the head task done, or has it a batch of boards ready? */
+static int list_head_ready(const list_ctx *c)
+{
+    const list_slot *s = &c->slots[c->head % c->n_slots];
+    return atomic_load_explicit(&s->done, memory_order_relaxed) ||
+           atomic_load_explicit(&s->written, memory_order_relaxed) -
+                   atomic_load_explicit(&s->read, memory_order_relaxed) >=
+               LIST_WAKE_BATCH;
 }
 
 /* One step of the consumer; nonzero once the run is stopping. */
@@ -246,10 +328,15 @@ static int list_step(list_ctx *c)
         list_stop(c, NQ_ECANCELED);
     if (atomic_load_explicit(&c->stop, memory_order_relaxed))
         return 1;
-    if (list_deliver(c))
-        c->round = 0;
-    else
-        list_backoff(&c->round);
+    if (!list_deliver(c)) {
+        pthread_mutex_lock(&c->mu);
+        atomic_store_explicit(&c->waiting_for, c->head, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!list_head_ready(c))
+            list_sleep(c, &c->more);
+        atomic_store_explicit(&c->waiting_for, LIST_NOBODY, memory_order_relaxed);
+        pthread_mutex_unlock(&c->mu);
+    }
     return atomic_load_explicit(&c->stop, memory_order_relaxed);
 }
 
@@ -331,22 +418,46 @@ int list_auto_rows(int n, int threads)
     return rows;
 }
 
+/* The mutex and condition variables; the waits run on the monotonic clock. */
+static int list_sync_init(list_ctx *c)
+{
+    pthread_condattr_t ca;
+    int ok;
+
+    if (pthread_condattr_init(&ca) != 0)
+        return 0;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    ok = pthread_mutex_init(&c->mu, NULL) == 0;
+    if (ok && pthread_cond_init(&c->more, &ca) != 0) {
+        pthread_mutex_destroy(&c->mu);
+        ok = 0;
+    }
+    if (ok && pthread_cond_init(&c->room, &ca) != 0) {
+        pthread_cond_destroy(&c->more);
+        pthread_mutex_destroy(&c->mu);
+        ok = 0;
+    }
+    pthread_condattr_destroy(&ca);
+    return ok;
+}
+
 int list_run(const list_job *job, nq_result *out)
 {
     list_ctx c;
     list_worker *workers = NULL;
     pthread_t *threads = NULL;
     affinity *aff = NULL;
-    int started = 0, rows;
+    int started = 0, rows, have_queue = 0, have_sync = 0;
     lex_walk walk;
 
     memset(&c, 0, sizeof(c));
     c.job = job;
     c.n = job->n;
     c.all = list_all(job->n);
-    c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + 2;
+    c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
     c.rc = NQ_OK;
     atomic_init(&c.stop, 0);
+    atomic_init(&c.waiting_for, LIST_NOBODY);
     rows = job->rows > 0 ? job->rows : list_auto_rows(job->n, job->n_threads);
     if (rows > job->n)
         rows = job->n;
@@ -356,16 +467,18 @@ int list_run(const list_job *job, nq_result *out)
     c.rings = malloc((size_t)c.n_slots * LIST_RING * (size_t)c.n);
     workers = calloc((size_t)job->n_threads, sizeof(*workers));
     threads = calloc((size_t)job->n_threads, sizeof(*threads));
-    if (!c.slots || !c.rings || !workers || !threads || queue_init(&c.q, c.n_slots) != NQ_OK) {
-        free(c.slots);
-        free(c.rings);
-        free(workers);
-        free(threads);
-        return NQ_ENOMEM;
-    }
+    if (!c.slots || !c.rings || !workers || !threads)
+        goto error;
+    have_queue = queue_init(&c.q, c.n_slots) == NQ_OK;
+    if (!have_queue)
+        goto error;
+    have_sync = list_sync_init(&c);
+    if (!have_sync)
+        goto error;
     for (uint64_t i = 0; i < c.n_slots; i++) {
         atomic_init(&c.slots[i].written, 0);
         atomic_init(&c.slots[i].done, 0);
+        atomic_init(&c.slots[i].room_wanted, 0);
         atomic_init(&c.slots[i].read, 0);
     }
     if (job->pin)
@@ -395,9 +508,19 @@ int list_run(const list_job *job, nq_result *out)
     out->n_threads = job->n_threads;
     out->prefix_rows = rows;
     affinity_free(aff);
+    goto done;
+error:
+    c.rc = NQ_ENOMEM;
+done:
+    if (have_sync) {
+        pthread_cond_destroy(&c.room);
+        pthread_cond_destroy(&c.more);
+        pthread_mutex_destroy(&c.mu);
+    }
+    if (have_queue)
+        queue_free(&c.q);
     free(workers);
     free(threads);
-    queue_free(&c.q);
     free(c.rings);
     free(c.slots);
     return c.rc;

@@ -420,6 +420,43 @@ Test(unit, list_api_matches_reference)
     }
 }
 
+/* One task per column of row 0 on n = 12 is over a thousand boards, more than a task's
+ * ring holds, and a callback that pauses now and then lets the rings fill: the workers
+ * must wait for room and still hand over every board in order. */
+static int collect_slowly(void *user, const uint8_t *cols, int n)
+{
+    collect *c = user;
+    if (c->count % 2000 == 1999)
+        usleep(2000);
+    return collect_one(user, cols, n);
+}
+
+Test(unit, list_api_full_rings)
+{
+    collect want = {.n = 12};
+    reference_list(12, reference_collect, &want);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        collect got = {.n = 12};
+        nq_settings s;
+        nq_solver *sv = NULL;
+        nq_result r;
+        nq_default_settings(&s);
+        s.n = 12;
+        s.n_threads = threads;
+        s.prefix_rows = 1;
+        s.pin_threads = 0;
+        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+        cr_assert_eq(nq_list(sv, collect_slowly, &got, 0, &r), NQ_OK);
+        nq_destroy_solver(&sv);
+        cr_expect_eq(got.count, oeis_value("A000170", 12));
+        cr_expect_eq(r.prefix_rows, 1);
+        cr_expect(got.count == want.count && memcmp(got.boards, want.boards, 12 * got.count) == 0,
+                  "threads=%d: boards differ from the reference", threads);
+        free(got.boards);
+    }
+    free(want.boards);
+}
+
 Test(unit, list_api_counts_match_oeis)
 {
     for (int n = 1; n <= 12; n++) {
