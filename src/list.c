@@ -23,17 +23,19 @@
  *
  * Sleeping: a side with nothing to do sleeps on a condition variable instead of
  * polling, since a polling consumer on a busy machine either burns a core the workers
- * need or oversleeps and starves them. Wake-ups come in batches, not per board, or the
- * two sides would trade a context switch for every board: the consumer sleeps until its
- * head task is done or has LIST_WAKE_BATCH boards ready, a worker with a full ring until
- * half of it is free. The sleeper announces itself (waiting_for: the head id;
- * room_wanted: a flag in the slot) under the mutex, issues a full fence and looks again
- * before it waits; the other side publishes, issues a full fence, and takes the mutex
- * to signal only when it sees the announcement. One of the two always sees the other's
- * write, so no wake-up is lost (a worker checks at every multiple of LIST_WAKE_BATCH,
- * and one of them falls in any LIST_WAKE_BATCH boards). The waits are also timed: that
- * bounds how long a sparse head task's boards wait, and notices nq_solver_cancel
- * called from a signal handler. */
+ * need or oversleeps and starves them. Wake-ups come in batches, not per board or per
+ * task, or the two sides would trade a context switch for every one: the consumer
+ * sleeps until a task a quarter of the window past its head is done (the queue hands
+ * tasks out in order, so by then most tasks before it are done too, and the other
+ * three quarters keep the workers busy meanwhile) or until its head task has
+ * LIST_WAKE_BATCH boards ready; a worker with a full ring sleeps until half of it is
+ * free. The sleeper announces itself (wait_head and wait_target; room_wanted in the
+ * slot) under the mutex, issues a full fence and looks again before it waits; the other
+ * side publishes, issues a full fence, and takes the mutex to signal only when it sees
+ * the announcement. One of the two always sees the other's write, so no wake-up is lost
+ * (a worker checks at every multiple of LIST_WAKE_BATCH, and one of them falls in any
+ * LIST_WAKE_BATCH boards). The waits are also timed: that bounds how long the boards of
+ * a slow head task wait, and notices nq_solver_cancel called from a signal handler. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -46,10 +48,11 @@
 
 /* Boards one task may hold ahead of the consumer before its worker waits. */
 #define LIST_RING 1024u
-/* Tasks in flight per worker (plus a few): how far the workers may run ahead of the
- * consumer, which must cover the time the consumer takes to wake up. */
-#define LIST_WINDOW_PER_WORKER 8
-#define LIST_WINDOW_EXTRA 8
+/* Tasks in flight per worker (plus a few, at most a cap): how far the workers may run
+ * ahead of the consumer, which must cover the time the consumer takes to wake up. */
+#define LIST_WINDOW_PER_WORKER 32
+#define LIST_WINDOW_EXTRA 16
+#define LIST_WINDOW_MAX 8192
 /* Nodes between two looks at the stop flag in a subtree that yields nothing. */
 #define LIST_STOP_CHECK 0xffffu
 /* The automatic depth stops growing here: counting deeper prefixes costs time. */
@@ -58,7 +61,7 @@
 #define LIST_WAKE_BATCH 256u
 /* The longest a sleeper waits without being signalled. */
 #define LIST_WAIT_NS 5000000L
-/* waiting_for when the consumer is awake. */
+/* wait_head and wait_target while the consumer is awake. */
 #define LIST_NOBODY UINT64_MAX
 
 typedef struct list_slot {
@@ -79,9 +82,10 @@ typedef struct list_ctx {
     queue q;
     atomic_int stop;
     pthread_mutex_t mu;
-    pthread_cond_t more;                           /* the consumer sleeps here */
-    pthread_cond_t room;                           /* workers with a full ring sleep here */
-    _Alignas(64) atomic_uint_fast64_t waiting_for; /* head id the consumer sleeps on */
+    pthread_cond_t more;                         /* the consumer sleeps here */
+    pthread_cond_t room;                         /* workers with a full ring sleep here */
+    _Alignas(64) atomic_uint_fast64_t wait_head; /* the consumer sleeps on this task's */
+    atomic_uint_fast64_t wait_target;            /* batches, or on this task being done */
     /* Owned by the calling thread. */
     uint64_t head;      /* lowest task id not yet fully delivered */
     uint64_t pushed;    /* tasks pushed so far */
@@ -126,10 +130,10 @@ static void list_signal(list_ctx *c, pthread_cond_t *cv, int all)
 }
 
 /* After a worker published into task id: wake the consumer if it sleeps on that id. */
-static void list_wake_consumer(list_ctx *c, uint64_t id)
+static void list_wake_consumer(list_ctx *c, const atomic_uint_fast64_t *waiting, uint64_t id)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&c->waiting_for, memory_order_relaxed) == id)
+    if (atomic_load_explicit(waiting, memory_order_relaxed) == id)
         list_signal(c, &c->more, 0);
 }
 
@@ -176,7 +180,7 @@ static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
     /* Published one by one: the consumer may be polling on exactly this board. */
     atomic_store_explicit(&o->s->written, o->w, memory_order_release);
     if (o->w % LIST_WAKE_BATCH == 0)
-        list_wake_consumer(c, o->id);
+        list_wake_consumer(c, &c->wait_head, o->id);
     return list_stopping(c);
 }
 
@@ -251,7 +255,7 @@ static void *list_worker_main(void *p)
         if (!list_stopping(c))
             list_search(c, &o, &t);
         atomic_store_explicit(&o.s->done, 1, memory_order_release);
-        list_wake_consumer(c, t.id);
+        list_wake_consumer(c, &c->wait_target, t.id);
     }
     return NULL;
 }
@@ -311,11 +315,11 @@ static int list_deliver(list_ctx *c)
     return r != r0;
 }
 
-/* Is the head task done, or has it a batch of boards ready? */
-static int list_head_ready(const list_ctx *c)
+/* Is the target task done, or has the head task a batch of boards ready? */
+static int list_worth_waking(const list_ctx *c, uint64_t target)
 {
     const list_slot *s = &c->slots[c->head % c->n_slots];
-    return atomic_load_explicit(&s->done, memory_order_relaxed) ||
+    return atomic_load_explicit(&c->slots[target % c->n_slots].done, memory_order_relaxed) ||
            atomic_load_explicit(&s->written, memory_order_relaxed) -
                    atomic_load_explicit(&s->read, memory_order_relaxed) >=
                LIST_WAKE_BATCH;
@@ -329,12 +333,16 @@ static int list_step(list_ctx *c)
     if (atomic_load_explicit(&c->stop, memory_order_relaxed))
         return 1;
     if (!list_deliver(c)) {
+        uint64_t ahead = c->pushed - 1 - c->head; /* head < pushed here */
+        uint64_t target = c->head + (ahead < c->n_slots / 4 ? ahead : c->n_slots / 4);
         pthread_mutex_lock(&c->mu);
-        atomic_store_explicit(&c->waiting_for, c->head, memory_order_relaxed);
+        atomic_store_explicit(&c->wait_head, c->head, memory_order_relaxed);
+        atomic_store_explicit(&c->wait_target, target, memory_order_relaxed);
         atomic_thread_fence(memory_order_seq_cst);
-        if (!list_head_ready(c))
+        if (!list_worth_waking(c, target))
             list_sleep(c, &c->more);
-        atomic_store_explicit(&c->waiting_for, LIST_NOBODY, memory_order_relaxed);
+        atomic_store_explicit(&c->wait_head, LIST_NOBODY, memory_order_relaxed);
+        atomic_store_explicit(&c->wait_target, LIST_NOBODY, memory_order_relaxed);
         pthread_mutex_unlock(&c->mu);
     }
     return atomic_load_explicit(&c->stop, memory_order_relaxed);
@@ -455,9 +463,12 @@ int list_run(const list_job *job, nq_result *out)
     c.n = job->n;
     c.all = list_all(job->n);
     c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
+    if (c.n_slots > LIST_WINDOW_MAX)
+        c.n_slots = LIST_WINDOW_MAX;
     c.rc = NQ_OK;
     atomic_init(&c.stop, 0);
-    atomic_init(&c.waiting_for, LIST_NOBODY);
+    atomic_init(&c.wait_head, LIST_NOBODY);
+    atomic_init(&c.wait_target, LIST_NOBODY);
     rows = job->rows > 0 ? job->rows : list_auto_rows(job->n, job->n_threads);
     if (rows > job->n)
         rows = job->n;
