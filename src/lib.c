@@ -6,6 +6,7 @@
 
 #include "affinity.h"
 #include "config.h"
+#include "list.h"
 #include "pool.h"
 #include "prefix.h"
 #include "u128.h"
@@ -115,6 +116,26 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     rc = pool_run(&s->ps, &job, &r);
     r.seconds = now_seconds() - t0;
     r.prefix_rows = src.rows;
+    r.engine = s->s.engine;
+    *out = r;
+    return rc;
+}
+
+int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out)
+{
+    list_job job;
+    nq_result r;
+    double t0;
+    int rc;
+
+    if (!s || !fn || !out)
+        return NQ_EINVAL;
+    memset(&r, 0, sizeof(r));
+    t0 = now_seconds();
+    job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
+                     user,   limit,          &s->ps.cancel};
+    rc = list_run(&job, &r);
+    r.seconds = now_seconds() - t0;
     r.engine = s->s.engine;
     *out = r;
     return rc;

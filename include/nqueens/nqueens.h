@@ -91,6 +91,19 @@ NQ_API void nq_destroy_solver(nq_solver **s);
  * what was counted before the stop (an incomplete total). */
 NQ_API int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out);
 
+/* Receives one solution: cols[r] is the 0-based column of the queen in row r, r < n.
+ * cols is only valid during the call. A nonzero return stops the listing. */
+typedef int (*nq_solution_fn)(void *user, const uint8_t *cols, int n);
+
+/* List every solution, in lexicographic order of the column vectors (row 0 first),
+ * whatever the thread count. fn runs in the calling thread only, one solution at a time,
+ * while the workers search ahead; memory stays bounded however many solutions there are.
+ * limit > 0 stops after that many solutions (NQ_OK); 0 lists them all. out->total is the
+ * number of solutions passed to fn. A nonzero return from fn stops the run with
+ * NQ_ECALLBACK; nq_solver_cancel stops it with NQ_ECANCELED. No mirror halving here:
+ * settings.prefix_rows is the depth of the lexicographic task source (0 = auto). */
+NQ_API int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out);
+
 /* Ask a running nq_count to stop at the next task boundary. Async-signal-safe: it is one
  * atomic store, so a signal handler may call it. */
 NQ_API void nq_solver_cancel(nq_solver *s);

@@ -13,6 +13,7 @@ static const struct {
 } commands[] = {
     {"count", cmd_count, "count the solutions for one board size"},
     {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170"},
+    {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
 };
 
 static void usage(FILE *f)
@@ -28,7 +29,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return args_usage_error(NULL, "missing command: expected count or verify (see "
+        return args_usage_error(NULL, "missing command: expected one of count, verify, list (see "
                                       "'nqueens --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     return args_usage_error(NULL,
-                            "unknown command '%s': expected count or verify (see "
+                            "unknown command '%s': expected one of count, verify, list (see "
                             "'nqueens --help')",
                             argv[1]);
 }

@@ -1,0 +1,538 @@
+/* Listing engine: every solution, in lexicographic order of the column vectors, from
+ * any number of workers, with memory bounded by a window of tasks.
+ *
+ * The calling thread enumerates the first rows in lexicographic order (no mirror halving:
+ * a mirrored board would come out of order) and pushes each prefix through the MPMC
+ * queue. Task id t owns slot t % n_slots: a single-producer single-consumer ring of
+ * solutions, filled by the worker that popped t and emptied by the calling thread, which
+ * only ever reads the head slot (the lowest unfinished id) and passes its solutions to
+ * the callback. A task id is only pushed once the task n_slots before it is finished,
+ * so at most n_slots tasks are in flight, and a worker whose ring is full waits for the
+ * consumer: memory is n_slots * LIST_RING boards whatever n is.
+ *
+ * No deadlock: the single producer pushes in id order and the queue hands records out
+ * in push order, so the head task has been taken by a worker before any later one; that
+ * worker only waits on its ring, which is the one the consumer drains.
+ *
+ * Memory order: the calling thread resets a slot and writes its prefix before the push
+ * (released by the queue, acquired by the pop). A worker stores a board, then publishes
+ * it with a release store of `written`, and finally sets `done` with release; the
+ * consumer acquires `done` before `written`, so a finished task's count is final. The
+ * consumer releases `read` after copying boards out, and the worker acquires it before
+ * reusing their cells.
+ *
+ * Sleeping: a side with nothing to do sleeps on a condition variable instead of
+ * polling, since a polling consumer on a busy machine either burns a core the workers
+ * need or oversleeps and starves them. Wake-ups come in batches, not per board or per
+ * task, or the two sides would trade a context switch for every one: the consumer
+ * sleeps until a task a quarter of the window past its head is done (the queue hands
+ * tasks out in order, so by then most tasks before it are done too, and the other
+ * three quarters keep the workers busy meanwhile) or until its head task has
+ * LIST_WAKE_BATCH boards ready; a worker with a full ring sleeps until half of it is
+ * free. The sleeper announces itself (wait_head and wait_target; room_wanted in the
+ * slot) under the mutex, issues a full fence and looks again before it waits; the other
+ * side publishes, issues a full fence, and takes the mutex to signal only when it sees
+ * the announcement. One of the two always sees the other's write, so no wake-up is lost
+ * (a worker checks at every multiple of LIST_WAKE_BATCH, and one of them falls in any
+ * LIST_WAKE_BATCH boards). The waits are also timed: that bounds how long the boards of
+ * a slow head task wait, and notices nq_solver_cancel called from a signal handler. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "affinity.h"
+#include "list.h"
+#include "queue.h"
+
+/* Boards one task may hold ahead of the consumer before its worker waits. */
+#define LIST_RING 1024u
+/* Tasks in flight per worker (plus a few, at most a cap): how far the workers may run
+ * ahead of the consumer, which must cover the time the consumer takes to wake up. */
+#define LIST_WINDOW_PER_WORKER 32
+#define LIST_WINDOW_EXTRA 16
+#define LIST_WINDOW_MAX 8192
+/* Nodes between two looks at the stop flag in a subtree that yields nothing. */
+#define LIST_STOP_CHECK 0xffffu
+/* The automatic depth stops growing here: counting deeper prefixes costs time. */
+#define LIST_AUTO_MAX_TASKS (1u << 20)
+/* Boards a head task accumulates before its worker wakes the consumer. */
+#define LIST_WAKE_BATCH 256u
+/* The longest a sleeper waits without being signalled. */
+#define LIST_WAIT_NS 5000000L
+/* wait_head and wait_target while the consumer is awake. */
+#define LIST_NOBODY UINT64_MAX
+
+typedef struct list_slot {
+    _Alignas(64) atomic_uint_fast64_t written; /* worker: boards stored */
+    atomic_int done;                           /* worker: the task is finished */
+    atomic_int room_wanted;                    /* worker: asleep on a full ring */
+    _Alignas(64) atomic_uint_fast64_t read;    /* consumer: boards delivered */
+    uint8_t prefix[NQ_MAX_N];                  /* source: columns of the placed rows */
+} list_slot;
+
+typedef struct list_ctx {
+    const list_job *job;
+    int n;
+    uint32_t all;
+    list_slot *slots;
+    uint8_t *rings; /* n_slots rings of LIST_RING boards of n bytes */
+    uint64_t n_slots;
+    queue q;
+    atomic_int stop;
+    pthread_mutex_t mu;
+    pthread_cond_t more;                         /* the consumer sleeps here */
+    pthread_cond_t room;                         /* workers with a full ring sleep here */
+    _Alignas(64) atomic_uint_fast64_t wait_head; /* the consumer sleeps on this task's */
+    atomic_uint_fast64_t wait_target;            /* batches, or on this task being done */
+    /* Owned by the calling thread. */
+    uint64_t head;      /* lowest task id not yet fully delivered */
+    uint64_t pushed;    /* tasks pushed so far */
+    uint64_t delivered; /* boards passed to the callback */
+    int rc;
+} list_ctx;
+
+typedef struct list_worker {
+    list_ctx *c;
+    affinity *aff;
+    int index;
+    int pinned;
+} list_worker;
+
+static int list_stopping(const list_ctx *c)
+{
+    return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
+           (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed));
+}
+
+/* Sleep on cv for at most LIST_WAIT_NS; mu is held. */
+static void list_sleep(list_ctx *c, pthread_cond_t *cv)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += LIST_WAIT_NS;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(cv, &c->mu, &ts);
+}
+
+static void list_signal(list_ctx *c, pthread_cond_t *cv, int all)
+{
+    pthread_mutex_lock(&c->mu);
+    if (all)
+        pthread_cond_broadcast(cv);
+    else
+        pthread_cond_signal(cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* After a worker published into task id: wake the consumer if it sleeps on that id. */
+static void list_wake_consumer(list_ctx *c, const atomic_uint_fast64_t *waiting, uint64_t id)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(waiting, memory_order_relaxed) == id)
+        list_signal(c, &c->more, 0);
+}
+
+static uint8_t *list_ring(const list_ctx *c, uint64_t id)
+{
+    return c->rings + (size_t)(id % c->n_slots) * LIST_RING * (size_t)c->n;
+}
+
+/* A worker's view of the slot it fills. */
+typedef struct list_out {
+    list_slot *s;
+    uint8_t *ring;
+    uint64_t id;
+    uint64_t w, r; /* written so far; read as last seen */
+} list_out;
+
+/* Wait until the consumer frees a cell of a full ring; 1 when the run is stopping. */
+static int list_wait_room(list_ctx *c, list_out *o)
+{
+    for (;;) {
+        o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
+        if (o->w - o->r < LIST_RING)
+            return 0;
+        if (list_stopping(c))
+            return 1;
+        pthread_mutex_lock(&c->mu);
+        atomic_store_explicit(&o->s->room_wanted, 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
+        if (o->w - o->r > LIST_RING / 2 && !list_stopping(c))
+            list_sleep(c, &c->room);
+        atomic_store_explicit(&o->s->room_wanted, 0, memory_order_relaxed);
+        pthread_mutex_unlock(&c->mu);
+    }
+}
+
+/* Store one board; 1 when the run is stopping. */
+static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
+{
+    if (o->w - o->r == LIST_RING && list_wait_room(c, o))
+        return 1;
+    memcpy(o->ring + (size_t)(o->w % LIST_RING) * (size_t)c->n, cols, (size_t)c->n);
+    o->w++;
+    /* Published one by one: the consumer may be polling on exactly this board. */
+    atomic_store_explicit(&o->s->written, o->w, memory_order_release);
+    if (o->w % LIST_WAKE_BATCH == 0)
+        list_wake_consumer(c, &c->wait_head, o->id);
+    return list_stopping(c);
+}
+
+/* Complete the task's prefix in every way, lowest column first, which is lexicographic
+ * order. The same iterative bitmask search as dfs_count, keeping the columns. */
+static void list_search(list_ctx *c, list_out *o, const task *t)
+{
+    uint32_t st_avail[NQ_MAX_N], st_cols[NQ_MAX_N], st_ld[NQ_MAX_N], st_rd[NQ_MAX_N];
+    uint8_t q[NQ_MAX_N];
+    const int n = c->n, first = t->row;
+    const uint32_t all = c->all;
+    uint32_t cols = t->cols, ld = t->ld, rd = t->rd, avail;
+    unsigned nodes = 0;
+    int row = first;
+
+    memcpy(q, o->s->prefix, (size_t)first);
+    if (first == n) {
+        list_put(c, o, q);
+        return;
+    }
+    avail = all & ~(cols | ld | rd);
+    for (;;) {
+        while (avail) {
+            uint32_t bit = avail & -avail;
+            uint32_t nc, nl, nr, na;
+            avail ^= bit;
+            q[row] = (uint8_t)__builtin_ctz(bit);
+            if (row == n - 1) {
+                if (list_put(c, o, q))
+                    return;
+                continue;
+            }
+            if ((++nodes & LIST_STOP_CHECK) == 0 && list_stopping(c))
+                return;
+            nc = cols | bit;
+            nl = (ld | bit) << 1;
+            nr = (rd | bit) >> 1;
+            na = all & ~(nc | nl | nr);
+            if (!na)
+                continue;
+            st_avail[row] = avail;
+            st_cols[row] = cols;
+            st_ld[row] = ld;
+            st_rd[row] = rd;
+            cols = nc;
+            ld = nl;
+            rd = nr;
+            avail = na;
+            row++;
+        }
+        if (row == first)
+            break;
+        row--;
+        avail = st_avail[row];
+        cols = st_cols[row];
+        ld = st_ld[row];
+        rd = st_rd[row];
+    }
+}
+
+static void *list_worker_main(void *p)
+{
+    list_worker *w = p;
+    list_ctx *c = w->c;
+    task t;
+
+    pthread_setname_np(pthread_self(), "nq-lister");
+    if (w->aff)
+        w->pinned = affinity_pin_self(w->aff, w->index);
+    while (queue_pop(&c->q, &t)) {
+        list_out o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
+        if (!list_stopping(c))
+            list_search(c, &o, &t);
+        atomic_store_explicit(&o.s->done, 1, memory_order_release);
+        list_wake_consumer(c, &c->wait_target, t.id);
+    }
+    return NULL;
+}
+
+static void list_stop(list_ctx *c, int rc)
+{
+    if (c->rc == NQ_OK)
+        c->rc = rc;
+    atomic_store_explicit(&c->stop, 1, memory_order_relaxed);
+    list_signal(c, &c->room, 1); /* workers asleep on a full ring must see it */
+}
+
+/* Let the worker of s go on if it sleeps on a full ring and half of it is free now;
+ * read was just released as r. */
+static void list_wake_worker(list_ctx *c, list_slot *s, uint64_t r)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&s->room_wanted, memory_order_relaxed) &&
+        atomic_load_explicit(&s->written, memory_order_relaxed) - r <= LIST_RING / 2)
+        list_signal(c, &c->room, 1);
+}
+
+/* Pass on what the head task has ready, and move past it once it is finished.
+ * Returns 1 if anything happened. */
+static int list_deliver(list_ctx *c)
+{
+    list_slot *s = &c->slots[c->head % c->n_slots];
+    const uint8_t *ring = list_ring(c, c->head);
+    const list_job *job = c->job;
+    uint64_t r0 = atomic_load_explicit(&s->read, memory_order_relaxed), r = r0;
+    int done = atomic_load_explicit(&s->done, memory_order_acquire);
+    uint64_t w = atomic_load_explicit(&s->written, memory_order_acquire);
+
+    while (r < w) {
+        const uint8_t *cols = ring + (size_t)(r % LIST_RING) * (size_t)c->n;
+        r++;
+        c->delivered++;
+        if (job->fn(job->user, cols, c->n) != 0) {
+            list_stop(c, NQ_ECALLBACK);
+            return 1;
+        }
+        if (job->limit && c->delivered == job->limit) {
+            list_stop(c, NQ_OK);
+            return 1;
+        }
+        if ((r & 63) == 0) { /* let a worker with a full ring go on */
+            atomic_store_explicit(&s->read, r, memory_order_release);
+            list_wake_worker(c, s, r);
+        }
+    }
+    atomic_store_explicit(&s->read, r, memory_order_release);
+    list_wake_worker(c, s, r);
+    if (done && r == w) {
+        c->head++;
+        return 1;
+    }
+    return r != r0;
+}
+
+/* Is the target task done, or has the head task a batch of boards ready? */
+static int list_worth_waking(const list_ctx *c, uint64_t target)
+{
+    const list_slot *s = &c->slots[c->head % c->n_slots];
+    return atomic_load_explicit(&c->slots[target % c->n_slots].done, memory_order_relaxed) ||
+           atomic_load_explicit(&s->written, memory_order_relaxed) -
+                   atomic_load_explicit(&s->read, memory_order_relaxed) >=
+               LIST_WAKE_BATCH;
+}
+
+/* One step of the consumer; nonzero once the run is stopping. */
+static int list_step(list_ctx *c)
+{
+    if (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed))
+        list_stop(c, NQ_ECANCELED);
+    if (atomic_load_explicit(&c->stop, memory_order_relaxed))
+        return 1;
+    if (!list_deliver(c)) {
+        uint64_t ahead = c->pushed - 1 - c->head; /* head < pushed here */
+        uint64_t target = c->head + (ahead < c->n_slots / 4 ? ahead : c->n_slots / 4);
+        pthread_mutex_lock(&c->mu);
+        atomic_store_explicit(&c->wait_head, c->head, memory_order_relaxed);
+        atomic_store_explicit(&c->wait_target, target, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!list_worth_waking(c, target))
+            list_sleep(c, &c->more);
+        atomic_store_explicit(&c->wait_head, LIST_NOBODY, memory_order_relaxed);
+        atomic_store_explicit(&c->wait_target, LIST_NOBODY, memory_order_relaxed);
+        pthread_mutex_unlock(&c->mu);
+    }
+    return atomic_load_explicit(&c->stop, memory_order_relaxed);
+}
+
+/* The source's hand-off: wait (delivering) for the task's slot, then queue it. */
+static int list_emit(list_ctx *c, const task *t, const uint8_t *prefix)
+{
+    list_slot *s = &c->slots[t->id % c->n_slots];
+
+    while (t->id - c->head >= c->n_slots)
+        if (list_step(c))
+            return 1;
+    atomic_store_explicit(&s->written, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->read, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+    memcpy(s->prefix, prefix, (size_t)t->row);
+    if (!queue_push(&c->q, t, &c->stop))
+        return 1;
+    c->pushed = t->id + 1;
+    return 0;
+}
+
+typedef struct lex_walk {
+    list_ctx *c; /* NULL: only count */
+    int rows;
+    uint32_t all;
+    uint64_t next_id;
+    int stopped;
+    uint8_t prefix[NQ_MAX_N];
+} lex_walk;
+
+static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd)
+{
+    uint32_t avail;
+
+    if (row == w->rows) {
+        task t = {w->next_id++, cols, ld, rd, (uint8_t)row, 1};
+        if (w->c && list_emit(w->c, &t, w->prefix))
+            w->stopped = 1;
+        return;
+    }
+    avail = w->all & ~(cols | ld | rd);
+    while (avail && !w->stopped) {
+        uint32_t bit = avail & -avail;
+        avail ^= bit;
+        w->prefix[row] = (uint8_t)__builtin_ctz(bit);
+        lex_place(w, row + 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+    }
+}
+
+static uint32_t list_all(int n)
+{
+    return n == 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+uint64_t list_prefix_count(int n, int rows)
+{
+    lex_walk w = {NULL, rows, list_all(n), 0, 0, {0}};
+    lex_place(&w, 0, 0, 0, 0);
+    return w.next_id;
+}
+
+int list_auto_rows(int n, int threads)
+{
+    nq_u128 known;
+    int have = nq_known_total(n, &known) == NQ_OK;
+    int rows = 1;
+
+    for (; rows < n; rows++) {
+        uint64_t tasks = list_prefix_count(n, rows);
+        int enough, small;
+        if (tasks == 0)
+            break;
+        enough = tasks >= 32ull * (uint64_t)threads;
+        /* A task whose output overflows its ring makes its worker wait for the head. */
+        small = !have || known.lo / tasks <= LIST_RING / 4;
+        if ((enough && small) || tasks >= LIST_AUTO_MAX_TASKS)
+            break;
+    }
+    return rows;
+}
+
+/* The mutex and condition variables; the waits run on the monotonic clock. */
+static int list_sync_init(list_ctx *c)
+{
+    pthread_condattr_t ca;
+    int ok;
+
+    if (pthread_condattr_init(&ca) != 0)
+        return 0;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    ok = pthread_mutex_init(&c->mu, NULL) == 0;
+    if (ok && pthread_cond_init(&c->more, &ca) != 0) {
+        pthread_mutex_destroy(&c->mu);
+        ok = 0;
+    }
+    if (ok && pthread_cond_init(&c->room, &ca) != 0) {
+        pthread_cond_destroy(&c->more);
+        pthread_mutex_destroy(&c->mu);
+        ok = 0;
+    }
+    pthread_condattr_destroy(&ca);
+    return ok;
+}
+
+int list_run(const list_job *job, nq_result *out)
+{
+    list_ctx c;
+    list_worker *workers = NULL;
+    pthread_t *threads = NULL;
+    affinity *aff = NULL;
+    int started = 0, rows, have_queue = 0, have_sync = 0;
+    lex_walk walk;
+
+    memset(&c, 0, sizeof(c));
+    c.job = job;
+    c.n = job->n;
+    c.all = list_all(job->n);
+    c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
+    if (c.n_slots > LIST_WINDOW_MAX)
+        c.n_slots = LIST_WINDOW_MAX;
+    c.rc = NQ_OK;
+    atomic_init(&c.stop, 0);
+    atomic_init(&c.wait_head, LIST_NOBODY);
+    atomic_init(&c.wait_target, LIST_NOBODY);
+    rows = job->rows > 0 ? job->rows : list_auto_rows(job->n, job->n_threads);
+    if (rows > job->n)
+        rows = job->n;
+    /* Pages of the rings are only touched as boards are stored, so a large window
+     * costs address space, not memory, until it is used. */
+    c.slots = aligned_alloc(64, sizeof(list_slot) * c.n_slots);
+    c.rings = malloc((size_t)c.n_slots * LIST_RING * (size_t)c.n);
+    workers = calloc((size_t)job->n_threads, sizeof(*workers));
+    threads = calloc((size_t)job->n_threads, sizeof(*threads));
+    if (!c.slots || !c.rings || !workers || !threads)
+        goto error;
+    have_queue = queue_init(&c.q, c.n_slots) == NQ_OK;
+    if (!have_queue)
+        goto error;
+    have_sync = list_sync_init(&c);
+    if (!have_sync)
+        goto error;
+    for (uint64_t i = 0; i < c.n_slots; i++) {
+        atomic_init(&c.slots[i].written, 0);
+        atomic_init(&c.slots[i].done, 0);
+        atomic_init(&c.slots[i].room_wanted, 0);
+        atomic_init(&c.slots[i].read, 0);
+    }
+    if (job->pin)
+        aff = affinity_plan(job->n_threads);
+    for (int i = 0; i < job->n_threads; i++) {
+        workers[i] = (list_worker){&c, aff, i, 0};
+        if (pthread_create(&threads[i], NULL, list_worker_main, &workers[i]) != 0) {
+            list_stop(&c, NQ_ETHREAD);
+            break;
+        }
+        started++;
+    }
+    walk = (lex_walk){&c, rows, c.all, 0, 0, {0}};
+    if (c.rc == NQ_OK)
+        lex_place(&walk, 0, 0, 0, 0);
+    while (c.head < c.pushed)
+        if (list_step(&c))
+            break;
+    queue_close(&c.q);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    out->n_pinned = 0;
+    for (int i = 0; i < started; i++)
+        out->n_pinned += workers[i].pinned;
+    out->total = (nq_u128){c.delivered, 0};
+    out->tasks = c.pushed;
+    out->n_threads = job->n_threads;
+    out->prefix_rows = rows;
+    affinity_free(aff);
+    goto done;
+error:
+    c.rc = NQ_ENOMEM;
+done:
+    if (have_sync) {
+        pthread_cond_destroy(&c.room);
+        pthread_cond_destroy(&c.more);
+        pthread_mutex_destroy(&c.mu);
+    }
+    if (have_queue)
+        queue_free(&c.q);
+    free(workers);
+    free(threads);
+    free(c.rings);
+    free(c.slots);
+    return c.rc;
+}

@@ -1,0 +1,574 @@
+/* Listing: nq_list and `nqueens list` against hand-checked files (tests/data), against
+ * the textbook reference engine (tests/reference.c) in every format, across thread
+ * counts, with --limit, on bad input and on a reader that closes the pipe early. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+#include "reference.h"
+
+extern char **environ;
+
+static const char *const formats[] = {"columns", "leetcode", "acwing", "luogu"};
+#define N_FORMATS 4
+
+/* A growing string: the test's own text of what the tool should print. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+} text;
+
+static void text_add(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (t->len + (size_t)k + 1 > t->cap) {
+        t->cap = (t->len + (size_t)k + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+        cr_assert_not_null(t->s);
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)k;
+}
+
+static void text_free(text *t)
+{
+    free(t->s);
+    memset(t, 0, sizeof(*t));
+}
+
+/* The boards the reference engine finds, formatted as each problem statement asks.
+ * Written independently of src/cli/cmd_list.c: the rules come from the issue text. */
+typedef struct ref_text {
+    text t;
+    const char *format;
+    uint64_t seen, limit;
+    uint64_t shown; /* luogu: boards printed before the total */
+} ref_text;
+
+static void board_row(text *t, int col, int n)
+{
+    for (int c = 0; c < n; c++)
+        text_add(t, "%c", c == col ? 'Q' : '.');
+}
+
+static int ref_format_one(void *user, const int *q, int n)
+{
+    ref_text *rt = user;
+    rt->seen++;
+    if (strcmp(rt->format, "columns") == 0 || strcmp(rt->format, "luogu") == 0) {
+        if (strcmp(rt->format, "luogu") == 0 && rt->seen > rt->shown)
+            return 0;
+        for (int r = 0; r < n; r++)
+            text_add(&rt->t, "%d%s", q[r] + 1, r == n - 1 ? "\n" : " ");
+    } else if (strcmp(rt->format, "acwing") == 0) {
+        for (int r = 0; r < n; r++) {
+            board_row(&rt->t, q[r], n);
+            text_add(&rt->t, "\n");
+        }
+        text_add(&rt->t, "\n");
+    } else {
+        text_add(&rt->t, rt->seen == 1 ? "[" : ",[");
+        for (int r = 0; r < n; r++) {
+            text_add(&rt->t, "\"");
+            board_row(&rt->t, q[r], n);
+            text_add(&rt->t, r == n - 1 ? "\"]" : "\",");
+        }
+    }
+    return rt->limit && rt->seen == rt->limit;
+}
+
+/* What `nqueens list n --format format [--limit limit]` must print (limit 0: none).
+ * Luogu prints the first three boards (fewer under a smaller limit) and always the
+ * full total, so its limit never stops the enumeration. */
+static void reference_text(text *out, int n, const char *format, uint64_t limit)
+{
+    int luogu = strcmp(format, "luogu") == 0;
+    ref_text rt = {{0}, format, 0, luogu ? 0 : limit, limit && limit < 3 ? limit : 3};
+    uint64_t total;
+    text_add(&rt.t, "%s", strcmp(format, "leetcode") == 0 ? "[" : "");
+    total = reference_list(n, ref_format_one, &rt);
+    if (strcmp(format, "leetcode") == 0)
+        text_add(&rt.t, "]\n");
+    if (strcmp(format, "luogu") == 0)
+        text_add(&rt.t, "%llu\n", (unsigned long long)total);
+    *out = rt.t;
+}
+
+/* Run the built tool; stdout (any size) and stderr come back as strings to free. */
+typedef struct run_out {
+    int status;
+    char *out, *err;
+    size_t out_len;
+} run_out;
+
+static char *slurp_fd(int fd, size_t *len)
+{
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *buf = malloc((size_t)size + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(pread(fd, buf, (size_t)size, 0), size);
+    buf[size] = '\0';
+    if (len)
+        *len = (size_t)size;
+    return buf;
+}
+
+static void run_tool(run_out *o, const char *const *args)
+{
+    const char *argv[32];
+    char out_path[] = "/tmp/nq-list-out-XXXXXX", err_path[] = "/tmp/nq-list-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path), st, i = 0;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    argv[i++] = NQ_CLI_PATH;
+    for (; args[i - 1] && i < 31; i++)
+        argv[i] = args[i - 1];
+    argv[i] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fo, 1);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    o->out = slurp_fd(fo, &o->out_len);
+    o->err = slurp_fd(fe, NULL);
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+static void run_free(run_out *o)
+{
+    free(o->out);
+    free(o->err);
+}
+
+static int lines_in(const char *s)
+{
+    int k = 0;
+    for (; *s; s++)
+        k += *s == '\n';
+    return k;
+}
+
+/* Run `list n --format f --threads t [--limit k]` and return its stdout (to free). */
+static char *list_output(int n, const char *format, int threads, uint64_t limit)
+{
+    char ns[16], ts[16], ls[32];
+    run_out o;
+    snprintf(ns, sizeof(ns), "%d", n);
+    snprintf(ts, sizeof(ts), "%d", threads);
+    snprintf(ls, sizeof(ls), "%llu", (unsigned long long)limit);
+    const char *const args[] = {"list",      ns,  "--format", format,
+                                "--threads", ts,  "--no-pin", limit ? "--limit" : NULL,
+                                ls,          NULL};
+    run_tool(&o, args);
+    cr_assert_eq(o.status, 0, "list %d --format %s --threads %d: exit %d, stderr: %s", n, format,
+                 threads, o.status, o.err);
+    cr_assert_str_eq(o.err, "", "list %d --format %s: stderr not empty", n, format);
+    free(o.err);
+    return o.out;
+}
+
+static char *read_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    char *s;
+    cr_assert(fd >= 0, "cannot open %s", path);
+    s = slurp_fd(fd, NULL);
+    close(fd);
+    return s;
+}
+
+Test(unit, list_formats_match_hand_checked_files)
+{
+    static const int sizes[] = {1, 4, 5, 6, 8};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        int n = sizes[i];
+        for (int f = 0; f < N_FORMATS; f++) {
+            char path[1024];
+            char *want, *got;
+            snprintf(path, sizeof(path), "%s/list-%d.%s.txt", NQ_TEST_DATA_DIR, n, formats[f]);
+            want = read_file(path);
+            if (strcmp(formats[f], "columns") == 0)
+                cr_expect_eq((uint64_t)lines_in(want), oeis_value("A000170", n), "%s", path);
+            for (int threads = 1; threads <= 3; threads += 2) {
+                got = list_output(n, formats[f], threads, 0);
+                cr_expect_str_eq(got, want, "list %d --format %s --threads %d differs from %s", n,
+                                 formats[f], threads, path);
+                free(got);
+            }
+            free(want);
+        }
+    }
+}
+
+Test(unit, list_matches_reference_engine_every_format)
+{
+    for (int n = 1; n <= 10; n++) {
+        for (int f = 0; f < N_FORMATS; f++) {
+            text want;
+            char *got = list_output(n, formats[f], 3, 0);
+            reference_text(&want, n, formats[f], 0);
+            cr_expect_str_eq(got, want.s, "list %d --format %s differs from the reference", n,
+                             formats[f]);
+            free(got);
+            text_free(&want);
+        }
+    }
+}
+
+Test(unit, list_same_bytes_for_every_thread_count)
+{
+    for (int n = 10; n <= 11; n++) {
+        for (int f = 0; f < N_FORMATS; f++) {
+            char *one = list_output(n, formats[f], 1, 0);
+            for (int threads = 2; threads <= 5; threads += 3) {
+                char *many = list_output(n, formats[f], threads, 0);
+                cr_expect(strcmp(one, many) == 0, "list %d --format %s: 1 vs %d threads differ", n,
+                          formats[f], threads);
+                free(many);
+            }
+            if (n == 11 && strcmp(formats[f], "columns") == 0) {
+                text want;
+                reference_text(&want, n, formats[f], 0);
+                cr_expect_str_eq(one, want.s, "list 11 differs from the reference");
+                text_free(&want);
+            }
+            free(one);
+        }
+    }
+}
+
+Test(unit, list_limit_is_honoured)
+{
+    static const uint64_t limits[] = {1, 2, 5, 91, 92, 1000};
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        for (int f = 0; f < N_FORMATS; f++) {
+            text want;
+            char *got = list_output(8, formats[f], 2, limits[i]);
+            reference_text(&want, 8, formats[f], limits[i]);
+            cr_expect_str_eq(got, want.s, "list 8 --format %s --limit %llu", formats[f],
+                             (unsigned long long)limits[i]);
+            free(got);
+            text_free(&want);
+        }
+    }
+}
+
+Test(unit, list_bad_input_exit_2)
+{
+    const char *const cases[][6] = {
+        {"list", NULL},
+        {"list", "0", NULL},
+        {"list", "33", NULL},
+        {"list", "-1", NULL},
+        {"list", "8x", NULL},
+        {"list", "4", "5", NULL},
+        {"list", "8", "--format", "nope", NULL},
+        {"list", "8", "--format", NULL},
+        {"list", "8", "--format=", NULL},
+        {"list", "8", "--limit", "-1", NULL},
+        {"list", "8", "--limit", "0", NULL},
+        {"list", "8", "--limit", "3x", NULL},
+        {"list", "8", "--limit", NULL},
+        {"list", "8", "--threads", "0x2", NULL},
+        {"list", "8", "--bogus", NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        run_out o;
+        run_tool(&o, cases[i]);
+        cr_expect_eq(o.status, 2, "case %zu: exit %d (stderr: %s)", i, o.status, o.err);
+        cr_expect_eq(lines_in(o.err), 1, "case %zu: one line on stderr, got: %s", i, o.err);
+        cr_expect_str_eq(o.out, "", "case %zu: nothing on stdout", i);
+        run_free(&o);
+    }
+}
+
+/* A reader that takes three lines and closes the pipe, as `| head -3` does: the tool
+ * must end by itself, with exit 0 and nothing on stderr, long before n = 17 is done
+ * (and n = 29, whose total nobody knows). */
+Test(unit, list_closed_pipe_is_a_normal_end)
+{
+    static const char *const sizes[] = {"17", "29"};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        const char *argv[] = {NQ_CLI_PATH, "list", sizes[i], NULL};
+        char err_path[] = "/tmp/nq-list-err-XXXXXX", c;
+        int fds[2], fe = mkstemp(err_path), st, newlines = 0;
+        posix_spawn_file_actions_t fa;
+        FILE *in;
+        pid_t pid;
+        char *err;
+
+        cr_assert(fe >= 0);
+        cr_assert_eq(pipe(fds), 0);
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+        posix_spawn_file_actions_adddup2(&fa, fe, 2);
+        posix_spawn_file_actions_addclose(&fa, fds[0]);
+        cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+        posix_spawn_file_actions_destroy(&fa);
+        close(fds[1]);
+        in = fdopen(fds[0], "r");
+        while (newlines < 3 && fread(&c, 1, 1, in) == 1)
+            newlines += c == '\n';
+        fclose(in);
+        cr_assert_eq(newlines, 3, "list %s: fewer than three lines", sizes[i]);
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        err = slurp_fd(fe, NULL);
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "list %s | head -3: status %d (%s)",
+                  sizes[i], st, err);
+        cr_expect_str_eq(err, "", "list %s | head -3: stderr", sizes[i]);
+        free(err);
+        close(fe);
+        unlink(err_path);
+    }
+}
+
+/* The library on its own: the same sequence of boards as the reference engine, for
+ * several thread counts and every task-source depth. */
+typedef struct collect {
+    uint8_t *boards; /* n bytes each */
+    uint64_t count, cap, stop_at;
+    int n;
+    int count_only;
+} collect;
+
+static int collect_one(void *user, const uint8_t *cols, int n)
+{
+    collect *c = user;
+    cr_assert_eq(n, c->n);
+    if (c->count_only) {
+        c->count++;
+        return 0;
+    }
+    if (c->count == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 64;
+        c->boards = realloc(c->boards, c->cap * (uint64_t)n);
+        cr_assert_not_null(c->boards);
+    }
+    memcpy(c->boards + c->count * (uint64_t)n, cols, (size_t)n);
+    c->count++;
+    return c->stop_at && c->count == c->stop_at;
+}
+
+static int reference_collect(void *user, const int *q, int n)
+{
+    collect *c = user;
+    uint8_t cols[32];
+    for (int r = 0; r < n; r++)
+        cols[r] = (uint8_t)q[r];
+    return collect_one(c, cols, n);
+}
+
+static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
+{
+    nq_settings s;
+    nq_solver *sv = NULL;
+    int rc;
+    nq_default_settings(&s);
+    s.n = n;
+    s.n_threads = threads;
+    s.prefix_rows = rows;
+    s.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    rc = nq_list(sv, collect_one, c, limit, r);
+    nq_destroy_solver(&sv);
+    return rc;
+}
+
+Test(unit, list_api_matches_reference)
+{
+    for (int n = 1; n <= 9; n++) {
+        collect want = {.n = n};
+        reference_list(n, reference_collect, &want);
+        cr_assert_eq(want.count, oeis_value("A000170", n), "reference n=%d", n);
+        for (int threads = 1; threads <= 4; threads += 3) {
+            for (int rows = 0; rows <= n; rows++) {
+                collect got = {.n = n};
+                nq_result r;
+                cr_assert_eq(list_api(n, threads, rows, 0, &got, &r), NQ_OK);
+                cr_expect_eq(got.count, want.count, "n=%d threads=%d rows=%d", n, threads, rows);
+                cr_expect_eq(r.total.lo, got.count);
+                cr_expect_eq(r.total.hi, 0);
+                cr_expect(got.count == 0 ||
+                              memcmp(got.boards, want.boards, got.count * (uint64_t)n) == 0,
+                          "n=%d threads=%d rows=%d: boards differ", n, threads, rows);
+                free(got.boards);
+            }
+        }
+        free(want.boards);
+    }
+}
+
+/* One task per column of row 0 on n = 12 is over a thousand boards, more than a task's
+ * ring holds, and a callback that pauses now and then lets the rings fill: the workers
+ * must wait for room and still hand over every board in order. */
+static int collect_slowly(void *user, const uint8_t *cols, int n)
+{
+    collect *c = user;
+    if (c->count % 2000 == 1999)
+        usleep(2000);
+    return collect_one(user, cols, n);
+}
+
+Test(unit, list_api_full_rings)
+{
+    collect want = {.n = 12};
+    reference_list(12, reference_collect, &want);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        collect got = {.n = 12};
+        nq_settings s;
+        nq_solver *sv = NULL;
+        nq_result r;
+        nq_default_settings(&s);
+        s.n = 12;
+        s.n_threads = threads;
+        s.prefix_rows = 1;
+        s.pin_threads = 0;
+        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+        cr_assert_eq(nq_list(sv, collect_slowly, &got, 0, &r), NQ_OK);
+        nq_destroy_solver(&sv);
+        cr_expect_eq(got.count, oeis_value("A000170", 12));
+        cr_expect_eq(r.prefix_rows, 1);
+        cr_expect(got.count == want.count && memcmp(got.boards, want.boards, 12 * got.count) == 0,
+                  "threads=%d: boards differ from the reference", threads);
+        free(got.boards);
+    }
+    free(want.boards);
+}
+
+Test(unit, list_api_counts_match_oeis)
+{
+    for (int n = 1; n <= 12; n++) {
+        collect got = {.n = n};
+        nq_result r;
+        cr_assert_eq(list_api(n, 2, 0, 0, &got, &r), NQ_OK);
+        cr_expect_eq(got.count, oeis_value("A000170", n), "n=%d", n);
+        cr_expect_eq(r.total.lo, got.count, "n=%d", n);
+        free(got.boards);
+    }
+}
+
+Test(unit, list_api_limit_stop_and_arguments)
+{
+    collect all = {.n = 10}, lim = {.n = 10}, stop = {.n = 10, .stop_at = 7};
+    nq_result r;
+    nq_settings s;
+    nq_solver *sv = NULL;
+
+    cr_assert_eq(list_api(10, 2, 0, 0, &all, &r), NQ_OK);
+    cr_assert_eq(list_api(10, 3, 0, 25, &lim, &r), NQ_OK);
+    cr_expect_eq(lim.count, 25);
+    cr_expect_eq(r.total.lo, 25);
+    cr_expect_eq(memcmp(lim.boards, all.boards, 25 * 10), 0, "the first 25 boards");
+    cr_expect_eq(list_api(10, 3, 0, 0, &stop, &r), NQ_ECALLBACK);
+    cr_expect_eq(stop.count, 7);
+    cr_expect_eq(r.total.lo, 7, "boards passed to the callback");
+    cr_expect_eq(memcmp(stop.boards, all.boards, 7 * 10), 0);
+    free(all.boards);
+    free(lim.boards);
+    free(stop.boards);
+
+    nq_default_settings(&s);
+    s.n = 6;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_expect_eq(nq_list(sv, NULL, NULL, 0, &r), NQ_EINVAL);
+    cr_expect_eq(nq_list(sv, collect_one, NULL, 0, NULL), NQ_EINVAL);
+    cr_expect_eq(nq_list(NULL, collect_one, NULL, 0, &r), NQ_EINVAL);
+    nq_destroy_solver(&sv);
+}
+
+/* nq_solver_cancel from inside the callback (the calling thread) ends the run. */
+typedef struct canceller {
+    nq_solver *sv;
+    uint64_t seen;
+} canceller;
+
+static int cancel_after_some(void *user, const uint8_t *cols, int n)
+{
+    canceller *c = user;
+    (void)cols;
+    (void)n;
+    if (++c->seen == 1000)
+        nq_solver_cancel(c->sv);
+    return 0;
+}
+
+Test(unit, list_api_cancel)
+{
+    nq_settings s;
+    canceller c = {NULL, 0};
+    nq_result r;
+    nq_default_settings(&s);
+    s.n = 16;
+    s.n_threads = 2;
+    s.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&c.sv, &s), NQ_OK);
+    cr_expect_eq(nq_list(c.sv, cancel_after_some, &c, 0, &r), NQ_ECANCELED);
+    cr_expect_lt(r.total.lo, oeis_value("A000170", 16));
+    cr_expect_eq(r.total.lo, c.seen);
+    nq_destroy_solver(&c.sv);
+}
+
+Test(slow, list_matches_reference_n12_n13)
+{
+    for (int n = 12; n <= 13; n++) {
+        text want;
+        char *got = list_output(n, "columns", 2, 0);
+        reference_text(&want, n, "columns", 0);
+        cr_expect_eq((uint64_t)lines_in(want.s), oeis_value("A000170", n));
+        cr_expect_str_eq(got, want.s, "list %d differs from the reference", n);
+        free(got);
+        text_free(&want);
+    }
+}
+
+/* `list 16 > /dev/null` passes 14772512 boards (236 MB as bytes) through the window:
+ * the process must stay far below that, since it never holds them all. */
+Test(slow, list_memory_stays_bounded)
+{
+    const char *argv[] = {NQ_CLI_PATH, "list", "16", "--no-pin", NULL};
+    posix_spawn_file_actions_t fa;
+    struct rusage ru;
+    pid_t pid;
+    int st;
+
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    cr_assert_eq(wait4(pid, &st, 0, &ru), pid);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    cr_expect_lt(ru.ru_maxrss, 64 * 1024, "max RSS %ld KiB", ru.ru_maxrss);
+}
+
+Test(slow, list_api_counts_n13_n15)
+{
+    for (int n = 13; n <= 15; n++) {
+        collect got = {.n = n, .count_only = 1};
+        nq_result r;
+        cr_assert_eq(list_api(n, 2, 0, 0, &got, &r), NQ_OK);
+        cr_expect_eq(got.count, oeis_value("A000170", n), "n=%d", n);
+    }
+}
