@@ -31,6 +31,8 @@ typedef struct bench_result {
     double solutions_per_second; /* total / median */
     double speedup;              /* 1-thread median / this median; NAN if not measured */
     double efficiency;           /* speedup / threads; NAN if not measured */
+    nq_u128 reference;           /* what every run must count: OEIS, or the first run */
+    int have_reference;
     unsigned long long tasks;
     int prefix_rows, pinned;
 } bench_result;

@@ -16,9 +16,11 @@
 
 static const char bench_help[] =
     "usage: nqueens bench [options]\n"
-    "Time counts for every engine x n x threads in the lists: W warm-up runs, then R timed\n"
-    "runs (monotonic clock), each one's total checked against OEIS A000170 (n <= 27) or\n"
-    "against the first run (beyond). Exit status 1 if any run does not match.\n"
+    "Time counts for every engine x n x threads in the lists: W warm-up rounds, then R\n"
+    "timed rounds, each round running every thread count of an (engine, n) once so that\n"
+    "the speedups are measured side by side (monotonic clock). Every run's total is\n"
+    "checked against OEIS A000170 (n <= 27) or the first run (beyond); exit status 1 if\n"
+    "any does not match.\n"
     "\n"
     "  --n LIST           board sizes, e.g. 14,15,16 or 14-17 (default 14-16)\n"
     "  --threads LIST     worker counts; also 'max' (every allowed CPU) and 'powers'\n"
@@ -132,39 +134,57 @@ static int bench_once(const count_opts *o, int engine, int n, int threads, nq_re
     return rc;
 }
 
-/* Warm-ups and timed runs of one measurement; every run's total is checked. */
-static int bench_measure(const count_opts *o, bench_result *br, int warmup)
+/* One run of br, its total checked; run < 0 is a warm-up and is not recorded. */
+static int bench_run(const count_opts *o, bench_result *br, int run)
 {
     nq_u128 want;
     nq_result r;
     double sec;
-    int rc, have_want;
+    int rc;
 
-    have_want = nq_known_total(br->n, &want) == NQ_OK;
-    br->against_oeis = have_want;
-    br->verified = 1;
-    for (int i = 0; i < warmup + br->n_runs; i++) {
-        rc = bench_once(o, br->engine, br->n, br->threads, &r, &sec);
-        if (rc != NQ_OK)
-            return rc;
-        if (!have_want) {
-            want = r.total;
-            have_want = 1;
-        }
-        if (r.total.lo != want.lo || r.total.hi != want.hi)
-            br->verified = 0;
-        args_warn_unpinned(o, &r);
-        if (i < warmup)
-            continue;
-        if (i == warmup) {
-            br->total = r.total;
-            br->tasks = (unsigned long long)r.tasks;
-            br->prefix_rows = r.prefix_rows;
-            br->pinned = r.n_pinned;
-        }
-        br->runs[i - warmup] = sec;
+    rc = bench_once(o, br->engine, br->n, br->threads, &r, &sec);
+    if (rc != NQ_OK)
+        return rc;
+    args_warn_unpinned(o, &r);
+    if (!br->have_reference) {
+        br->against_oeis = nq_known_total(br->n, &want) == NQ_OK;
+        br->reference = br->against_oeis ? want : r.total; /* beyond OEIS: the first run */
+        br->have_reference = 1;
+        br->verified = 1;
     }
-    bench_stats(br);
+    if (r.total.lo != br->reference.lo || r.total.hi != br->reference.hi)
+        br->verified = 0;
+    if (run < 0)
+        return NQ_OK;
+    if (run == 0) {
+        br->total = r.total;
+        br->tasks = (unsigned long long)r.tasks;
+        br->prefix_rows = r.prefix_rows;
+        br->pinned = r.n_pinned;
+    }
+    br->runs[run] = sec;
+    return NQ_OK;
+}
+
+/* The thread counts of one (engine, n) are measured round by round, each round running
+ * every count once, so that a neighbour's load on a shared machine falls on all of them
+ * alike and the speedups (ratios within the group) hold. Returns the failing result's
+ * index through *bad on error. */
+static int bench_group(const count_opts *o, bench_result *g, int n_group, int warmup, int repeat,
+                       int *bad)
+{
+    int rc;
+
+    for (int run = -warmup; run < repeat; run++)
+        for (int t = 0; t < n_group; t++) {
+            rc = bench_run(o, &g[t], run);
+            if (rc != NQ_OK) {
+                *bad = t;
+                return rc;
+            }
+        }
+    for (int t = 0; t < n_group; t++)
+        bench_stats(&g[t]);
     return NQ_OK;
 }
 
@@ -303,7 +323,9 @@ int cmd_bench(int argc, char **argv)
     }
     bench_context_fill(&rep.ctx, &b.co, b.repeat, b.warmup);
     for (int e = 0; e < b.n_engines; e++)
-        for (int i = 0; i < b.n_ns; i++)
+        for (int i = 0; i < b.n_ns; i++) {
+            bench_result *g = &rep.results[k];
+            int bad = 0;
             for (int t = 0; t < b.n_threads; t++, k++) {
                 bench_result *r = &rep.results[k];
                 r->engine = b.engines[e];
@@ -311,22 +333,24 @@ int cmd_bench(int argc, char **argv)
                 r->threads = b.threads[t];
                 r->runs = runs + k * (size_t)b.repeat;
                 r->n_runs = b.repeat;
-                if (progress)
-                    fprintf(stderr, "\r[%zu/%zu] %s n=%d threads=%d ...\033[K", k + 1, total,
-                            nq_engine_name(r->engine), r->n, r->threads);
-                rc = bench_measure(&b.co, r, b.warmup);
-                if (rc != NQ_OK) {
-                    if (progress)
-                        fputc('\n', stderr);
-                    free(rep.results);
-                    free(runs);
-                    return args_run_error("bench", "%s n=%d threads=%d failed: %s",
-                                          nq_engine_name(r->engine), r->n, r->threads,
-                                          nq_strerror(rc));
-                }
-                failed |= !r->verified;
-                rep.n_results = k + 1;
             }
+            if (progress)
+                fprintf(stderr, "\r[%zu/%zu] %s n=%d ...\033[K", k, total,
+                        nq_engine_name(g->engine), g->n);
+            rc = bench_group(&b.co, g, b.n_threads, b.warmup, b.repeat, &bad);
+            if (rc != NQ_OK) {
+                if (progress)
+                    fputc('\n', stderr);
+                free(rep.results);
+                free(runs);
+                return args_run_error("bench", "%s n=%d threads=%d failed: %s",
+                                      nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
+                                      nq_strerror(rc));
+            }
+            for (int t = 0; t < b.n_threads; t++)
+                failed |= !g[t].verified;
+            rep.n_results = k;
+        }
     if (progress)
         fputs("\r\033[K", stderr);
     bench_speedups(&rep);
