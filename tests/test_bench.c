@@ -127,6 +127,8 @@ static void make_report(void)
     rep.ctx.git_revision = "abc";
     rep.ctx.version = nq_version();
     rep.ctx.repeat = 3;
+    rep.ctx.load[0] = 0.5;
+    rep.ctx.load[1] = NAN;
     for (int i = 0; i < 4; i++) {
         results[i] = (bench_result){.engine = 0,
                                     .n = ns[i],

@@ -137,9 +137,13 @@ static void bench_write_json(const bench_report *rep, FILE *f)
     bench_json_str(f, c->version);
     fprintf(f,
             ",\n    \"repeat\": %d,\n    \"warmup\": %d,\n    \"pinned\": %s,\n"
-            "    \"timer\": \"CLOCK_MONOTONIC around create, count and destroy of a solver\"\n"
-            "  },\n  \"results\": [",
+            "    \"timer\": \"CLOCK_MONOTONIC around create, count and destroy of a solver\",\n"
+            "    \"load_average\": [",
             c->repeat, c->warmup, c->pin ? "true" : "false");
+    bench_json_num(f, c->load[0]);
+    fputs(", ", f);
+    bench_json_num(f, c->load[1]);
+    fputs("]\n  },\n  \"results\": [", f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
         fprintf(f, "%s\n    {\"engine\": ", i ? "," : "");
@@ -234,8 +238,11 @@ static void bench_write_text(const bench_report *rep, FILE *f)
     fprintf(f, ", %d allowed (%s)", c->topo.allowed_cpus, c->topo.allowed_list);
     if (c->topo.numa_nodes)
         fprintf(f, ", %d NUMA node%s", c->topo.numa_nodes, c->topo.numa_nodes > 1 ? "s" : "");
-    fprintf(f, "\n%s; %d warm-up + %d timed runs each, workers %s\n\n", c->date, c->warmup,
-            c->repeat, c->pin ? "pinned" : "unpinned");
+    fprintf(f, "\n%s; %d warm-up + %d timed runs each, workers %s", c->date, c->warmup, c->repeat,
+            c->pin ? "pinned" : "unpinned");
+    if (isfinite(c->load[0]) && isfinite(c->load[1]))
+        fprintf(f, "; load average %.2f at the start, %.2f at the end", c->load[0], c->load[1]);
+    fputs("\n\n", f);
     fprintf(f, "%-8s %3s %7s %11s %23s %12s %8s %6s  %s\n", "engine", "n", "threads", "median s",
             "min - max s", "solutions/s", "speedup", "eff", "check");
     for (size_t i = 0; i < rep->n_results; i++) {

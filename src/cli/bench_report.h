@@ -16,6 +16,7 @@ typedef struct bench_context {
     nq_topology topo;
     const char *compiler, *flags, *build_type, *git_revision, *version;
     int repeat, warmup, pin;
+    double load[2]; /* 1-minute load average at the start and the end; NAN if unknown */
 } bench_context;
 
 /* One (engine, n, threads) measurement. Seconds in runs[]; the statistics and the

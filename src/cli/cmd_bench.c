@@ -1,5 +1,6 @@
 /* nqueens bench: time counts over lists of engines, board sizes and thread counts,
  * verify every run's total, and report in the formats benchmark tooling reads. */
+#define _DEFAULT_SOURCE /* getloadavg */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,13 @@ static int bench_parse_engines(const char *s, int *out, int cap)
     }
 }
 
+/* The 1-minute load average: on a shared machine it says how much to trust a report. */
+static double bench_load(void)
+{
+    double l;
+    return getloadavg(&l, 1) == 1 ? l : NAN;
+}
+
 static void bench_context_fill(bench_context *c, const count_opts *o, int repeat, int warmup)
 {
     time_t now = time(NULL);
@@ -108,6 +116,7 @@ static void bench_context_fill(bench_context *c, const count_opts *o, int repeat
     c->repeat = repeat;
     c->warmup = warmup;
     c->pin = o->pin;
+    c->load[0] = c->load[1] = bench_load();
 }
 
 /* One timed count: create, count, destroy, so that thread start-up is in the figure
@@ -353,6 +362,7 @@ int cmd_bench(int argc, char **argv)
         }
     if (progress)
         fputs("\r\033[K", stderr);
+    rep.ctx.load[1] = bench_load();
     bench_speedups(&rep);
     rc = bench_emit(&b, &rep);
     if (!rc && failed)
