@@ -122,6 +122,18 @@ NQ_API int nq_known_total(int n, nq_u128 *out);
 /* CPUs in this process's affinity mask (taskset, cgroups); at least 1. */
 NQ_API int nq_available_cpus(void);
 
+/* What the machine offers this process, as benchmark reports record it. Counts the
+ * build cannot tell (physical cores without hwloc) are 0; strings may be empty. */
+typedef struct nq_topology {
+    int logical_cpus;       /* hardware threads online on the host */
+    int physical_cores;     /* cores (hwloc); 0 if unknown */
+    int allowed_cpus;       /* CPUs in this process's affinity mask */
+    int numa_nodes;         /* NUMA nodes; 0 if unknown */
+    char allowed_list[128]; /* the affinity mask as a CPU list, e.g. "0-3,8" */
+    char cpu_model[96];     /* e.g. "AMD EPYC 9654 96-Core Processor" */
+} nq_topology;
+NQ_API int nq_topology_info(nq_topology *out);
+
 /* Decimal text of v into buf (at least 40 bytes); returns buf. */
 NQ_API char *nq_u128_to_string(nq_u128 v, char *buf, size_t size);
 

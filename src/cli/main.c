@@ -12,6 +12,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"count", cmd_count, "count the solutions for one board size"},
+    {"bench", cmd_bench, "time counts over engines, sizes and thread counts; verified reports"},
     {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170"},
     {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
 };

@@ -1,0 +1,282 @@
+/* Statistics and report writers for nqueens bench. Numbers that are not finite (a
+ * speedup that was not measured) are written as JSON null, never as NaN, so that every
+ * consumer's JSON parser accepts the report. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_report.h"
+
+int bench_format_from_name(const char *name)
+{
+    static const char *const names[] = {"text", "json", "github", "bencher"};
+    for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double bench_u128_double(nq_u128 v)
+{
+    return (double)v.hi * 18446744073709551616.0 + (double)v.lo;
+}
+
+void bench_stats(bench_result *r)
+{
+    double *s;
+    int k = r->n_runs;
+
+    r->min = r->median = r->max = r->sum = NAN;
+    r->solutions_per_second = NAN;
+    if (k <= 0)
+        return;
+    s = malloc((size_t)k * sizeof(*s));
+    if (!s)
+        return;
+    memcpy(s, r->runs, (size_t)k * sizeof(*s));
+    qsort(s, (size_t)k, sizeof(*s), bench_cmp_double);
+    r->min = s[0];
+    r->max = s[k - 1];
+    r->median = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+    r->sum = 0;
+    for (int i = 0; i < k; i++)
+        r->sum += s[i];
+    free(s);
+    if (r->median > 0)
+        r->solutions_per_second = bench_u128_double(r->total) / r->median;
+}
+
+void bench_speedups(bench_report *rep)
+{
+    for (size_t i = 0; i < rep->n_results; i++) {
+        bench_result *r = &rep->results[i];
+        r->speedup = r->efficiency = NAN;
+        for (size_t j = 0; j < rep->n_results; j++) {
+            const bench_result *one = &rep->results[j];
+            if (one->threads == 1 && one->engine == r->engine && one->n == r->n && r->median > 0) {
+                r->speedup = one->median / r->median;
+                r->efficiency = r->speedup / r->threads;
+            }
+        }
+    }
+}
+
+/* A JSON number, or null when it is not finite. */
+static void bench_json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void bench_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* 0 (unknown) is written as null. */
+static void bench_json_count(FILE *f, int v)
+{
+    if (v > 0)
+        fprintf(f, "%d", v);
+    else
+        fputs("null", f);
+}
+
+static void bench_name(const bench_result *r, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s n=%d threads=%d", nq_engine_name(r->engine), r->n, r->threads);
+}
+
+static void bench_write_json(const bench_report *rep, FILE *f)
+{
+    const bench_context *c = &rep->ctx;
+    char total[40];
+
+    fputs("{\n  \"context\": {\n    \"date\": ", f);
+    bench_json_str(f, c->date);
+    fputs(",\n    \"host\": ", f);
+    bench_json_str(f, c->host);
+    fputs(",\n    \"cpu_model\": ", f);
+    bench_json_str(f, c->topo.cpu_model);
+    fputs(",\n    \"logical_cpus\": ", f);
+    bench_json_count(f, c->topo.logical_cpus);
+    fputs(",\n    \"physical_cores\": ", f);
+    bench_json_count(f, c->topo.physical_cores);
+    fputs(",\n    \"allowed_cpus\": ", f);
+    bench_json_count(f, c->topo.allowed_cpus);
+    fputs(",\n    \"allowed_cpu_list\": ", f);
+    bench_json_str(f, c->topo.allowed_list);
+    fputs(",\n    \"numa_nodes\": ", f);
+    bench_json_count(f, c->topo.numa_nodes);
+    fputs(",\n    \"compiler\": ", f);
+    bench_json_str(f, c->compiler);
+    fputs(",\n    \"flags\": ", f);
+    bench_json_str(f, c->flags);
+    fputs(",\n    \"build_type\": ", f);
+    bench_json_str(f, c->build_type);
+    fputs(",\n    \"git_revision\": ", f);
+    bench_json_str(f, c->git_revision);
+    fputs(",\n    \"version\": ", f);
+    bench_json_str(f, c->version);
+    fprintf(f,
+            ",\n    \"repeat\": %d,\n    \"warmup\": %d,\n    \"pinned\": %s,\n"
+            "    \"timer\": \"CLOCK_MONOTONIC around create, count and destroy of a solver\",\n"
+            "    \"load_average\": [",
+            c->repeat, c->warmup, c->pin ? "true" : "false");
+    bench_json_num(f, c->load[0]);
+    fputs(", ", f);
+    bench_json_num(f, c->load[1]);
+    fputs("]\n  },\n  \"results\": [", f);
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        fprintf(f, "%s\n    {\"engine\": ", i ? "," : "");
+        bench_json_str(f, nq_engine_name(r->engine));
+        fprintf(f, ", \"n\": %d, \"threads\": %d,\n     \"runs\": [", r->n, r->threads);
+        for (int k = 0; k < r->n_runs; k++) {
+            if (k)
+                fputs(", ", f);
+            bench_json_num(f, r->runs[k]);
+        }
+        fputs("],\n     \"min\": ", f);
+        bench_json_num(f, r->min);
+        fputs(", \"median\": ", f);
+        bench_json_num(f, r->median);
+        fputs(", \"max\": ", f);
+        bench_json_num(f, r->max);
+        fputs(", \"seconds_total\": ", f);
+        bench_json_num(f, r->sum);
+        fprintf(f, ",\n     \"total\": %s, \"verified\": %s, \"verified_against\": \"%s\",\n",
+                nq_u128_to_string(r->total, total, sizeof(total)), r->verified ? "true" : "false",
+                r->against_oeis ? "oeis" : "first_run");
+        fputs("     \"solutions_per_second\": ", f);
+        bench_json_num(f, r->solutions_per_second);
+        fputs(", \"speedup\": ", f);
+        bench_json_num(f, r->speedup);
+        fputs(", \"efficiency\": ", f);
+        bench_json_num(f, r->efficiency);
+        fprintf(f, ",\n     \"tasks\": %llu, \"prefix_rows\": %d, \"pinned_workers\": %d}",
+                r->tasks, r->prefix_rows, r->pinned);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+/* github-action-benchmark, tool customSmallerIsBetter: value is the median in seconds,
+ * range the half-width of min..max. */
+static void bench_write_github(const bench_report *rep, FILE *f)
+{
+    char name[96];
+
+    fputs("[", f);
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        bench_name(r, name, sizeof(name));
+        fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+        bench_json_str(f, name);
+        fputs(", \"unit\": \"s\", \"value\": ", f);
+        bench_json_num(f, r->median);
+        fprintf(f, ", \"range\": \"± %.6g\", \"extra\": ",
+                isfinite(r->max - r->min) ? (r->max - r->min) / 2 : 0.0);
+        {
+            char extra[256];
+            snprintf(extra, sizeof(extra), "median of %d runs; min %.6g s, max %.6g s; %s",
+                     r->n_runs, r->min, r->max, r->verified ? "verified" : "VERIFICATION FAILED");
+            bench_json_str(f, extra);
+        }
+        fputs("}", f);
+    }
+    fputs("\n]\n", f);
+}
+
+/* Bencher Metric Format: the built-in latency measure is in nanoseconds. */
+static void bench_write_bencher(const bench_report *rep, FILE *f)
+{
+    char name[96];
+
+    fputs("{", f);
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        bench_name(r, name, sizeof(name));
+        fprintf(f, "%s\n  ", i ? "," : "");
+        bench_json_str(f, name);
+        fputs(": {\"latency\": {\"value\": ", f);
+        bench_json_num(f, r->median * 1e9);
+        fputs(", \"lower_value\": ", f);
+        bench_json_num(f, r->min * 1e9);
+        fputs(", \"upper_value\": ", f);
+        bench_json_num(f, r->max * 1e9);
+        fputs("}}", f);
+    }
+    fputs("\n}\n", f);
+}
+
+static void bench_write_text(const bench_report *rep, FILE *f)
+{
+    const bench_context *c = &rep->ctx;
+
+    fprintf(f, "nqueens %s (%s), %s, %s\n", c->version, c->git_revision, c->compiler, c->flags);
+    fprintf(f, "%s: %s; %d logical CPUs", c->host, c->topo.cpu_model[0] ? c->topo.cpu_model : "?",
+            c->topo.logical_cpus);
+    if (c->topo.physical_cores)
+        fprintf(f, ", %d cores", c->topo.physical_cores);
+    fprintf(f, ", %d allowed (%s)", c->topo.allowed_cpus, c->topo.allowed_list);
+    if (c->topo.numa_nodes)
+        fprintf(f, ", %d NUMA node%s", c->topo.numa_nodes, c->topo.numa_nodes > 1 ? "s" : "");
+    fprintf(f, "\n%s; %d warm-up + %d timed runs each, workers %s", c->date, c->warmup, c->repeat,
+            c->pin ? "pinned" : "unpinned");
+    if (isfinite(c->load[0]) && isfinite(c->load[1]))
+        fprintf(f, "; load average %.2f at the start, %.2f at the end", c->load[0], c->load[1]);
+    fputs("\n\n", f);
+    fprintf(f, "%-8s %3s %7s %11s %23s %12s %8s %6s  %s\n", "engine", "n", "threads", "median s",
+            "min - max s", "solutions/s", "speedup", "eff", "check");
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        char range[32], speed[16], eff[16];
+        snprintf(range, sizeof(range), "%.4f - %.4f", r->min, r->max);
+        if (isfinite(r->speedup)) {
+            snprintf(speed, sizeof(speed), "%.2fx", r->speedup);
+            snprintf(eff, sizeof(eff), "%.0f%%", r->efficiency * 100);
+        } else {
+            snprintf(speed, sizeof(speed), "-");
+            snprintf(eff, sizeof(eff), "-");
+        }
+        fprintf(f, "%-8s %3d %7d %11.4f %23s %12.4g %8s %6s  %s\n", nq_engine_name(r->engine), r->n,
+                r->threads, r->median, range, r->solutions_per_second, speed, eff,
+                r->verified ? "PASS" : "FAIL");
+    }
+}
+
+int bench_write(const bench_report *rep, int format, FILE *f)
+{
+    switch (format) {
+    case BENCH_JSON:
+        bench_write_json(rep, f);
+        break;
+    case BENCH_GITHUB:
+        bench_write_github(rep, f);
+        break;
+    case BENCH_BENCHER:
+        bench_write_bencher(rep, f);
+        break;
+    default:
+        bench_write_text(rep, f);
+        break;
+    }
+    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}

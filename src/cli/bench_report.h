@@ -1,0 +1,59 @@
+/* The results of nqueens bench and the writers for its report formats: a text table,
+ * JSON, github-action-benchmark's customSmallerIsBetter array and Bencher's BMF. */
+#ifndef NQ_CLI_BENCH_REPORT_H
+#define NQ_CLI_BENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nqueens/nqueens.h"
+
+enum bench_format { BENCH_TEXT, BENCH_JSON, BENCH_GITHUB, BENCH_BENCHER };
+
+typedef struct bench_context {
+    char date[32]; /* ISO 8601, UTC */
+    char host[128];
+    nq_topology topo;
+    const char *compiler, *flags, *build_type, *git_revision, *version;
+    int repeat, warmup, pin;
+    double load[2]; /* 1-minute load average at the start and the end; NAN if unknown */
+} bench_context;
+
+/* One (engine, n, threads) measurement. Seconds in runs[]; the statistics and the
+ * speedup are filled by bench_stats and bench_speedups. */
+typedef struct bench_result {
+    int engine, n, threads;
+    double *runs;
+    int n_runs;
+    double min, median, max, sum;
+    nq_u128 total;               /* the count of the first timed run */
+    int verified;                /* every run matched the reference */
+    int against_oeis;            /* the reference was OEIS (else the first run) */
+    double solutions_per_second; /* total / median */
+    double speedup;              /* 1-thread median / this median; NAN if not measured */
+    double efficiency;           /* speedup / threads; NAN if not measured */
+    nq_u128 reference;           /* what every run must count: OEIS, or the first run */
+    int have_reference;
+    unsigned long long tasks;
+    int prefix_rows, pinned;
+} bench_result;
+
+typedef struct bench_report {
+    bench_context ctx;
+    bench_result *results;
+    size_t n_results;
+} bench_report;
+
+/* "text", "json", "github", "bencher" -> enum bench_format, or -1. */
+int bench_format_from_name(const char *name);
+
+/* min, median (the mean of the middle two for an even count), max, sum, rate. */
+void bench_stats(bench_result *r);
+/* Speedup and efficiency of every result against the 1-thread result of the same engine
+ * and n; NAN where there is none. */
+void bench_speedups(bench_report *rep);
+
+/* Write the report; 0 on success, -1 if the stream reported a write error. */
+int bench_write(const bench_report *rep, int format, FILE *f);
+
+#endif

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# scripts/bench-compare on crafted reports: the same, faster, slower within the noise or
+# the threshold (exit 0), slower beyond both (exit 1), unverified (1), bad input (2).
+set -uo pipefail
+compare=${1:-"$(dirname "$0")/../scripts/bench-compare"}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+
+# report FILE RUNS... : one result (prefix, n=14, threads=1) with these run times.
+report() {
+    local f=$1 verified=${VERIFIED:-true}
+    shift
+    python3 - "$f" "$verified" "$@" <<'PY'
+import json, statistics, sys
+f, verified, runs = sys.argv[1], sys.argv[2] == "true", [float(x) for x in sys.argv[3:]]
+doc = {"context": {"version": "test"}, "results": [{
+    "engine": "prefix", "n": 14, "threads": 1, "runs": runs, "min": min(runs),
+    "median": statistics.median(runs), "max": max(runs), "verified": verified}]}
+json.dump(doc, open(f, "w"))
+PY
+}
+
+# expect WANT_RC WANT_TEXT NAME ARGS... : run bench-compare, check its exit code and output.
+expect() {
+    local want=$1 text=$2 name=$3 out rc
+    shift 3
+    out=$("$compare" "$@" 2>&1)
+    rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -q -- "$text" <<<"$out"; then
+        echo "not ok: $name: exit $rc (want $want), want output with '$text':"
+        echo "$out" | sed 's/^/    /'
+        failures=$((failures + 1))
+    else
+        echo "ok: $name"
+    fi
+}
+
+report "$dir/base.json" 1.00 1.01 1.02 1.03 1.04
+report "$dir/faster.json" 0.60 0.61 0.62 0.63 0.64
+report "$dir/slow16.json" 1.60 1.62 1.63 1.65 1.66
+report "$dir/slow5.json" 1.05 1.06 1.07 1.08 1.09
+# old with wide noise, and a 30% slower new whose runs mostly overlap it
+report "$dir/noisy.json" 0.90 1.00 1.30 1.60 1.90
+report "$dir/noisy_slow.json" 1.50 1.60 1.70 1.80 1.95
+# an outlier in the old runs makes the ranges overlap; the rank test still sees it
+report "$dir/outlier.json" 1.00 1.01 1.02 1.03 1.04 1.05 1.06 1.07 3.00
+report "$dir/outlier_slow.json" 1.50 1.51 1.52 1.53 1.54 1.55 1.56 1.57 1.58
+VERIFIED=false report "$dir/wrong.json" 1.00 1.01 1.02 1.03 1.04
+echo '{"results": 3}' >"$dir/bad.json"
+echo 'not json' >"$dir/garbage.json"
+
+expect 0 "same" "self-compare passes" "$dir/base.json" "$dir/base.json"
+expect 0 "faster" "faster passes" "$dir/base.json" "$dir/faster.json"
+expect 1 "REGRESSION (ranges disjoint)" "uniform 1.6x slowdown fails" "$dir/base.json" "$dir/slow16.json"
+expect 0 "slower, within threshold" "5% slower passes" "$dir/base.json" "$dir/slow5.json"
+expect 0 "slower, within noise" "30% slower inside the noise passes" "$dir/noisy.json" "$dir/noisy_slow.json"
+expect 1 "REGRESSION (rank test" "slower beyond noise despite an outlier fails" "$dir/outlier.json" "$dir/outlier_slow.json"
+expect 0 "slower, within threshold" "1.6x with --threshold 70 passes" "$dir/base.json" "$dir/slow16.json" --threshold 70
+expect 1 "not verified" "an unverified new count fails" "$dir/base.json" "$dir/wrong.json"
+expect 2 "not an nqueens bench" "a report without results is a usage error" "$dir/base.json" "$dir/bad.json"
+expect 2 "cannot read" "garbage is a usage error" "$dir/garbage.json" "$dir/base.json"
+expect 2 "cannot read" "a missing file is a usage error" "$dir/none.json" "$dir/base.json"
+expect 2 "invalid --threshold" "a bad threshold is a usage error" "$dir/base.json" "$dir/base.json" --threshold x
+expect 2 "expected two reports" "one report is a usage error" "$dir/base.json"
+
+[ "$failures" -eq 0 ] && echo "bench-compare: all cases passed" || exit 1

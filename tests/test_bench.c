@@ -1,0 +1,273 @@
+/* nqueens bench: the LIST parser, the statistics, the four report writers (checked as
+ * strict JSON by tests/bench_report_check.py) and the subcommand end to end. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "bench_list.h"
+#include "bench_report.h"
+#include "cli_run.h"
+#include "oeis_data.h"
+
+static int parse(const char *s, int cpus, int *out)
+{
+    char err[160] = "";
+    int k = bench_list_parse(s, 1, 32, cpus, out, BENCH_LIST_MAX, err, sizeof(err));
+    if (k < 0)
+        cr_expect_neq(err[0], '\0', "'%s': an error needs a reason", s);
+    return k;
+}
+
+static void expect_list(const char *s, int cpus, const int *want, int n_want)
+{
+    int out[BENCH_LIST_MAX];
+    int k = parse(s, cpus, out);
+    cr_assert_eq(k, n_want, "'%s' (cpus %d): %d values, want %d", s, cpus, k, n_want);
+    for (int i = 0; i < k; i++)
+        cr_expect_eq(out[i], want[i], "'%s' [%d] = %d, want %d", s, i, out[i], want[i]);
+}
+
+Test(unit, bench_list_numbers_and_ranges)
+{
+    expect_list("14,15,16", 0, (const int[]){14, 15, 16}, 3);
+    expect_list("14-17", 0, (const int[]){14, 15, 16, 17}, 4);
+    expect_list("16,14,14-15,9", 0, (const int[]){9, 14, 15, 16}, 4);
+    expect_list("5-5", 0, (const int[]){5}, 1);
+    expect_list("1-32", 0,
+                (const int[]){1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+                              17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32},
+                32);
+}
+
+Test(unit, bench_list_thread_words)
+{
+    expect_list("powers", 16, (const int[]){1, 2, 4, 8, 16}, 5);
+    expect_list("powers", 6, (const int[]){1, 2, 4, 6}, 4);
+    expect_list("powers", 1, (const int[]){1}, 1);
+    expect_list("max", 3, (const int[]){3}, 1);
+    expect_list("powers,3,max", 2, (const int[]){1, 2, 3}, 3);
+}
+
+Test(unit, bench_list_rejects_bad_input)
+{
+    static const char *const bad[] = {
+        "",
+        ",",
+        "14,",
+        ",14",
+        "14,,15",
+        "14-",
+        "-14",
+        "17-14",
+        "0",
+        "33",
+        "1-33",
+        "x",
+        "+5",
+        " 5",
+        "5 ",
+        "5-6-7",
+        "max",
+        "powers",
+        "0x10",
+        "1.5",
+        "14;15",
+        "99999999999999999999",
+        "123456789012345678901234567890123456789012345678901234567890123456789"};
+    int out[BENCH_LIST_MAX];
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        cr_expect_eq(parse(bad[i], 0, out), -1, "'%s' must be rejected", bad[i]);
+    cr_expect_eq(parse("maximum", 4, out), -1);
+    cr_expect_eq(parse("power", 4, out), -1);
+}
+
+Test(unit, bench_list_caps_its_length)
+{
+    char err[160];
+    int out[BENCH_LIST_MAX];
+    cr_expect_eq(bench_list_parse("1-4096", 1, 4096, 0, out, BENCH_LIST_MAX, err, sizeof(err)), -1);
+    cr_expect_eq(bench_list_parse("1-256", 1, 4096, 0, out, BENCH_LIST_MAX, err, sizeof(err)), 256);
+    cr_expect_eq(
+        bench_list_parse("1-200,300-400", 1, 4096, 0, out, BENCH_LIST_MAX, err, sizeof(err)), -1);
+}
+
+Test(unit, bench_stats_median_min_max)
+{
+    double odd[] = {3.0, 1.0, 2.0}, even[] = {4.0, 1.0, 3.0, 2.0};
+    bench_result r = {.runs = odd, .n_runs = 3, .total = {92, 0}};
+    bench_stats(&r);
+    cr_expect_float_eq(r.median, 2.0, 1e-12);
+    cr_expect_float_eq(r.min, 1.0, 1e-12);
+    cr_expect_float_eq(r.max, 3.0, 1e-12);
+    cr_expect_float_eq(r.sum, 6.0, 1e-12);
+    cr_expect_float_eq(r.solutions_per_second, 46.0, 1e-9);
+    cr_expect_float_eq(odd[0], 3.0, 0, "the runs keep their order");
+    r.runs = even;
+    r.n_runs = 4;
+    bench_stats(&r);
+    cr_expect_float_eq(r.median, 2.5, 1e-12);
+}
+
+/* A report as the command builds it: n = 8 at 1, 2 and 4 threads plus n = 9 at 2
+ * threads only (no 1-thread figure, so its speedup is unmeasured: null, not NaN). */
+static double runs_buf[4][3] = {
+    {0.40, 0.30, 0.35}, {0.20, 0.18, 0.19}, {0.11, 0.10, 0.12}, {0.5, 0.6, 0.7}};
+static bench_result results[4];
+static bench_report rep;
+
+static void make_report(void)
+{
+    const int ns[] = {8, 8, 8, 9}, ts[] = {1, 2, 4, 2};
+    memset(&rep, 0, sizeof(rep));
+    strcpy(rep.ctx.date, "2024-01-01T00:00:00Z");
+    strcpy(rep.ctx.host, "a \"quoted\" host\\with\ta tab");
+    nq_topology_info(&rep.ctx.topo);
+    rep.ctx.compiler = "cc 1.0";
+    rep.ctx.flags = "-O3";
+    rep.ctx.build_type = "release";
+    rep.ctx.git_revision = "abc";
+    rep.ctx.version = nq_version();
+    rep.ctx.repeat = 3;
+    rep.ctx.load[0] = 0.5;
+    rep.ctx.load[1] = NAN;
+    for (int i = 0; i < 4; i++) {
+        results[i] = (bench_result){.engine = 0,
+                                    .n = ns[i],
+                                    .threads = ts[i],
+                                    .runs = runs_buf[i],
+                                    .n_runs = 3,
+                                    .verified = 1,
+                                    .against_oeis = 1};
+        results[i].total.lo = oeis_value("A000170", ns[i]);
+        bench_stats(&results[i]);
+    }
+    rep.results = results;
+    rep.n_results = 4;
+    bench_speedups(&rep);
+}
+
+/* Write rep in format to a file and run the checker on it; returns its exit status. */
+static int write_and_check(int format, const char *name)
+{
+    char path[] = "/tmp/nq-bench-XXXXXX", cmd[512];
+    int fd = mkstemp(path), st;
+    FILE *f;
+    cr_assert(fd >= 0);
+    f = fdopen(fd, "w");
+    cr_assert_eq(bench_write(&rep, format, f), 0);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "python3 '%s/bench_report_check.py' %s '%s' >/dev/null",
+             NQ_TESTS_DIR, name, path);
+    st = system(cmd);
+    unlink(path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(unit, bench_speedups_and_efficiency)
+{
+    make_report();
+    cr_expect_float_eq(results[0].speedup, 1.0, 1e-12);
+    cr_expect_float_eq(results[1].speedup, 0.35 / 0.19, 1e-12);
+    cr_expect_float_eq(results[2].efficiency, 0.35 / 0.11 / 4, 1e-12);
+    cr_expect(isnan(results[3].speedup) && isnan(results[3].efficiency),
+              "no 1-thread run for n=9: speedup not measured");
+}
+
+Test(unit, bench_writers_emit_valid_reports)
+{
+    make_report();
+    cr_expect_eq(write_and_check(BENCH_JSON, "json"), 0);
+    cr_expect_eq(write_and_check(BENCH_GITHUB, "github"), 0);
+    cr_expect_eq(write_and_check(BENCH_BENCHER, "bencher"), 0);
+}
+
+Test(unit, bench_text_table)
+{
+    char buf[8192] = "";
+    FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+    make_report();
+    results[2].verified = 0;
+    cr_assert_eq(bench_write(&rep, BENCH_TEXT, f), 0);
+    fclose(f);
+    cr_expect(strstr(buf, "median s") && strstr(buf, "solutions/s") && strstr(buf, "speedup"));
+    cr_expect(strstr(buf, "PASS") && strstr(buf, "FAIL"));
+    cr_expect_null(strstr(buf, "nan"), "no NaN in the table:\n%s", buf);
+}
+
+Test(unit, bench_format_names)
+{
+    cr_expect_eq(bench_format_from_name("text"), BENCH_TEXT);
+    cr_expect_eq(bench_format_from_name("json"), BENCH_JSON);
+    cr_expect_eq(bench_format_from_name("github"), BENCH_GITHUB);
+    cr_expect_eq(bench_format_from_name("bencher"), BENCH_BENCHER);
+    cr_expect_eq(bench_format_from_name("JSON"), -1);
+}
+
+static cli_out o;
+
+Test(unit, bench_cli_runs_and_verifies)
+{
+    char path[] = "/tmp/nq-bench-cli-XXXXXX", cmd[512], line[256];
+    const char *const args[] = {"bench",    "--n",  "8-10",     "--threads", "1,2",
+                                "--repeat", "2",    "--warmup", "0",         "--no-pin",
+                                "--format", "json", "--out",    path,        NULL};
+    int fd = mkstemp(path), rows = 0;
+    FILE *p;
+
+    cr_assert(fd >= 0);
+    close(fd);
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect(strstr(o.out, "PASS") != NULL, "the table goes to stdout with --out:\n%s", o.out);
+    snprintf(cmd, sizeof(cmd), "python3 '%s/bench_report_check.py' json '%s'", NQ_TESTS_DIR, path);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while (fgets(line, sizeof(line), p)) {
+        char engine[32], verified[8];
+        int n, threads;
+        unsigned long long total;
+        cr_assert_eq(sscanf(line, "%31s %d %d %llu %7s", engine, &n, &threads, &total, verified), 5,
+                     "checker line: %s", line);
+        cr_expect_eq(total, oeis_value("A000170", n), "n=%d threads=%d", n, threads);
+        cr_expect_str_eq(verified, "true");
+        rows++;
+    }
+    cr_expect_eq(pclose(p), 0, "the JSON report is not sound");
+    cr_expect_eq(rows, 6);
+    unlink(path);
+}
+
+Test(unit, bench_cli_bad_arguments_exit_2)
+{
+    const char *const cases[][4] = {
+        {"bench", "--n", "0", NULL},
+        {"bench", "--n", "17-14", NULL},
+        {"bench", "--threads", "0", NULL},
+        {"bench", "--threads", "most", NULL},
+        {"bench", "--engine", "nope", NULL},
+        {"bench", "--repeat", "0", NULL},
+        {"bench", "--warmup", "x", NULL},
+        {"bench", "--format", "xml", NULL},
+        {"bench", "--out", NULL},
+        {"bench", "--bogus", NULL},
+        {"bench", "stray", NULL},
+        {"bench", "--no-pin=1", NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cli_run(&o, cases[i]);
+        cr_expect_eq(o.status, 2, "%s %s: exit %d", cases[i][1], cases[i][2] ? cases[i][2] : "",
+                     o.status);
+        cr_expect_eq(count_lines(o.err), 1, "one line on stderr, got: %s", o.err);
+        cr_expect_str_eq(o.out, "");
+    }
+}
+
+Test(unit, bench_cli_unwritable_out_fails)
+{
+    const char *const args[] = {
+        "bench",    "--n", "6",        "--threads", "1",
+        "--repeat", "1",   "--no-pin", "--out",     "/nonexistent/dir/report.json",
+        NULL};
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 1);
+    cr_expect_eq(count_lines(o.err), 1, "stderr: %s", o.err);
+}
