@@ -12,7 +12,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"count", cmd_count, "count the solutions for one board size"},
-    {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170"},
+    {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170/A002562"},
 };
 
 static void usage(FILE *f)
