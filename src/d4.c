@@ -162,8 +162,10 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user)
 typedef struct plan {
     uint32_t free[32];
     uint32_t shift[32];
-    uint32_t cols; /* the columns no border queen holds */
-    int depth;     /* inner rows to fill */
+    uint32_t to_last[32]; /* rows from this one down to row n-1 */
+    uint32_t last;        /* squares open in row n-1, or every column if it is preset */
+    uint32_t cols;        /* the columns no border queen holds */
+    int depth;            /* inner rows to fill */
 } plan;
 
 static void plan_build(int n, const task *t, plan *p)
@@ -201,6 +203,11 @@ static void plan_build(int n, const task *t, plan *p)
     p->cols = all & ~taken_cols;
     for (int d = 0; d + 1 < p->depth; d++)
         p->shift[d] = (uint32_t)(row_of[d + 1] - row_of[d]);
+    p->last = all;
+    if (p->depth && row_of[p->depth - 1] == n - 1)
+        p->last = p->free[p->depth - 1];
+    for (int d = 0; d < p->depth; d++)
+        p->to_last[d] = (uint32_t)(n - 1 - row_of[d]);
     if (p->depth)
         p->shift[p->depth - 1] = 1;
 }
@@ -238,7 +245,7 @@ static uint64_t plan_count(const plan *p)
         while (avail) {
             uint32_t bit = avail & -avail, s = sh[d];
             uint32_t nc = cols | bit, nl = (ld | bit) << s, nr = (rd | bit) >> s;
-            uint32_t na;
+            uint32_t na, k;
             avail ^= bit;
             if (d == stop) {
                 uint32_t s2 = sh[d + 1];
@@ -248,6 +255,12 @@ static uint64_t plan_count(const plan *p)
             }
             na = fr[d + 1] & ~(nc | nl | nr);
             if (!na)
+                continue;
+            /* Look ahead to row n-1 too: the canonical test leaves its queen only the
+             * columns of t->last, so a placement that closes them all is a dead end
+             * long before the search would get there. */
+            k = p->to_last[d + 1];
+            if (!(p->last & ~(nc | (nl << k) | (nr >> k))))
                 continue;
             st_avail[d] = avail;
             st_cols[d] = cols;
