@@ -6,6 +6,7 @@
 
 #include "affinity.h"
 #include "config.h"
+#include "d4.h"
 #include "list.h"
 #include "pool.h"
 #include "prefix.h"
@@ -27,7 +28,7 @@ void nq_default_settings(nq_settings *s)
     memset(s, 0, sizeof(*s));
     s->n = 8;
     s->n_threads = 0;
-    s->engine = NQ_ENGINE_PREFIX;
+    s->engine = NQ_ENGINE_D4; /* the fastest; prefix is kept for comparison */
     s->prefix_rows = 0;
     s->pin_threads = 1;
 }
@@ -38,7 +39,7 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->n_threads < 0 || s->n_threads > MAX_THREADS)
         return NQ_EINVAL;
-    if (s->engine != NQ_ENGINE_PREFIX)
+    if (s->engine != NQ_ENGINE_PREFIX && s->engine != NQ_ENGINE_D4)
         return NQ_EINVAL;
     if (s->prefix_rows < 0 || s->prefix_rows > s->n)
         return NQ_EINVAL;
@@ -90,6 +91,11 @@ static uint64_t prefix_source(void *src, task_emit_fn emit, void *user)
     return prefix_enumerate(p->n, p->rows, emit, user);
 }
 
+static uint64_t d4_source(void *src, task_emit_fn emit, void *user)
+{
+    return d4_enumerate(*(const int *)src, emit, user);
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -110,9 +116,24 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
     src.n = s->s.n;
-    src.rows = s->s.prefix_rows ? s->s.prefix_rows : prefix_auto_rows(s->s.n, s->s.n_threads);
-    job = (pool_job){s->s.n, s->s.n_threads, s->s.pin_threads, hooks, prefix_source, &src, 0};
-    job.n_tasks = prefix_enumerate(src.n, src.rows, NULL, NULL);
+    job = (pool_job){.n = s->s.n,
+                     .n_threads = s->s.n_threads,
+                     .pin = s->s.pin_threads,
+                     .hooks = hooks,
+                     .source = prefix_source,
+                     .src = &src};
+    if (s->s.engine == NQ_ENGINE_D4) {
+        /* prefix_rows does not apply: the border rows 0 and n-1 are what is placed */
+        src.rows = s->s.n > 1 ? 2 : 1;
+        job.source = d4_source;
+        job.src = &src.n;
+        job.complete = d4_complete;
+        job.unique = d4_unique;
+        job.n_tasks = d4_enumerate(src.n, NULL, NULL);
+    } else {
+        src.rows = s->s.prefix_rows ? s->s.prefix_rows : prefix_auto_rows(s->s.n, s->s.n_threads);
+        job.n_tasks = prefix_enumerate(src.n, src.rows, NULL, NULL);
+    }
     rc = pool_run(&s->ps, &job, &r);
     r.seconds = now_seconds() - t0;
     r.prefix_rows = src.rows;
@@ -161,7 +182,7 @@ int nq_available_cpus(void)
     return affinity_cpu_count();
 }
 
-static const char *const engine_names[] = {"prefix"};
+static const char *const engine_names[] = {"prefix", "d4"};
 
 const char *nq_engine_name(int engine)
 {

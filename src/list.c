@@ -380,7 +380,8 @@ static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t
     uint32_t avail;
 
     if (row == w->rows) {
-        task t = {w->next_id++, cols, ld, rd, (uint8_t)row, 1};
+        task t = {
+            .id = w->next_id++, .cols = cols, .ld = ld, .rd = rd, .row = (uint8_t)row, .weight = 1};
         if (w->c && list_emit(w->c, &t, w->prefix))
             w->stopped = 1;
         return;

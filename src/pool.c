@@ -34,16 +34,24 @@ static int stopping(const pool_state *ps, const atomic_int *stop)
            atomic_load_explicit(&ps->cancel, memory_order_relaxed);
 }
 
-static void slot_add(pool_slot *s, u128 v)
+static void wide_add(atomic_uint_fast64_t *lo_p, atomic_uint_fast64_t *hi_p, u128 v)
 {
-    uint64_t lo = atomic_load_explicit(&s->lo, memory_order_relaxed);
+    uint64_t lo = atomic_load_explicit(lo_p, memory_order_relaxed);
     uint64_t add = (uint64_t)v, hi = (uint64_t)(v >> 64);
     uint64_t sum = lo + add;
     if (sum < lo)
         hi++;
     if (hi)
-        atomic_fetch_add_explicit(&s->hi, hi, memory_order_relaxed);
-    atomic_store_explicit(&s->lo, sum, memory_order_relaxed);
+        atomic_fetch_add_explicit(hi_p, hi, memory_order_relaxed);
+    atomic_store_explicit(lo_p, sum, memory_order_relaxed);
+}
+
+/* Adds one task's weighted subtotal and, where the engine knows them, its classes. */
+static void slot_add(pool_slot *s, const pool_job *job, const task *t, uint64_t sub)
+{
+    wide_add(&s->lo, &s->hi, (u128)sub * t->weight);
+    if (job->unique)
+        wide_add(&s->unique_lo, &s->unique_hi, job->unique(job->n, t, sub));
 }
 
 static void *worker_main(void *p)
@@ -61,12 +69,13 @@ static void *worker_main(void *p)
         uint64_t sub;
         if (stopping(a->ps, a->stop))
             continue; /* drain without working, so the producer never waits on us */
-        sub = dfs_count(all, a->job->n - t.row, t.cols, t.ld, t.rd);
+        sub = a->job->complete ? a->job->complete(a->job->n, &t)
+                               : dfs_count(all, a->job->n - t.row, t.cols, t.ld, t.rd);
         if (h && h->task_done && h->task_done(h->user, t.id, sub) != 0) {
             atomic_store(a->stop, 1);
             continue; /* not counted: the hook could not record it */
         }
-        slot_add(slot, (u128)sub * t.weight);
+        slot_add(slot, a->job, &t, sub);
         atomic_fetch_add_explicit(&slot->done, 1, memory_order_relaxed);
     }
     return NULL;
@@ -89,7 +98,7 @@ static int feed_emit(void *user, const task *t)
     if (stopping(f->ps, f->stop))
         return 1;
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
-        slot_add(own, (u128)sub * t->weight);
+        slot_add(own, f->job, t, sub);
         atomic_fetch_add_explicit(&own->done, 1, memory_order_relaxed);
         return 0;
     }
@@ -107,6 +116,8 @@ int pool_state_init(pool_state *ps, int n_threads)
         atomic_init(&ps->slots[i].lo, 0);
         atomic_init(&ps->slots[i].hi, 0);
         atomic_init(&ps->slots[i].done, 0);
+        atomic_init(&ps->slots[i].unique_lo, 0);
+        atomic_init(&ps->slots[i].unique_hi, 0);
     }
     atomic_init(&ps->cancel, 0);
     atomic_init(&ps->tasks_total, 0);
@@ -127,7 +138,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     pthread_t *threads = NULL;
     affinity *aff = NULL;
     int started = 0, rc = NQ_OK;
-    u128 total = 0;
+    u128 total = 0, unique = 0;
     uint64_t done = 0;
     feed f;
 
@@ -139,6 +150,8 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         atomic_store(&ps->slots[i].lo, 0);
         atomic_store(&ps->slots[i].hi, 0);
         atomic_store(&ps->slots[i].done, 0);
+        atomic_store(&ps->slots[i].unique_lo, 0);
+        atomic_store(&ps->slots[i].unique_hi, 0);
     }
     /* A few records per worker keep everyone busy; the source refills as they drain. */
     if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK)
@@ -173,8 +186,12 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     for (int i = 0; i < ps->n_slots; i++) {
         total += ((u128)atomic_load(&ps->slots[i].hi) << 64) + atomic_load(&ps->slots[i].lo);
         done += atomic_load(&ps->slots[i].done);
+        unique += ((u128)atomic_load(&ps->slots[i].unique_hi) << 64) +
+                  atomic_load(&ps->slots[i].unique_lo);
     }
     out->total = u128_pack(total);
+    out->unique = u128_pack(unique);
+    out->has_unique = job->unique != NULL;
     out->tasks = job->n_tasks;
     out->n_threads = job->n_threads;
     /* A stop that came after the last task changed nothing: the total is complete. */

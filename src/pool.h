@@ -15,6 +15,7 @@ typedef struct pool_slot {
     _Alignas(64) atomic_uint_fast64_t lo;
     atomic_uint_fast64_t hi;
     atomic_uint_fast64_t done;
+    atomic_uint_fast64_t unique_lo, unique_hi; /* symmetry classes, engines that know them */
 } pool_slot;
 
 typedef struct pool_state {
@@ -35,12 +36,17 @@ typedef struct pool_job {
     pool_source_fn source;
     void *src;
     uint64_t n_tasks; /* known before the run, for progress */
+    /* The engine's completion of a task, its raw subtotal; NULL: dfs_count from the
+     * task's masks (the prefix engine). */
+    uint64_t (*complete)(int n, const task *t);
+    /* The symmetry classes a task contributes given its subtotal; NULL: not known. */
+    uint64_t (*unique)(int n, const task *t, uint64_t subtotal);
 } pool_job;
 
 int pool_state_init(pool_state *ps, int n_threads);
 void pool_state_free(pool_state *ps);
-/* Runs the job; fills total, tasks, n_pinned. Returns NQ_OK, NQ_ECANCELED, NQ_ECALLBACK,
- * NQ_ENOMEM or NQ_ETHREAD. */
+/* Runs the job; fills total, unique (when job->unique), tasks, n_pinned. Returns NQ_OK,
+ * NQ_ECANCELED, NQ_ECALLBACK, NQ_ENOMEM or NQ_ETHREAD. */
 int pool_run(pool_state *ps, const pool_job *job, nq_result *out);
 /* Snapshot for progress, racy but monotonic enough for display. */
 void pool_progress(const pool_state *ps, nq_progress *p);

@@ -24,7 +24,12 @@ static void place(walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd, uin
     if (w->stopped)
         return;
     if (row == w->rows) {
-        task t = {w->next_id++, cols, ld, rd, (uint8_t)row, (uint8_t)weight};
+        task t = {.id = w->next_id++,
+                  .cols = cols,
+                  .ld = ld,
+                  .rd = rd,
+                  .row = (uint8_t)row,
+                  .weight = (uint8_t)weight};
         if (w->emit && w->emit(w->user, &t))
             w->stopped = 1;
         return;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "affinity.h"
+#include "d4.h"
 #include "nqueens/nqueens.h"
 #include "prefix.h"
 
@@ -25,6 +26,13 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
         snprintf(ts->engine, sizeof(ts->engine), "%s", nq_engine_name(s->engine));
         snprintf(ts->params, sizeof(ts->params), "prefix_rows=%d", rows);
         ts->tasks = prefix_enumerate(s->n, rows, NULL, NULL);
+        return NQ_OK;
+    case NQ_ENGINE_D4:
+        /* The border set depends on n alone; the tag names the enumeration order, so a
+         * later change of that order must change the tag. */
+        snprintf(ts->engine, sizeof(ts->engine), "%s", nq_engine_name(s->engine));
+        snprintf(ts->params, sizeof(ts->params), "borders=v1");
+        ts->tasks = d4_enumerate(s->n, NULL, NULL);
         return NQ_OK;
     default:
         return NQ_EINVAL;
@@ -51,6 +59,10 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
             rows < 1 || rows > ts->n)
             return NQ_EINVAL;
         t.prefix_rows = rows;
+        break;
+    case NQ_ENGINE_D4:
+        if (strcmp(ts->params, "borders=v1") != 0)
+            return NQ_EINVAL;
         break;
     default:
         return NQ_EINVAL;

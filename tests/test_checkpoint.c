@@ -173,7 +173,8 @@ Test(unit, sigterm_then_resume)
 
 static void run_12(void)
 {
-    const char *const args[] = {"count", "12", "--checkpoint", jpath, "--no-pin", NULL};
+    const char *const args[] = {"count",    "12",     "--checkpoint", jpath,
+                                "--engine", "prefix", "--no-pin",     NULL};
     cli_run(&o, args);
 }
 
@@ -255,6 +256,7 @@ Test(unit, damaged_journals_are_errors)
         nq_journal *j;
         nq_journal_info info;
         nq_default_settings(&s);
+        s.engine = NQ_ENGINE_PREFIX;
         s.n = 12;
         s.n_threads = 2;
         cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);

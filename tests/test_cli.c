@@ -57,7 +57,8 @@ Test(unit, cli_count_prints_the_total_alone)
 Test(unit, cli_count_json)
 {
     char want[64];
-    const char *const args[] = {"count", "11", "--json", "--no-pin", "--prefix-rows=3", NULL};
+    const char *const args[] = {"count",           "11", "--json", "--no-pin", "--prefix-rows=3",
+                                "--engine=prefix", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     cr_expect_eq(count_lines(o.out), 1);
@@ -90,4 +91,47 @@ Test(unit, cli_help_and_version)
     cli_run(&o, v);
     cr_expect_eq(o.status, 0);
     cr_expect_eq(strncmp(o.out, "nqueens ", 8), 0);
+}
+
+Test(unit, cli_unique_alone)
+{
+    char want[64];
+    const char *const args[] = {"count", "10", "--unique", "--no-pin", NULL};
+    const char *const bad[] = {"count", "10", "--unique", "--engine", "prefix", NULL};
+    const char *const flag[] = {"count", "10", "--unique=1", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A002562", 10));
+    cr_expect_str_eq(o.out, want);
+    expect_usage_error(bad);
+    expect_usage_error(flag);
+}
+
+Test(unit, cli_json_carries_unique)
+{
+    char want[64];
+    const char *const d4[] = {"count", "9", "--json", "--no-pin", "--engine", "d4", NULL};
+    const char *const px[] = {"count", "9", "--json", "--no-pin", "--engine", "prefix", NULL};
+    cli_run(&o, d4);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    snprintf(want, sizeof(want), "\"unique\": %llu,", (unsigned long long)oeis_value("A002562", 9));
+    cr_expect_not_null(strstr(o.out, want), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"engine\": \"d4\""), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
+    cli_run(&o, px);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_not_null(strstr(o.out, "\"unique\": null,"), "%s", o.out);
+}
+
+Test(unit, cli_verify_checks_unique)
+{
+    char want[64];
+    const char *const args[] = {"verify", "5", "8", "--no-pin", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    snprintf(want, sizeof(want), "unique=%-18llu expected=%llu ",
+             (unsigned long long)oeis_value("A002562", 8),
+             (unsigned long long)oeis_value("A002562", 8));
+    cr_expect_not_null(strstr(o.out, want), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "verify: 4 passed, 0 failed"), "%s", o.out);
 }

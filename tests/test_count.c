@@ -13,6 +13,7 @@ static uint64_t count_with(int n, int threads, int rows)
 
     nq_default_settings(&s);
     s.n = n;
+    s.engine = NQ_ENGINE_PREFIX; /* the prefix depths under test; d4 has test_d4.c */
     s.n_threads = threads;
     s.prefix_rows = rows > n ? n : rows;
     s.pin_threads = 0;

@@ -40,6 +40,7 @@ static nq_settings settings_for(int n, int rows, int threads)
 {
     nq_settings s;
     nq_default_settings(&s);
+    s.engine = NQ_ENGINE_PREFIX; /* these tests name prefix depths */
     s.n = n;
     s.prefix_rows = rows;
     s.n_threads = threads;

@@ -42,7 +42,8 @@ enum nq_status {
 };
 
 enum nq_engine {
-    NQ_ENGINE_PREFIX = 0 /* first-rows prefixes with mirror halving (the design engine) */
+    NQ_ENGINE_PREFIX = 0, /* first-rows prefixes with mirror halving (the design engine) */
+    NQ_ENGINE_D4 = 1      /* border queens canonical under the square's 8 symmetries */
 };
 
 /* An unsigned 128-bit count: totals past n = 28 no longer fit in 64 bits. */
@@ -66,6 +67,8 @@ typedef struct nq_result {
     int n_pinned;    /* workers bound to a CPU (0 without hwloc or --no-pin) */
     int prefix_rows; /* rows the task source placed */
     int engine;      /* enum nq_engine that ran */
+    nq_u128 unique;  /* solutions up to the 8 symmetries (OEIS A002562), if has_unique */
+    int has_unique;  /* 1 when the engine counts symmetry classes (d4), 0 (prefix) */
 } nq_result;
 
 /* Optional hooks into a count; any member may be NULL. Task ids are dense, 0..tasks-1,
@@ -118,6 +121,10 @@ NQ_API void nq_solver_progress(const nq_solver *s, nq_progress *p);
 
 /* The published OEIS A000170 value for n (0..27), or NQ_EUNKNOWN. */
 NQ_API int nq_known_total(int n, nq_u128 *out);
+
+/* The published OEIS A002562 value (solutions up to symmetry) for n (0..27), or
+ * NQ_EUNKNOWN. */
+NQ_API int nq_known_unique(int n, nq_u128 *out);
 
 /* CPUs in this process's affinity mask (taskset, cgroups); at least 1. */
 NQ_API int nq_available_cpus(void);

@@ -80,7 +80,7 @@ int count_opts_parse(count_opts *o, const char *cmd, const char *name, const cha
     if (strcmp(name, "engine") == 0) {
         int e = nq_engine_from_name(value);
         if (e < 0)
-            return args_usage_error(cmd, "unknown --engine '%s': expected prefix", value);
+            return args_usage_error(cmd, "unknown --engine '%s': expected d4 or prefix", value);
         o->engine = e;
         return 1;
     }

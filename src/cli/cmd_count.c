@@ -10,14 +10,14 @@ static const char count_help[] =
     "usage: nqueens count N [options]\n"
     "Count the solutions of the N-queens problem (1 <= N <= 32) and print the total.\n"
     "\n" COUNT_OPTS_HELP COUNT_RUN_HELP
-    "  --json             print one JSON object (n, total, engine, threads, "
-    "tasks,\n"
-    "                     seconds, solutions_per_second, verified)\n"
+    "  --json             print one JSON object (n, total, unique, engine, threads,\n"
+    "                     tasks, seconds, solutions_per_second, verified)\n"
+    "  --unique           print the solutions up to symmetry (OEIS A002562) instead\n"
     "  -h, --help         this help\n";
 
 static void print_json(int n, const nq_result *r)
 {
-    char total[40];
+    char total[40], unique[40] = "null";
     nq_u128 known;
     double rate =
         r->seconds > 0
@@ -27,11 +27,18 @@ static void print_json(int n, const nq_result *r)
 
     if (nq_known_total(n, &known) == NQ_OK)
         verified = (known.lo == r->total.lo && known.hi == r->total.hi) ? "true" : "false";
+    /* verified covers the unique count too, where the engine gives one */
+    if (r->has_unique && nq_known_unique(n, &known) == NQ_OK &&
+        (known.lo != r->unique.lo || known.hi != r->unique.hi))
+        verified = "false";
+    if (r->has_unique)
+        nq_u128_to_string(r->unique, unique, sizeof(unique));
     nq_u128_to_string(r->total, total, sizeof(total));
-    printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, \"tasks\": %llu, "
+    printf("{\"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", \"threads\": %d, "
+           "\"tasks\": %llu, "
            "\"prefix_rows\": %d, \"pinned\": %d, \"seconds\": %.6f, "
            "\"solutions_per_second\": %.0f, \"verified\": %s}\n",
-           n, total, nq_engine_name(r->engine), r->n_threads, (unsigned long long)r->tasks,
+           n, total, unique, nq_engine_name(r->engine), r->n_threads, (unsigned long long)r->tasks,
            r->prefix_rows, r->n_pinned, r->seconds, rate, verified);
 }
 
@@ -42,7 +49,7 @@ int cmd_count(int argc, char **argv)
     count_run_opts cr;
     args_iter it;
     const char *arg, *n_arg = NULL;
-    int json = 0, n = 0, kind, rc;
+    int json = 0, unique = 0, n = 0, kind, rc;
     nq_settings s;
     nq_result r;
 
@@ -68,6 +75,10 @@ int cmd_count(int argc, char **argv)
             json = 1;
             continue;
         }
+        if (strcmp(it.name, "unique") == 0 && !args_has_inline_value(&it)) {
+            unique = 1;
+            continue;
+        }
         rc = count_opts_take(&o, cmd, &it);
         if (rc == 0)
             rc = count_run_take(&cr, cmd, &it);
@@ -81,16 +92,21 @@ int cmd_count(int argc, char **argv)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &n) != 0)
         return EXIT_USAGE;
+    if (unique && o.engine == NQ_ENGINE_PREFIX)
+        return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
+                                     "--engine d4");
     count_opts_settings(&o, n, &s);
     rc = count_run(&cr, cmd, &o, &s, &r);
     if (rc != 0)
         return rc;
     args_warn_unpinned(&o, &r);
+    if (unique && !r.has_unique) /* e.g. a resumed journal of the prefix engine */
+        return args_run_error(cmd, "engine %s gives no unique count", nq_engine_name(r.engine));
     if (json) {
         print_json(n, &r);
     } else {
         char total[40];
-        printf("%s\n", nq_u128_to_string(r.total, total, sizeof(total)));
+        printf("%s\n", nq_u128_to_string(unique ? r.unique : r.total, total, sizeof(total)));
     }
     return fflush(stdout) == 0 ? 0 : args_run_error(cmd, "cannot write the result");
 }

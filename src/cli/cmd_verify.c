@@ -1,4 +1,5 @@
-/* nqueens verify: count a range of board sizes and check each against OEIS A000170. */
+/* nqueens verify: count a range of board sizes and check each against OEIS A000170 and,
+ * with an engine that counts symmetry classes, A002562. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +9,8 @@
 static const char verify_help[] =
     "usage: nqueens verify [FROM [TO]] [options]\n"
     "Count every N in FROM..TO (default 1..16, at most 27, the last published value) and\n"
-    "check each total against OEIS A000170. Exit status 1 on any mismatch.\n"
+    "check each total against OEIS A000170 and, with the d4 engine, each unique count\n"
+    "against OEIS A002562. Exit status 1 on any mismatch.\n"
     "\n" COUNT_OPTS_HELP "  -h, --help         this help\n";
 
 int cmd_verify(int argc, char **argv)
@@ -64,8 +66,8 @@ int cmd_verify(int argc, char **argv)
         nq_settings s;
         nq_solver *sv;
         nq_result r;
-        nq_u128 want;
-        char got_s[40], want_s[40];
+        nq_u128 want, want_u;
+        char got_s[40], want_s[40], ugot_s[40] = "-", uwant_s[40] = "-";
         int ok;
 
         count_opts_settings(&o, n, &s);
@@ -79,10 +81,17 @@ int cmd_verify(int argc, char **argv)
         args_warn_unpinned(&o, &r);
         nq_known_total(n, &want);
         ok = want.lo == r.total.lo && want.hi == r.total.hi;
+        if (r.has_unique) {
+            nq_known_unique(n, &want_u);
+            ok &= want_u.lo == r.unique.lo && want_u.hi == r.unique.hi;
+            nq_u128_to_string(r.unique, ugot_s, sizeof(ugot_s));
+            nq_u128_to_string(want_u, uwant_s, sizeof(uwant_s));
+        }
         ok ? passed++ : failed++;
-        printf("%s n=%-2d total=%-20s expected=%-20s %10.3f s %14.0f sol/s\n", ok ? "PASS" : "FAIL",
-               n, nq_u128_to_string(r.total, got_s, sizeof(got_s)),
-               nq_u128_to_string(want, want_s, sizeof(want_s)), r.seconds,
+        printf("%s n=%-2d total=%-20s expected=%-20s unique=%-18s expected=%-18s %10.3f s "
+               "%14.0f sol/s\n",
+               ok ? "PASS" : "FAIL", n, nq_u128_to_string(r.total, got_s, sizeof(got_s)),
+               nq_u128_to_string(want, want_s, sizeof(want_s)), ugot_s, uwant_s, r.seconds,
                r.seconds > 0 ? (double)r.total.lo / r.seconds : 0.0);
         fflush(stdout);
     }

@@ -12,9 +12,9 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"count", cmd_count, "count the solutions for one board size"},
-    {"bench", cmd_bench, "time counts over engines, sizes and thread counts; verified reports"},
-    {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170"},
+    {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170/A002562"},
     {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
+    {"bench", cmd_bench, "time counts over engines, sizes and thread counts; verified reports"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,388 @@
+/* The d4 engine. The task source presets the four border queens (row 0, row n-1,
+ * column 0, column n-1) and keeps one border per orbit of the square's symmetry group;
+ * the workers fill the inner rows with a bitmask DFS that skips the preset rows. Why the
+ * weights and the unique counts are right: docs/d4.md. */
+#include "d4.h"
+
+#include <string.h>
+
+void d4_map(int n, int g, int *r, int *c)
+{
+    int a = *r, b = *c, m = n - 1;
+    switch (g) {
+    case D4_ROT90:
+        *r = b, *c = m - a;
+        break;
+    case D4_ROT180:
+        *r = m - a, *c = m - b;
+        break;
+    case D4_ROT270:
+        *r = m - b, *c = a;
+        break;
+    case D4_FLIP_LR:
+        *c = m - b;
+        break;
+    case D4_FLIP_UD:
+        *r = m - a;
+        break;
+    case D4_DIAG:
+        *r = b, *c = a;
+        break;
+    case D4_ANTI:
+        *r = m - b, *c = m - a;
+        break;
+    default:
+        break;
+    }
+}
+
+/* The four border queens as squares (row, column); a corner queen appears twice. */
+static void border_squares(int n, const uint8_t e[4], int sq[4][2])
+{
+    sq[0][0] = 0, sq[0][1] = e[D4_TOP];
+    sq[1][0] = n - 1, sq[1][1] = e[D4_BOTTOM];
+    sq[2][0] = e[D4_LEFT], sq[2][1] = 0;
+    sq[3][0] = e[D4_RIGHT], sq[3][1] = n - 1;
+}
+
+void d4_border_map(int n, int g, const uint8_t e[4], uint8_t out[4])
+{
+    int sq[4][2];
+    memcpy(out, e, 4);
+    border_squares(n, e, sq);
+    /* A symmetry takes border squares to border squares, so every side of the image
+     * gets its queen from the image of some side. */
+    for (int i = 0; i < 4; i++) {
+        int r = sq[i][0], c = sq[i][1];
+        d4_map(n, g, &r, &c);
+        if (r == 0)
+            out[D4_TOP] = (uint8_t)c;
+        if (r == n - 1)
+            out[D4_BOTTOM] = (uint8_t)c;
+        if (c == 0)
+            out[D4_LEFT] = (uint8_t)r;
+        if (c == n - 1)
+            out[D4_RIGHT] = (uint8_t)r;
+    }
+}
+
+int d4_border_valid(int n, const uint8_t e[4])
+{
+    int sq[4][2];
+    border_squares(n, e, sq);
+    for (int i = 0; i < 4; i++) {
+        if (sq[i][0] >= n || sq[i][1] >= n)
+            return 0;
+        for (int j = 0; j < i; j++) {
+            int dr = sq[i][0] - sq[j][0], dc = sq[i][1] - sq[j][1];
+            if (dr == 0 && dc == 0)
+                continue; /* a corner queen seen from both of its sides */
+            /* This also enforces the corners: a queen in (0,0) with the left queen
+             * elsewhere shares column 0 with it. */
+            if (dr == 0 || dc == 0 || dr == dc || dr == -dc)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static uint32_t border_key(const uint8_t e[4])
+{
+    return (uint32_t)e[0] << 24 | (uint32_t)e[1] << 16 | (uint32_t)e[2] << 8 | e[3];
+}
+
+int d4_border_canonical(int n, const uint8_t e[4], unsigned *stab)
+{
+    uint32_t key = border_key(e);
+    unsigned fix = 1;
+    int smallest = 1;
+
+    for (int g = 1; g < 8; g++) {
+        uint8_t img[4];
+        uint32_t k;
+        d4_border_map(n, g, e, img);
+        k = border_key(img);
+        if (k == key)
+            fix |= 1u << g;
+        else if (k < key)
+            smallest = 0;
+    }
+    if (stab)
+        *stab = fix;
+    return smallest;
+}
+
+uint64_t d4_enumerate(int n, task_emit_fn emit, void *user)
+{
+    static const uint8_t weights[4] = {8, 4, 2, 1};
+    uint64_t id = 0;
+    uint8_t e[4];
+
+    /* The bottom queen is not preset: it sits on the last row the DFS fills, where a
+     * mask costs nothing, while presetting it would repeat the whole search of the top
+     * rows (which its diagonals barely reach) once per column. So a task is a top, left
+     * and right queen plus the bottom columns that make the border legal and canonical,
+     * one task per orbit size so that each task has one weight. */
+    for (int top = 0; top < n; top++)
+        for (int left = 0; left < n; left++)
+            for (int right = 0; right < n; right++) {
+                uint32_t last[4] = {0, 0, 0, 0};
+                e[D4_TOP] = (uint8_t)top;
+                e[D4_LEFT] = (uint8_t)left;
+                e[D4_RIGHT] = (uint8_t)right;
+                for (int bottom = 0; bottom < n; bottom++) {
+                    unsigned stab;
+                    e[D4_BOTTOM] = (uint8_t)bottom;
+                    if (!d4_border_valid(n, e) || !d4_border_canonical(n, e, &stab))
+                        continue;
+                    /* orbit size = |group| / |stabiliser|, so 8, 4, 2 or 1 */
+                    last[__builtin_ctz((unsigned)__builtin_popcount(stab))] |= 1u << bottom;
+                }
+                for (int w = 0; w < 4; w++) {
+                    task t;
+                    if (!last[w])
+                        continue;
+                    memset(&t, 0, sizeof(t));
+                    t.id = id++;
+                    t.weight = weights[w];
+                    t.row = n > 1 ? 2 : 1; /* the border rows are placed */
+                    t.last = last[w];
+                    e[D4_BOTTOM] = 0;
+                    memcpy(t.edge, e, 4);
+                    if (emit && emit(user, &t))
+                        return id;
+                }
+            }
+    return id;
+}
+
+/* The search plan of one task: the inner rows in order, with the squares the border
+ * queens leave free in each, and the row distance to the next one (2 or 3 where the
+ * left or right queen's row is skipped). */
+typedef struct plan {
+    uint32_t free[32];
+    uint32_t shift[32];
+    uint32_t to_last[32]; /* rows from this one down to row n-1 */
+    uint32_t last;        /* squares open in row n-1, or every column if it is preset */
+    uint32_t cols;        /* the columns no border queen holds */
+    int depth;            /* inner rows to fill */
+} plan;
+
+static void plan_build(int n, const task *t, plan *p)
+{
+    uint32_t all = n == 32 ? 0xffffffffu : (1u << n) - 1, taken_cols = 0, taken_rows = 0;
+    int sq[3][2], row_of[32];
+
+    /* top, left, right; the bottom queen is placed by the search, within t->last */
+    sq[0][0] = 0, sq[0][1] = t->edge[D4_TOP];
+    sq[1][0] = t->edge[D4_LEFT], sq[1][1] = 0;
+    sq[2][0] = t->edge[D4_RIGHT], sq[2][1] = n - 1;
+    for (int i = 0; i < 3; i++) {
+        taken_rows |= 1u << sq[i][0];
+        taken_cols |= 1u << sq[i][1];
+    }
+    p->depth = 0;
+    for (int r = 0; r < n; r++) {
+        uint32_t hit = taken_cols;
+        if (taken_rows >> r & 1)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            int d = r > sq[i][0] ? r - sq[i][0] : sq[i][0] - r;
+            if (sq[i][1] + d < n)
+                hit |= 1u << (sq[i][1] + d);
+            if (sq[i][1] - d >= 0)
+                hit |= 1u << (sq[i][1] - d);
+        }
+        if (r == n - 1)
+            hit |= ~t->last;
+        row_of[p->depth] = r;
+        p->free[p->depth++] = all & ~hit;
+    }
+    /* A corner queen on row n-1 came with the left or right queen; the source only
+     * emits such a task when that corner is in t->last, the one legal bottom. */
+    p->cols = all & ~taken_cols;
+    for (int d = 0; d + 1 < p->depth; d++)
+        p->shift[d] = (uint32_t)(row_of[d + 1] - row_of[d]);
+    p->last = all;
+    if (p->depth && row_of[p->depth - 1] == n - 1)
+        p->last = p->free[p->depth - 1];
+    for (int d = 0; d < p->depth; d++)
+        p->to_last[d] = (uint32_t)(n - 1 - row_of[d]);
+    if (p->depth)
+        p->shift[p->depth - 1] = 1;
+}
+
+/* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
+ * squares still open in the first and the second row. Branch-free: this is the most
+ * frequent step of the search. The two queens attack each other only diagonally, when
+ * the columns are s apart. */
+static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
+{
+    uint32_t p = f & -f, q = f ^ p;
+    uint32_t pq = ((a & p) != 0) & ((b & q) != 0);
+    uint32_t qp = ((a & q) != 0) & ((b & p) != 0);
+    uint32_t apart = q != (p << s);
+    return (pq + qp) & -apart;
+}
+
+static uint64_t plan_count(const plan *p)
+{
+    uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
+    const uint32_t *fr = p->free, *sh = p->shift;
+    uint32_t avail, cols = 0, ld = 0, rd = 0;
+    uint64_t count = 0;
+    int d = 0, stop;
+
+    if (p->depth == 0)
+        return 1;
+    if (p->depth == 1)
+        return (uint64_t)__builtin_popcount(fr[0] & p->cols);
+    if (p->depth == 2)
+        return last_two(p->cols, fr[0] & p->cols, fr[1] & p->cols, sh[0]);
+    stop = p->depth - 3; /* a placement at this depth leaves two rows */
+    avail = fr[0];
+    for (;;) {
+        while (avail) {
+            uint32_t bit = avail & -avail, s = sh[d];
+            uint32_t nc = cols | bit, nl = (ld | bit) << s, nr = (rd | bit) >> s;
+            uint32_t na, k;
+            avail ^= bit;
+            if (d == stop) {
+                uint32_t s2 = sh[d + 1];
+                count += last_two(p->cols & ~nc, fr[d + 1] & ~(nl | nr),
+                                  fr[d + 2] & ~((nl << s2) | (nr >> s2)), s2);
+                continue;
+            }
+            na = fr[d + 1] & ~(nc | nl | nr);
+            if (!na)
+                continue;
+            /* Look ahead to row n-1 too: the canonical test leaves its queen only the
+             * columns of t->last, so a placement that closes them all is a dead end
+             * long before the search would get there. */
+            k = p->to_last[d + 1];
+            if (!(p->last & ~(nc | (nl << k) | (nr >> k))))
+                continue;
+            st_avail[d] = avail;
+            st_cols[d] = cols;
+            st_ld[d] = ld;
+            st_rd[d] = rd;
+            cols = nc;
+            ld = nl;
+            rd = nr;
+            avail = na;
+            d++;
+        }
+        if (d == 0)
+            break;
+        d--;
+        avail = st_avail[d];
+        cols = st_cols[d];
+        ld = st_ld[d];
+        rd = st_rd[d];
+    }
+    return count;
+}
+
+uint64_t d4_complete(int n, const task *t)
+{
+    plan p;
+    plan_build(n, t, &p);
+    return plan_count(&p);
+}
+
+/* A plain search for the completions that symmetry g leaves unchanged: each queen is
+ * placed together with its whole orbit under g. Only borders with a nontrivial
+ * stabiliser need it, and the orbits make it tiny next to the main search. */
+typedef struct fixed_walk {
+    int n, g;
+    int8_t col_of[32];
+    uint32_t cols;
+    uint64_t d1, d2; /* diagonals r+c and r-c+n-1 */
+} fixed_walk;
+
+static int fixed_free(const fixed_walk *w, int r, int c)
+{
+    return w->col_of[r] < 0 && !(w->cols >> c & 1) && !(w->d1 >> (r + c) & 1) &&
+           !(w->d2 >> (r - c + w->n - 1) & 1);
+}
+
+static void fixed_set(fixed_walk *w, int r, int c, int on)
+{
+    w->col_of[r] = (int8_t)(on ? c : -1);
+    w->cols ^= 1u << c;
+    w->d1 ^= 1ull << (r + c);
+    w->d2 ^= 1ull << (r - c + w->n - 1);
+}
+
+static uint64_t fixed_search(fixed_walk *w)
+{
+    uint64_t count = 0;
+    int r = 0;
+
+    while (r < w->n && w->col_of[r] >= 0)
+        r++;
+    if (r == w->n)
+        return 1;
+    for (int c = 0; c < w->n; c++) {
+        int orbit[4][2], k = 0, ok = 1;
+        int rr = r, cc = c;
+        /* place (r, c) and its images until the orbit closes */
+        do {
+            if (!fixed_free(w, rr, cc)) {
+                ok = 0;
+                break;
+            }
+            fixed_set(w, rr, cc, 1);
+            orbit[k][0] = rr, orbit[k][1] = cc, k++;
+            d4_map(w->n, w->g, &rr, &cc);
+        } while ((rr != r || cc != c) && k < 4);
+        if (ok && (rr != r || cc != c))
+            ok = 0; /* not reached for a symmetry of order <= 4; kept as a guard */
+        if (ok)
+            count += fixed_search(w);
+        while (k--)
+            fixed_set(w, orbit[k][0], orbit[k][1], 0);
+    }
+    return count;
+}
+
+uint64_t d4_fixed_completions(int n, const uint8_t e[4], int g)
+{
+    fixed_walk w;
+    int sq[4][2];
+
+    memset(&w, 0, sizeof(w));
+    w.n = n;
+    w.g = g;
+    memset(w.col_of, -1, sizeof(w.col_of));
+    border_squares(n, e, sq);
+    for (int i = 0; i < 4; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= sq[j][0] == sq[i][0] && sq[j][1] == sq[i][1];
+        if (!dup)
+            fixed_set(&w, sq[i][0], sq[i][1], 1);
+    }
+    return fixed_search(&w);
+}
+
+uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
+{
+    uint64_t sum = subtotal;
+    uint8_t e[4];
+
+    if (t->weight == 8)
+        return subtotal; /* trivial stabiliser: every completion is its own class here */
+    memcpy(e, t->edge, 4);
+    for (int bottom = 0; bottom < n; bottom++) {
+        unsigned stab;
+        if (!(t->last >> bottom & 1))
+            continue;
+        e[D4_BOTTOM] = (uint8_t)bottom;
+        d4_border_canonical(n, e, &stab);
+        for (int g = 1; g < 8; g++)
+            if (stab >> g & 1)
+                sum += d4_fixed_completions(n, e, g);
+    }
+    return sum / (8u / t->weight);
+}

@@ -1,0 +1,48 @@
+/* The d4 engine: border constellations canonical under the 8 symmetries of the square,
+ * weighted by orbit size, completed by a DFS with preset rows and columns. Also yields
+ * the count of symmetry classes (OEIS A002562). See docs/d4.md for why it is right. */
+#ifndef NQ_D4_H
+#define NQ_D4_H
+
+#include <stdint.h>
+
+#include "prefix.h"
+#include "task.h"
+
+/* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
+ * degrees (clockwise), then the mirrors left-right, top-bottom, main diagonal, anti
+ * diagonal. */
+enum { D4_ID, D4_ROT90, D4_ROT180, D4_ROT270, D4_FLIP_LR, D4_FLIP_UD, D4_DIAG, D4_ANTI };
+
+/* The border of a board: the column of the queen in row 0 and in row n-1, the row of the
+ * queen in column 0 and in column n-1 (a corner queen appears twice). */
+enum { D4_TOP, D4_BOTTOM, D4_LEFT, D4_RIGHT };
+
+/* Where symmetry g takes square (r, c) of an n x n board. */
+void d4_map(int n, int g, int *r, int *c);
+
+/* The border e seen through symmetry g. */
+void d4_border_map(int n, int g, const uint8_t e[4], uint8_t out[4]);
+
+/* 1 if the border's queens are placed legally (distinct queens never attack). */
+int d4_border_valid(int n, const uint8_t e[4]);
+
+/* 1 if e is the smallest member of its orbit (by top, bottom, left, right); *stab gets
+ * the bit mask of the symmetries that leave e unchanged (bit 0, identity, always set). */
+int d4_border_canonical(int n, const uint8_t e[4], unsigned *stab);
+
+/* Emit one task per canonical legal border, in a fixed order, ids 0..count-1. emit may
+ * be NULL to only count. Returns the number of tasks emitted. */
+uint64_t d4_enumerate(int n, task_emit_fn emit, void *user);
+
+/* The completions of the task's border: its raw, unweighted subtotal. */
+uint64_t d4_complete(int n, const task *t);
+
+/* The symmetry classes this task's completions contribute, given its subtotal: the
+ * orbits of the border's stabiliser on its completions (Burnside). */
+uint64_t d4_unique(int n, const task *t, uint64_t subtotal);
+
+/* Completions of the border e that symmetry g leaves unchanged (g must fix e). */
+uint64_t d4_fixed_completions(int n, const uint8_t e[4], int g);
+
+#endif
