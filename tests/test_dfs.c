@@ -1,0 +1,161 @@
+/* The hot loop dfs_count against an independent textbook counter (a column array and a
+ * conflict check per square) from many random partial boards, and against OEIS from the
+ * empty board. Both builds of the kernel are checked: the one the library uses, and the
+ * portable one (no pext), compiled into this file under another name. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "oeis_data.h"
+#include "src/dfs.h"
+
+/* The portable kernel: the same source with pext turned off. dfs.h is already included,
+ * so its guard keeps the renamed definition from clashing with the declaration. */
+#define NQ_DFS_NO_PEXT 1
+#define dfs_count dfs_count_portable
+#include "src/dfs.c"
+#undef dfs_count
+
+/* Textbook: place rows row..stop-1 one square at a time, checking every earlier queen. */
+static uint64_t textbook(int n, int row, int stop, int *col)
+{
+    uint64_t k = 0;
+    if (row == stop)
+        return 1;
+    for (int c = 0; c < n; c++) {
+        int ok = 1;
+        for (int r = 0; r < row && ok; r++)
+            ok = col[r] != c && abs(col[r] - c) != row - r;
+        if (ok) {
+            col[row] = c;
+            k += textbook(n, row + 1, stop, col);
+        }
+    }
+    return k;
+}
+
+static uint32_t board_all(int n)
+{
+    return n == 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+/* xorshift32: a fixed seed keeps every run checking the same boards */
+static uint32_t next_rand(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/* Random valid placement of rows 0..k-1 (col[]); returns how many rows it managed. */
+static int random_rows(int n, int k, int *col, uint32_t *seed)
+{
+    for (int row = 0; row < k; row++) {
+        int open[32], m = 0;
+        for (int c = 0; c < n; c++) {
+            int ok = 1;
+            for (int r = 0; r < row && ok; r++)
+                ok = col[r] != c && abs(col[r] - c) != row - r;
+            if (ok)
+                open[m++] = c;
+        }
+        if (m == 0)
+            return row;
+        col[row] = open[next_rand(seed) % (uint32_t)m];
+    }
+    return k;
+}
+
+/* dfs_count (both builds) against the textbook for the first k rows of col, filling
+ * `fill` of the remaining rows. */
+static void check_board(int n, int k, int fill, int *col)
+{
+    uint32_t cols = 0, ld = 0, rd = 0, all = board_all(n);
+    uint64_t want, got, got_portable;
+
+    for (int r = 0; r < k; r++) {
+        uint32_t bit = 1u << col[r];
+        cols |= bit;
+        ld = (ld | bit) << 1;
+        rd = (rd | bit) >> 1;
+    }
+    want = textbook(n, k, k + fill, col);
+    got = dfs_count(all, fill, cols, ld, rd);
+    got_portable = dfs_count_portable(all, fill, cols, ld, rd);
+    cr_expect_eq(got, want, "n=%d k=%d fill=%d: dfs_count %llu, textbook %llu", n, k, fill,
+                 (unsigned long long)got, (unsigned long long)want);
+    cr_expect_eq(got_portable, want, "n=%d k=%d fill=%d: portable %llu, textbook %llu", n, k, fill,
+                 (unsigned long long)got_portable, (unsigned long long)want);
+}
+
+Test(unit, random_partial_boards)
+{
+    uint32_t seed = 0x9e3779b9u;
+    int col[32];
+
+    for (int n = 1; n <= 14; n++)
+        for (int trial = 0; trial < 60; trial++) {
+            /* at least n-10 rows placed, so the textbook counter stays quick */
+            int lo = n > 10 ? n - 10 : 0;
+            int k = lo + (int)(next_rand(&seed) % (uint32_t)(n - lo + 1));
+            k = random_rows(n, k, col, &seed);
+            check_board(n, k, n - k, col);
+        }
+}
+
+/* Wide boards: the shifts near bit 31 and the all-ones mask of n = 32. */
+Test(unit, random_partial_boards_wide)
+{
+    static const int sizes[] = {20, 27, 31, 32};
+    uint32_t seed = 12345;
+    int col[32];
+
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (int trial = 0; trial < 40; trial++) {
+            int n = sizes[i];
+            int k = random_rows(n, n - 1 - (int)(next_rand(&seed) % 8), col, &seed);
+            check_board(n, k, n - k, col);
+        }
+}
+
+/* Filling fewer rows than there are free columns: the search stops early and counts
+ * partial placements (the path that cannot use the tail tables). */
+Test(unit, partial_fills)
+{
+    uint32_t seed = 777;
+    int col[32];
+
+    for (int n = 4; n <= 12; n++)
+        for (int trial = 0; trial < 20; trial++) {
+            int k = random_rows(n, (int)(next_rand(&seed) % (uint32_t)(n / 2)), col, &seed);
+            int fill;
+            if (n - k < 2)
+                continue;
+            fill = 1 + (int)(next_rand(&seed) % (uint32_t)(n - k - 1)); /* 1..n-k-1 */
+            check_board(n, k, fill, col);
+        }
+}
+
+Test(unit, empty_board_matches_oeis)
+{
+    for (int n = 1; n <= 14; n++) {
+        uint64_t want = oeis_value("A000170", n);
+        cr_expect_eq(dfs_count(board_all(n), n, 0, 0, 0), want, "n=%d", n);
+        cr_expect_eq(dfs_count_portable(board_all(n), n, 0, 0, 0), want, "n=%d portable", n);
+    }
+}
+
+Test(unit, no_rows_left_is_one_completion)
+{
+    cr_expect_eq(dfs_count(board_all(8), 0, 0xff, 0, 0), 1);
+    cr_expect_eq(dfs_count_portable(board_all(8), 0, 0xff, 0, 0), 1);
+}
+
+Test(slow, empty_board_matches_oeis_to_16)
+{
+    for (int n = 15; n <= 16; n++) {
+        uint64_t want = oeis_value("A000170", n);
+        cr_expect_eq(dfs_count(board_all(n), n, 0, 0, 0), want, "n=%d", n);
+        cr_expect_eq(dfs_count_portable(board_all(n), n, 0, 0, 0), want, "n=%d portable", n);
+    }
+}
