@@ -77,6 +77,7 @@ typedef struct feed {
     const pool_job *job;
     queue *q;
     atomic_int *stop;
+    uint64_t only_next; /* index in ps->only of the next id to feed */
 } feed;
 
 static int feed_emit(void *user, const task *t)
@@ -88,6 +89,13 @@ static int feed_emit(void *user, const task *t)
 
     if (stopping(f->ps, f->stop))
         return 1;
+    if (f->ps->only) {
+        if (f->only_next == f->ps->n_only)
+            return 1; /* past the last id asked for: no need to enumerate further */
+        if (t->id != f->ps->only[f->only_next])
+            return 0;
+        f->only_next++;
+    }
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
         slot_add(own, (u128)sub * t->weight);
         atomic_fetch_add_explicit(&own->done, 1, memory_order_relaxed);
@@ -128,13 +136,13 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     affinity *aff = NULL;
     int started = 0, rc = NQ_OK;
     u128 total = 0;
-    uint64_t done = 0;
+    uint64_t done = 0, expected = ps->only ? ps->n_only : job->n_tasks;
     feed f;
 
     if (job->n_threads + 1 > ps->n_slots)
         return NQ_EINVAL;
     atomic_init(&stop, 0);
-    atomic_store(&ps->tasks_total, job->n_tasks);
+    atomic_store(&ps->tasks_total, expected);
     for (int i = 0; i < ps->n_slots; i++) {
         atomic_store(&ps->slots[i].lo, 0);
         atomic_store(&ps->slots[i].hi, 0);
@@ -161,7 +169,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         started++;
     }
     if (rc == NQ_OK) {
-        f = (feed){ps, job, &q, &stop};
+        f = (feed){ps, job, &q, &stop, 0};
         job->source(job->src, feed_emit, &f);
     }
     queue_close(&q);
@@ -175,10 +183,10 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         done += atomic_load(&ps->slots[i].done);
     }
     out->total = u128_pack(total);
-    out->tasks = job->n_tasks;
+    out->tasks = expected;
     out->n_threads = job->n_threads;
     /* A stop that came after the last task changed nothing: the total is complete. */
-    if (rc == NQ_OK && done != job->n_tasks)
+    if (rc == NQ_OK && done != expected)
         rc = atomic_load(&stop) ? NQ_ECALLBACK : NQ_ECANCELED;
 done:
     affinity_free(aff);
