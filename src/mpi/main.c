@@ -1,0 +1,203 @@
+/* nqueens-mpi: `nqueens count` spread over the ranks of an MPI job. Rank 0 reads the
+ * arguments, tells every rank the plan, coordinates (coordinator.c) and prints; the
+ * other ranks run batches of tasks (worker.c). Output and exit codes are nqueens's. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "mpi_job.h"
+
+static const char count_help[] =
+    "usage: nqueens-mpi count N [options]        (run it under mpirun or srun)\n"
+    "Count the solutions of the N-queens problem (1 <= N <= 32) over every rank of the\n"
+    "MPI job and print the total on rank 0, as 'nqueens count' does. Rank 0 hands out\n"
+    "batches of tasks and computes too; --threads is per rank.\n"
+    "\n" COUNT_OPTS_HELP "  --json             print one JSON object (n, total, engine, threads, "
+    "tasks,\n"
+    "                     seconds, solutions_per_second, verified, ranks)\n"
+    "  -h, --help         this help\n";
+
+/* What rank 0 read from the command line, broadcast as bytes: every rank runs the same
+ * binary, so the layout is the same everywhere. */
+typedef struct mpi_args {
+    int exit_code; /* -1: run; otherwise every rank exits with it */
+    int n;
+    int json;
+    count_opts o;
+} mpi_args;
+
+static int parse_count(int argc, char **argv, mpi_args *a)
+{
+    static const char *const cmd = "count";
+    args_iter it;
+    const char *arg, *n_arg = NULL;
+    int kind, rc;
+
+    count_opts_default(&a->o);
+    args_iter_init(&it, argc, argv);
+    while ((kind = args_next(&it, &arg)) != ARG_END) {
+        if (kind == ARG_POSITIONAL) {
+            if (strcmp(arg, "-h") == 0) {
+                fputs(count_help, stdout);
+                return 0;
+            }
+            if (n_arg)
+                return args_usage_error(cmd, "unexpected argument '%s': count takes one N", arg);
+            n_arg = arg;
+            continue;
+        }
+        if (strcmp(it.name, "help") == 0) {
+            fputs(count_help, stdout);
+            return 0;
+        }
+        if (strcmp(it.name, "json") == 0 && !args_has_inline_value(&it)) {
+            a->json = 1;
+            continue;
+        }
+        rc = count_opts_take(&a->o, cmd, &it);
+        if (rc == EXIT_USAGE)
+            return rc;
+        if (rc == 1)
+            continue;
+        return args_usage_error(cmd, "unknown option '%s' (see 'nqueens-mpi count --help')", arg);
+    }
+    if (!n_arg)
+        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
+    if (args_parse_n(cmd, n_arg, &a->n) != 0)
+        return EXIT_USAGE;
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, mpi_args *a)
+{
+    if (argc < 2)
+        return args_usage_error(NULL, "missing command: expected count (see "
+                                      "'nqueens-mpi --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
+              "\n  --version  print the version\n  --help     this help\n",
+              stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("nqueens-mpi %s\n", nq_version());
+        return 0;
+    }
+    if (strcmp(argv[1], "count") != 0)
+        return args_usage_error(NULL,
+                                "unknown command '%s': expected count (see 'nqueens-mpi "
+                                "--help')",
+                                argv[1]);
+    return parse_count(argc - 1, argv + 1, a);
+}
+
+static void print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
+{
+    const nq_result *r = &m->r;
+    char total[40];
+    nq_u128 known;
+    double rate;
+    const char *verified = "null";
+
+    nq_u128_to_string(r->total, total, sizeof(total));
+    if (!a->json) {
+        printf("%s\n", total);
+        return;
+    }
+    rate = r->seconds > 0
+               ? ((double)r->total.hi * 18446744073709551616.0 + (double)r->total.lo) / r->seconds
+               : 0.0;
+    if (nq_known_total(a->n, &known) == NQ_OK)
+        verified = (known.lo == r->total.lo && known.hi == r->total.hi) ? "true" : "false";
+    printf("{\"n\": %d, \"total\": %s, \"engine\": \"%s\", \"threads\": %d, \"tasks\": %llu, "
+           "\"prefix_rows\": %d, \"pinned\": %d, \"seconds\": %.6f, "
+           "\"solutions_per_second\": %.0f, \"verified\": %s, \"ranks\": %d}\n",
+           a->n, total, nq_engine_name(r->engine), m->threads, (unsigned long long)r->tasks,
+           r->prefix_rows, m->pinned, r->seconds, rate, verified, n_ranks);
+}
+
+/* Rank 0: settings every rank shares (task ids resolved for all the job's workers). */
+static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s)
+{
+    int rc;
+    count_opts_settings(&a->o, a->n, s);
+    s->n_threads = total_threads;
+    rc = nq_resolve_settings(s);
+    if (rc != NQ_OK)
+        return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    mpi_args a;
+    mpi_outcome m;
+    nq_settings s;
+    int provided, rank, n_ranks, mine, rc = 0;
+    int *rank_threads = NULL;
+    double t0;
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
+    args_program = "nqueens-mpi";
+    t0 = MPI_Wtime();
+
+    /* Only rank 0 reads the arguments, so that a mistake is reported once. */
+    memset(&a, 0, sizeof(a));
+    if (rank == 0)
+        a.exit_code = parse_args(argc, argv, &a);
+    MPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (a.exit_code >= 0) {
+        MPI_Finalize();
+        return a.exit_code;
+    }
+
+    mine = a.o.threads ? a.o.threads : nq_available_cpus();
+    if (rank == 0) {
+        rank_threads = calloc((size_t)n_ranks, sizeof(int));
+        if (!rank_threads)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(&mine, 1, MPI_INT, rank_threads, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        int total = 0;
+        for (int r = 0; r < n_ranks; r++)
+            total += rank_threads[r];
+        rc = plan_settings(&a, total, &s);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rc != 0) {
+        free(rank_threads);
+        MPI_Finalize();
+        return rc;
+    }
+    s.n_threads = mine;
+    s.pin_threads = a.o.pin;
+
+    if (rank == 0) {
+        rc = coordinator_run(&s, rank_threads, n_ranks, NULL, &m);
+        if (rc == NQ_OK) {
+            nq_result shown = {0};
+            m.r.seconds = MPI_Wtime() - t0;
+            shown.n_threads = m.threads;
+            shown.n_pinned = m.pinned;
+            args_warn_unpinned(&a.o, &shown);
+            print_result(&a, &m, n_ranks);
+            rc = fflush(stdout) == 0 ? 0 : args_run_error("count", "cannot write the result");
+        } else {
+            rc = args_run_error("count", "count failed: %s", nq_strerror(rc));
+        }
+    } else {
+        worker_run(&s); /* a failure here reached rank 0, which reports it */
+    }
+    /* Every rank leaves with rank 0's verdict, so mpirun's exit code is the tool's. */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(rank_threads);
+    MPI_Finalize();
+    return rc;
+}
