@@ -224,6 +224,9 @@ static const struct {
     {NQ_ECALLBACK, "run stopped by a callback"},
     {NQ_EUNKNOWN, "no published value for this n"},
     {NQ_EUNSUPPORTED, "not supported by this build"},
+    {NQ_EIO, "input/output error"},
+    {NQ_ECORRUPT, "journal is damaged"},
+    {NQ_EMISMATCH, "journal belongs to another run"},
 };
 
 const char *nq_strerror(int status)

@@ -29,13 +29,16 @@ extern "C" {
 /* Status codes: 0 is success, errors are negative. */
 enum nq_status {
     NQ_OK = 0,
-    NQ_EINVAL = -1,      /* an argument is out of range */
-    NQ_ENOMEM = -2,      /* an allocation failed */
-    NQ_ETHREAD = -3,     /* a worker thread could not be started */
-    NQ_ECANCELED = -4,   /* the run was stopped by nq_solver_cancel */
-    NQ_ECALLBACK = -5,   /* a hook asked the run to stop (e.g. a journal write failed) */
-    NQ_EUNKNOWN = -6,    /* no published value is known for this n */
-    NQ_EUNSUPPORTED = -7 /* the engine or feature is not built into this library */
+    NQ_EINVAL = -1,       /* an argument is out of range */
+    NQ_ENOMEM = -2,       /* an allocation failed */
+    NQ_ETHREAD = -3,      /* a worker thread could not be started */
+    NQ_ECANCELED = -4,    /* the run was stopped by nq_solver_cancel */
+    NQ_ECALLBACK = -5,    /* a hook asked the run to stop (e.g. a journal write failed) */
+    NQ_EUNKNOWN = -6,     /* no published value is known for this n */
+    NQ_EUNSUPPORTED = -7, /* the engine or feature is not built into this library */
+    NQ_EIO = -8,          /* a file could not be read or written (nq_journal_info.sys_errno) */
+    NQ_ECORRUPT = -9,     /* a journal is damaged, not a journal, or contradicts itself */
+    NQ_EMISMATCH = -10    /* a journal belongs to another run (board, engine or task set) */
 };
 
 enum nq_engine {
@@ -133,6 +136,82 @@ NQ_API const char *nq_engine_name(int engine);
 NQ_API int nq_engine_from_name(const char *name);
 NQ_API const char *nq_strerror(int status);
 NQ_API const char *nq_version(void);
+
+/* ---- Task sets and the checkpoint journal ------------------------------------------
+ *
+ * A task set names everything that makes task ids deterministic: the board, the engine
+ * and the engine's resolved parameters (never "auto"), plus the task count as a check.
+ * A journal is a file that starts with a task set and then holds one checksummed record
+ * per finished task, so that a run can be stopped and resumed, or written by several
+ * processes' coordinator. The format is documented in README.md ("Checkpoints"). */
+
+typedef struct nq_task_set {
+    int n;
+    char engine[24]; /* nq_engine_name */
+    char params[72]; /* engine parameters, "key=value" joined by ',' (e.g. "prefix_rows=3") */
+    uint64_t tasks;  /* number of task ids, 0..tasks-1 */
+} nq_task_set;
+
+/* The task set a solver with settings s will run (auto parameters resolved as nq_count
+ * would resolve them, with n_threads = 0 meaning every allowed CPU). */
+NQ_API int nq_task_set_describe(const nq_settings *s, nq_task_set *ts);
+/* Set s's board, engine and engine parameters to those of ts, so that a resumed run
+ * produces the same task ids whatever its thread count. NQ_EINVAL if ts is not one this
+ * library can produce. */
+NQ_API int nq_task_set_apply(const nq_task_set *ts, nq_settings *s);
+/* Nonzero if a and b name the same task set. */
+NQ_API int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b);
+
+/* What opening or reading a journal found; detail is one line of text for a person. */
+typedef struct nq_journal_info {
+    uint64_t records;    /* valid task records read */
+    uint64_t tasks_done; /* distinct task ids among them */
+    uint64_t torn_bytes; /* bytes of a torn last record that were cut off (0 if none) */
+    uint64_t offset;     /* on NQ_ECORRUPT: byte offset of the bad part */
+    int sys_errno;       /* on NQ_EIO: the errno of the failed call */
+    nq_task_set found;   /* the task set in the file's header (when it could be read) */
+    char detail[160];
+} nq_journal_info;
+
+typedef struct nq_journal nq_journal;
+
+/* Read only the header of the journal at path into *ts. NQ_EIO with sys_errno ENOENT
+ * when there is no such file; a zero-length file also counts as absent. */
+NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info);
+
+/* Open the journal at path for task set ts, creating it (atomically, header first) when
+ * it is absent or empty. An existing journal is checked in full: a header for another
+ * task set is NQ_EMISMATCH; a torn last record (a crash in mid-write) is cut off and
+ * reported in info->torn_bytes; any other damage, or one task id recorded with two
+ * different subtotals, is NQ_ECORRUPT. The file is locked against a second writer.
+ * sync_interval: seconds between fsyncs of appended records (0 = after every record). */
+NQ_API int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts,
+                           double sync_interval, nq_journal_info *info);
+
+/* The subtotal recorded for task id: 1 and *subtotal set, or 0 if it is not recorded. */
+NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtotal);
+
+/* Append one record; safe from several threads at once. fsyncs when the interval has
+ * passed. After a write error every later append fails too (NQ_EIO), so a record can
+ * never follow a torn one. */
+NQ_API int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal);
+
+/* fsync now if anything was appended since the last one. */
+NQ_API int nq_journal_sync(nq_journal *j);
+/* fsync if records are pending and the interval has passed; for a timer thread, so that
+ * a record waits at most about one interval even when no further task finishes. */
+NQ_API int nq_journal_tick(nq_journal *j);
+
+/* Hooks that skip recorded tasks and record finished ones; chain them in your own hooks
+ * to add more (the CLI does, for --subtotals). */
+NQ_API void nq_journal_hooks(nq_journal *j, nq_hooks *h);
+
+/* Records appended by this handle, and the errno of its first failure (0 if none). */
+NQ_API uint64_t nq_journal_appended(const nq_journal *j);
+NQ_API int nq_journal_errno(const nq_journal *j);
+
+/* Sync, unlock and close; returns the status of the final sync. *j becomes NULL. */
+NQ_API int nq_journal_close(nq_journal **j);
 
 #ifdef __cplusplus
 }

@@ -44,8 +44,6 @@ int args_parse_n(const char *cmd, const char *s, int *n);
 /* Warn once on stderr when the workers could not be pinned though pinning was asked. */
 void args_warn_unpinned(const count_opts *o, const nq_result *r);
 
-#endif
-
 /* A small option walker: "--name value", "--name=value", "--flag", and positionals in
  * any order; "--" ends the options. */
 typedef struct args_iter {
@@ -78,3 +76,5 @@ int count_opts_take(count_opts *o, const char *cmd, args_iter *it);
     "  --prefix-rows K    rows placed by the task source, 1..32 (default: chosen from n "          \
     "and threads)\n"                                                                               \
     "  --no-pin           do not pin workers to cores\n"
+
+#endif

@@ -4,11 +4,13 @@
 
 #include "args.h"
 #include "commands.h"
+#include "count_run.h"
 
 static const char count_help[] =
     "usage: nqueens count N [options]\n"
     "Count the solutions of the N-queens problem (1 <= N <= 32) and print the total.\n"
-    "\n" COUNT_OPTS_HELP "  --json             print one JSON object (n, total, engine, threads, "
+    "\n" COUNT_OPTS_HELP COUNT_RUN_HELP
+    "  --json             print one JSON object (n, total, engine, threads, "
     "tasks,\n"
     "                     seconds, solutions_per_second, verified)\n"
     "  -h, --help         this help\n";
@@ -37,14 +39,15 @@ int cmd_count(int argc, char **argv)
 {
     static const char *const cmd = "count";
     count_opts o;
+    count_run_opts cr;
     args_iter it;
     const char *arg, *n_arg = NULL;
     int json = 0, n = 0, kind, rc;
     nq_settings s;
-    nq_solver *sv;
     nq_result r;
 
     count_opts_default(&o);
+    count_run_default(&cr);
     args_iter_init(&it, argc, argv);
     while ((kind = args_next(&it, &arg)) != ARG_END) {
         if (kind == ARG_POSITIONAL) {
@@ -66,6 +69,8 @@ int cmd_count(int argc, char **argv)
             continue;
         }
         rc = count_opts_take(&o, cmd, &it);
+        if (rc == 0)
+            rc = count_run_take(&cr, cmd, &it);
         if (rc == EXIT_USAGE)
             return rc;
         if (rc == 1)
@@ -77,13 +82,9 @@ int cmd_count(int argc, char **argv)
     if (args_parse_n(cmd, n_arg, &n) != 0)
         return EXIT_USAGE;
     count_opts_settings(&o, n, &s);
-    rc = nq_create_solver(&sv, &s);
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
-    rc = nq_count(sv, NULL, &r);
-    nq_destroy_solver(&sv);
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "count failed: %s", nq_strerror(rc));
+    rc = count_run(&cr, cmd, &o, &s, &r);
+    if (rc != 0)
+        return rc;
     args_warn_unpinned(&o, &r);
     if (json) {
         print_json(n, &r);

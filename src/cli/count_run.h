@@ -1,0 +1,33 @@
+/* The long-run side of nqueens count: --checkpoint, --sync-interval, --progress and
+ * --subtotals, signals, and the exit codes that go with them. */
+#ifndef NQ_CLI_COUNT_RUN_H
+#define NQ_CLI_COUNT_RUN_H
+
+#include "args.h"
+
+typedef struct count_run_opts {
+    const char *checkpoint; /* journal path, or NULL */
+    const char *subtotals;  /* CSV path, or NULL */
+    long sync_interval;     /* seconds between journal fsyncs */
+    int progress;           /* PROGRESS_* */
+} count_run_opts;
+
+void count_run_default(count_run_opts *r);
+/* Take one of the options above: 1 if handled, 0 if not ours, EXIT_USAGE on a bad value
+ * (already reported). */
+int count_run_take(count_run_opts *r, const char *cmd, args_iter *it);
+/* Run the count for settings s with what r asks for. Returns the exit code: 0, 1 (run
+ * or journal failed, reported), 2, or 128 + the signal that stopped it. */
+int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_settings *s,
+              nq_result *out);
+
+#define COUNT_RUN_HELP                                                                             \
+    "  --checkpoint FILE  record each finished task in FILE; rerun the same command to\n"          \
+    "                     resume after a crash or Ctrl-C (see README: Checkpoints)\n"              \
+    "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "                \
+    "(default 5)\n"                                                                                \
+    "  --progress[=bar|json]  progress on stderr (default: bar when stderr is a terminal)\n"       \
+    "  --no-progress      no progress output\n"                                                    \
+    "  --subtotals FILE   write every task's id and subtotal to FILE as CSV\n"
+
+#endif

@@ -1,0 +1,157 @@
+/* Progress display and the journal's fsync timer, in one thread that wakes a few times
+ * a second. It only reads the solver's progress snapshot and the hooks' counters, so it
+ * never slows the workers; everything it prints goes to stderr. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "progress.h"
+
+static const double tick_seconds = 0.25;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void format_duration(double s, char *buf, size_t size)
+{
+    unsigned long long t = s > 0 ? (unsigned long long)(s + 0.5) : 0;
+    if (t >= 86400)
+        snprintf(buf, size, "%llud%02lluh%02llum", t / 86400, t / 3600 % 24, t / 60 % 60);
+    else if (t >= 3600)
+        snprintf(buf, size, "%llu:%02llu:%02llu", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, size, "%llu:%02llu", t / 60, t % 60);
+}
+
+static void format_rate(double r, char *buf, size_t size)
+{
+    static const char *const unit[] = {"", "k", "M", "G", "T", "P"};
+    int u = 0;
+    while (r >= 1000 && u < 5) {
+        r /= 1000;
+        u++;
+    }
+    snprintf(buf, size, "%.*f%s", u ? 1 : 0, r, unit[u]);
+}
+
+static void print_progress(progress *p, int final)
+{
+    nq_progress np;
+    char total[40], el[32], eta[32], rate_s[32];
+    double elapsed = now_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
+    uint64_t computed = atomic_load(&p->counts->computed);
+    uint64_t csum = atomic_load(&p->counts->computed_sum);
+    uint64_t rsum = atomic_load(&p->counts->reused_sum);
+    double weighted;
+
+    nq_solver_progress(p->sv, &np);
+    nq_u128_to_string(np.partial_total, total, sizeof(total));
+    pct = np.tasks_total ? 100.0 * (double)np.tasks_done / (double)np.tasks_total : 0.0;
+    /* Hooks see unweighted subtotals; scale the weighted total by the share computed
+     * here, so that the rate leaves out what came from the journal. */
+    weighted = (double)np.partial_total.hi * 18446744073709551616.0 + (double)np.partial_total.lo;
+    if (elapsed > 0 && csum + rsum > 0)
+        sol_rate = weighted * ((double)csum / (double)(csum + rsum)) / elapsed;
+    if (elapsed > 0)
+        task_rate = (double)computed / elapsed;
+    if (task_rate > 0 && np.tasks_total >= np.tasks_done)
+        eta_s = (double)(np.tasks_total - np.tasks_done) / task_rate;
+    format_duration(elapsed, el, sizeof(el));
+    if (p->mode == PROGRESS_JSON) {
+        char eta_j[32] = "null";
+        if (eta_s >= 0)
+            snprintf(eta_j, sizeof(eta_j), "%.1f", eta_s);
+        fprintf(stderr,
+                "{\"progress\": {\"tasks_done\": %llu, \"tasks_total\": %llu, \"percent\": %.2f, "
+                "\"solutions\": %s, \"solutions_per_second\": %.0f, \"tasks_per_second\": %.2f, "
+                "\"elapsed\": %.1f, \"eta\": %s, \"final\": %s}}\n",
+                (unsigned long long)np.tasks_done, (unsigned long long)np.tasks_total, pct, total,
+                sol_rate, task_rate, elapsed, eta_j, final ? "true" : "false");
+    } else {
+        if (eta_s >= 0)
+            format_duration(eta_s, eta, sizeof(eta));
+        else
+            strcpy(eta, "?");
+        format_rate(sol_rate, rate_s, sizeof(rate_s));
+        /* \r and erase-to-end redraw one line in place on a terminal. */
+        fprintf(stderr,
+                "\r\033[K%llu/%llu tasks %5.1f%%  %s solutions  %s sol/s  elapsed %s  ETA %s%s",
+                (unsigned long long)np.tasks_done, (unsigned long long)np.tasks_total, pct, total,
+                rate_s, el, eta, final ? "\n" : "");
+    }
+    fflush(stderr);
+    p->last_print = now_seconds();
+}
+
+static void *progress_main(void *arg)
+{
+    progress *p = arg;
+    double period = p->mode == PROGRESS_JSON ? 1.0 : 0.5;
+
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(tick_seconds * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->wake, &p->lock, &until);
+        if (p->stop)
+            break;
+        pthread_mutex_unlock(&p->lock);
+        /* A failed fsync is remembered by the journal; the next append reports it and
+         * stops the run, so there is nothing more to do here. */
+        if (p->journal)
+            nq_journal_tick(p->journal);
+        if (p->mode != PROGRESS_OFF && now_seconds() - p->last_print >= period)
+            print_progress(p, 0);
+        pthread_mutex_lock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+int progress_start(progress *p, int mode, const nq_solver *sv, nq_journal *journal,
+                   const progress_counts *counts)
+{
+    memset(p, 0, sizeof(*p));
+    p->mode = mode;
+    p->sv = sv;
+    p->journal = journal;
+    p->counts = counts;
+    p->t0 = now_seconds();
+    p->last_print = p->t0;
+    if (mode == PROGRESS_OFF && !journal)
+        return 0;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    if (pthread_create(&p->thread, NULL, progress_main, p) != 0) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->lock);
+        return -1;
+    }
+    p->started = 1;
+    return 0;
+}
+
+void progress_stop(progress *p)
+{
+    if (p->started) {
+        pthread_mutex_lock(&p->lock);
+        p->stop = 1;
+        pthread_cond_signal(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+        pthread_join(p->thread, NULL);
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->lock);
+        p->started = 0;
+    }
+    if (p->mode != PROGRESS_OFF)
+        print_progress(p, 1);
+}

@@ -1,0 +1,361 @@
+/* nqueens count --checkpoint as a person uses it: kill -9 at random points and resume,
+ * SIGINT and SIGTERM, damaged journals, progress output, --subtotals, bad options. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli_run.h"
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+#include "src/journal.h"
+
+static cli_out o;
+static char jpath[64], spath[64];
+
+static void make_paths(void)
+{
+    int fd;
+    strcpy(jpath, "/tmp/nq-ckpt-XXXXXX");
+    fd = mkstemp(jpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(jpath);
+    snprintf(spath, sizeof(spath), "%s.csv", jpath);
+}
+
+static void cleanup(void)
+{
+    char tmp[80];
+    unlink(jpath);
+    unlink(spath);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", jpath);
+    unlink(tmp);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static off_t file_size(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 ? st.st_size : -1;
+}
+
+/* Start the tool without waiting; its output goes nowhere. */
+static pid_t spawn_cli(const char *const *args)
+{
+    const char *argv[32];
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int i = 0;
+
+    argv[i++] = NQ_CLI_PATH;
+    for (; args[i - 1] && i < 31; i++)
+        argv[i] = args[i - 1];
+    argv[i] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void expect_total(const cli_out *c, int n)
+{
+    char want[64];
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", n));
+    cr_expect_eq(c->status, 0, "n=%d exit %d, stderr: %s", n, c->status, c->err);
+    cr_expect_str_eq(c->out, want, "n=%d", n);
+}
+
+/* Kill -9 the count of n up to kills times, each after a random delay below max_ms, then
+ * let it finish: the resumed total must be the published one. */
+static void kill_and_resume(int n, unsigned seed, int kills, long max_ms)
+{
+    char n_s[8];
+    snprintf(n_s, sizeof(n_s), "%d", n);
+    const char *const args[] = {"count", n_s,        "--checkpoint",    jpath, "--threads",
+                                "2",     "--no-pin", "--sync-interval", "0",   NULL};
+
+    make_paths();
+    for (int k = 0; k < kills; k++) {
+        pid_t pid = spawn_cli(args);
+        sleep_ms((long)(rand_r(&seed) % (unsigned)max_ms));
+        kill(pid, SIGKILL);
+        wait_status(pid);
+    }
+    cli_run(&o, args);
+    expect_total(&o, n);
+    cr_expect_null(strstr(o.err, "error"), "%s", o.err);
+    cleanup();
+}
+
+Test(unit, kill9_and_resume)
+{
+    kill_and_resume(13, 1, 3, 40);
+    kill_and_resume(14, 2, 3, 150);
+    kill_and_resume(15, 3, 2, 700);
+}
+
+Test(slow, kill9_and_resume_many_seeds)
+{
+    for (unsigned seed = 10; seed < 20; seed++) {
+        kill_and_resume(13, seed, 4, 40);
+        kill_and_resume(14, seed, 4, 150);
+        kill_and_resume(15, seed, 4, 900);
+    }
+}
+
+/* Start n=15 on one thread, wait for some records, send sig: exit 128 + sig, the hint
+ * says how to resume, and resuming gives the exact total. */
+static void signal_and_resume(int sig)
+{
+    const char *const args[] = {"count",     "15", "--checkpoint", jpath,
+                                "--threads", "1",  "--no-pin",     NULL};
+    pid_t pid;
+    int st;
+    char out_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    int fe = mkstemp(out_path);
+    posix_spawn_file_actions_t fa;
+    const char *argv[16] = {NQ_CLI_PATH};
+
+    make_paths();
+    for (int i = 0; args[i]; i++)
+        argv[i + 1] = args[i];
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    /* Wait for a few records, so the signal lands inside the run. */
+    for (int i = 0; i < 2000 && file_size(jpath) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
+         i++)
+        sleep_ms(1);
+    kill(pid, sig);
+    st = wait_status(pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(out_path);
+    cr_expect_eq(st, 128 + sig, "exit %d, stderr: %s", st, o.err);
+    cr_expect_not_null(strstr(o.err, "resume with: nqueens count 15 --checkpoint"), "%s", o.err);
+    cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
+                 "whole records only");
+    cli_run(&o, args);
+    expect_total(&o, 15);
+    cr_expect_not_null(strstr(o.err, "resuming from"), "%s", o.err);
+    cleanup();
+}
+
+Test(unit, sigint_then_resume)
+{
+    signal_and_resume(SIGINT);
+}
+
+Test(unit, sigterm_then_resume)
+{
+    signal_and_resume(SIGTERM);
+}
+
+static void run_12(void)
+{
+    const char *const args[] = {"count", "12", "--checkpoint", jpath, "--no-pin", NULL};
+    cli_run(&o, args);
+}
+
+static void append_bytes(const void *b, size_t len)
+{
+    int fd = open(jpath, O_WRONLY | O_APPEND);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, b, len), (ssize_t)len);
+    close(fd);
+}
+
+static void expect_journal_error(const char *what)
+{
+    cr_expect_eq(o.status, 1, "%s: exit %d, stderr: %s", what, o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s: one line, got: %s", what, o.err);
+    cr_expect_str_eq(o.out, "", "%s: no total", what);
+}
+
+Test(unit, torn_tail_is_reported_and_recomputed)
+{
+    make_paths();
+    run_12();
+    expect_total(&o, 12);
+    cr_expect_str_eq(o.err, "", "no progress, no notes on a fresh run into a file");
+    append_bytes("\x01\x02\x03\x04\x05\x06\x07", 7);
+    run_12();
+    expect_total(&o, 12);
+    cr_expect_not_null(strstr(o.err, "torn"), "%s", o.err);
+    cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0);
+    cleanup();
+}
+
+Test(unit, damaged_journals_are_errors)
+{
+    unsigned char b;
+    int fd;
+
+    /* A flipped byte in the middle. */
+    make_paths();
+    run_12();
+    fd = open(jpath, O_RDWR);
+    cr_assert_eq(pread(fd, &b, 1, JOURNAL_HEADER_SIZE + 3 * JOURNAL_RECORD_SIZE + 8), 1);
+    b ^= 1;
+    cr_assert_eq(pwrite(fd, &b, 1, JOURNAL_HEADER_SIZE + 3 * JOURNAL_RECORD_SIZE + 8), 1);
+    close(fd);
+    run_12();
+    expect_journal_error("flipped byte");
+    cr_expect_not_null(strstr(o.err, "checksum"), "%s", o.err);
+    cleanup();
+
+    /* A foreign header: the journal of another n, or another prefix depth. */
+    make_paths();
+    run_12();
+    {
+        const char *const args[] = {"count", "11", "--checkpoint", jpath, NULL};
+        cli_run(&o, args);
+        expect_journal_error("other n");
+        const char *const args2[] = {"count", "12", "--checkpoint", jpath, "--prefix-rows",
+                                     "4",     NULL};
+        cli_run(&o, args2);
+        expect_journal_error("other depth");
+    }
+    cleanup();
+
+    /* A file that is not a journal. */
+    make_paths();
+    fd = open(jpath, O_WRONLY | O_CREAT, 0644);
+    cr_assert_eq(write(fd, "total,1\n", 8), 8);
+    close(fd);
+    run_12();
+    expect_journal_error("not a journal");
+    cleanup();
+
+    /* One task recorded twice with two subtotals. */
+    make_paths();
+    {
+        nq_settings s;
+        nq_task_set ts;
+        nq_journal *j;
+        nq_journal_info info;
+        nq_default_settings(&s);
+        s.n = 12;
+        s.n_threads = 2;
+        cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+        cr_assert_eq(nq_journal_open(&j, jpath, &ts, 5, &info), NQ_OK);
+        nq_journal_append(j, 7, 100);
+        nq_journal_append(j, 8, 100);
+        nq_journal_append(j, 7, 101);
+        nq_journal_close(&j);
+    }
+    run_12();
+    expect_journal_error("conflicting duplicate");
+    cr_expect_not_null(strstr(o.err, "task 7"), "%s", o.err);
+    cleanup();
+}
+
+Test(unit, progress_only_when_asked)
+{
+    const char *const quiet[] = {"count", "12", "--no-pin", NULL};
+    const char *const json[] = {"count", "12", "--no-pin", "--progress=json", NULL};
+    const char *const off[] = {"count", "12", "--no-pin", "--progress", "--no-progress", NULL};
+
+    cli_run(&o, quiet);
+    expect_total(&o, 12);
+    cr_expect_str_eq(o.err, "", "stderr is a file: no progress");
+    cli_run(&o, off);
+    expect_total(&o, 12);
+    cr_expect_str_eq(o.err, "");
+    cli_run(&o, json);
+    expect_total(&o, 12);
+    cr_expect_not_null(strstr(o.err, "{\"progress\": {\"tasks_done\": "), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "\"final\": true}}\n"), "%s", o.err);
+}
+
+/* Read a --subtotals file into buf; returns its number of lines. */
+static int slurp_file(const char *p, char *buf, size_t size)
+{
+    int fd = open(p, O_RDONLY);
+    cr_assert(fd >= 0, "cannot open %s", p);
+    cli_slurp(fd, buf, size);
+    close(fd);
+    return count_lines(buf);
+}
+
+Test(unit, subtotals_agree_across_runs)
+{
+    static char a[65536], b[65536];
+    const char *const one[] = {"count",       "13",  "--threads",     "1", "--no-pin",
+                               "--subtotals", spath, "--prefix-rows", "3", NULL};
+    const char *const two[] = {"count",         "13", "--threads",    "2",   "--no-pin",
+                               "--prefix-rows", "3",  "--checkpoint", jpath, "--subtotals",
+                               spath,           NULL};
+    nq_settings s;
+    nq_task_set ts;
+
+    make_paths();
+    nq_default_settings(&s);
+    s.n = 13;
+    s.prefix_rows = 3;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    cli_run(&o, one);
+    expect_total(&o, 13);
+    cr_expect_eq(slurp_file(spath, a, sizeof(a)), (int)ts.tasks + 1, "a header and one per task");
+    cr_expect_eq(strncmp(a, "task,subtotal\n0,", 16), 0, "%.40s", a);
+    /* Another thread count, through the journal, and again entirely from the journal. */
+    for (int k = 0; k < 2; k++) {
+        cli_run(&o, two);
+        expect_total(&o, 13);
+        slurp_file(spath, b, sizeof(b));
+        cr_expect_str_eq(a, b, "run %d", k);
+    }
+    cleanup();
+}
+
+Test(unit, bad_long_run_options_exit_2)
+{
+    const char *const cases[][6] = {
+        {"count", "8", "--checkpoint", NULL},
+        {"count", "8", "--checkpoint=", NULL},
+        {"count", "8", "--subtotals", NULL},
+        {"count", "8", "--sync-interval", NULL},
+        {"count", "8", "--sync-interval", "-1", NULL},
+        {"count", "8", "--sync-interval", "86401", NULL},
+        {"count", "8", "--sync-interval", "5s", NULL},
+        {"count", "8", "--sync-interval", "", NULL},
+        {"count", "8", "--sync-interval=1e3", NULL},
+        {"count", "8", "--progress=xml", NULL},
+        {"count", "8", "--progress=", NULL},
+        {"count", "8", "--no-progress=1", NULL},
+        {"count", "8", "--checkpoint", "/tmp/x", "--subtotals=/tmp/x", NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cli_run(&o, cases[i]);
+        cr_expect_eq(o.status, 2, "case %zu: exit %d (%s)", i, o.status, o.err);
+        cr_expect_eq(count_lines(o.err), 1, "case %zu: %s", i, o.err);
+        cr_expect_str_eq(o.out, "", "case %zu", i);
+    }
+}
+
+Test(unit, unwritable_checkpoint_is_a_run_error)
+{
+    const char *const args[] = {"count", "8", "--checkpoint", "/nonexistent-dir/j", NULL};
+    cli_run(&o, args);
+    expect_journal_error("unwritable path");
+}

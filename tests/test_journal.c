@@ -1,0 +1,480 @@
+/* The checkpoint journal as a library: round trips, resumption through nq_count, every
+ * kind of damage (torn tail, flipped byte, foreign header, conflicting duplicate), a
+ * full disk through a fake writer, and concurrent appends. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+#include "src/journal.h"
+
+static char path[64];
+
+static void make_path(void)
+{
+    int fd;
+    strcpy(path, "/tmp/nq-journal-XXXXXX");
+    fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(path); /* only the unique name is wanted: the journal creates the file */
+}
+
+static void cleanup(void)
+{
+    char tmp[80];
+    unlink(path);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    unlink(tmp);
+    journal_set_io(NULL, NULL);
+}
+
+static nq_settings settings_for(int n, int rows, int threads)
+{
+    nq_settings s;
+    nq_default_settings(&s);
+    s.n = n;
+    s.prefix_rows = rows;
+    s.n_threads = threads;
+    s.pin_threads = 0;
+    return s;
+}
+
+static nq_task_set task_set_for(int n, int rows)
+{
+    nq_settings s = settings_for(n, rows, 2);
+    nq_task_set ts;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    return ts;
+}
+
+static off_t file_size(void)
+{
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    return st.st_size;
+}
+
+/* Overwrite (or with append, add) len bytes at offset of the journal file. */
+static void poke(off_t offset, const void *bytes, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT, 0644);
+    cr_assert(fd >= 0);
+    cr_assert_eq(pwrite(fd, bytes, len, offset), (ssize_t)len);
+    close(fd);
+}
+
+static void flip_byte(off_t offset)
+{
+    unsigned char b;
+    int fd = open(path, O_RDWR);
+    cr_assert(fd >= 0);
+    cr_assert_eq(pread(fd, &b, 1, offset), 1);
+    b ^= 0x40;
+    cr_assert_eq(pwrite(fd, &b, 1, offset), 1);
+    close(fd);
+}
+
+/* A journal for ts holding records (id, id * 10 + 1) for ids 0..k-1. */
+static void write_records(const nq_task_set *ts, uint64_t k)
+{
+    nq_journal *j;
+    nq_journal_info info;
+    cr_assert_eq(nq_journal_open(&j, path, ts, 5, &info), NQ_OK, "%s", info.detail);
+    for (uint64_t i = 0; i < k; i++)
+        cr_assert_eq(nq_journal_append(j, i, i * 10 + 1), NQ_OK);
+    cr_assert_eq(nq_journal_appended(j), k);
+    cr_assert_eq(nq_journal_close(&j), NQ_OK);
+    cr_assert_null(j);
+}
+
+Test(unit, crc32_check_value, .fini = cleanup)
+{
+    /* The standard check value of CRC-32/IEEE. */
+    cr_expect_eq(journal_crc32("123456789", 9), 0xcbf43926u);
+}
+
+Test(unit, task_set_describe_and_apply, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3), bad;
+    nq_settings s = settings_for(9, 0, 7);
+
+    cr_expect_str_eq(ts.engine, "prefix");
+    cr_expect_str_eq(ts.params, "prefix_rows=3");
+    cr_assert_eq(nq_task_set_apply(&ts, &s), NQ_OK);
+    cr_expect_eq(s.n, 12);
+    cr_expect_eq(s.prefix_rows, 3);
+    cr_expect_eq(s.n_threads, 7, "the thread count is the caller's");
+    /* Auto depth is resolved, never recorded as 0. */
+    s = settings_for(14, 0, 3);
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    cr_expect_null(strstr(ts.params, "=0"));
+    const char *const params[] = {"prefix_rows=3x", "prefix_rows=99", "prefix_rows=", "rows=3", ""};
+    for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
+        bad = task_set_for(12, 3);
+        snprintf(bad.params, sizeof(bad.params), "%s", params[i]);
+        cr_expect_eq(nq_task_set_apply(&bad, &s), NQ_EINVAL, "params '%s'", params[i]);
+    }
+    bad = task_set_for(12, 3);
+    bad.tasks++;
+    cr_expect_eq(nq_task_set_apply(&bad, &s), NQ_EINVAL, "task count must match");
+    bad = task_set_for(12, 3);
+    strcpy(bad.engine, "nope");
+    cr_expect_eq(nq_task_set_apply(&bad, &s), NQ_EINVAL);
+}
+
+Test(unit, round_trip_and_peek, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3), found;
+    nq_journal *j;
+    nq_journal_info info;
+    uint64_t sub;
+
+    make_path();
+    cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_EIO);
+    cr_expect_eq(info.sys_errno, ENOENT);
+    write_records(&ts, 20);
+    cr_expect_eq(file_size(), JOURNAL_HEADER_SIZE + 20 * JOURNAL_RECORD_SIZE);
+    cr_assert_eq(nq_journal_peek(path, &found, &info), NQ_OK);
+    cr_expect(nq_task_set_equal(&found, &ts));
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.records, 20);
+    cr_expect_eq(info.tasks_done, 20);
+    cr_expect_eq(info.torn_bytes, 0);
+    for (uint64_t i = 0; i < 20; i++) {
+        cr_assert_eq(nq_journal_lookup(j, i, &sub), 1);
+        cr_expect_eq(sub, i * 10 + 1);
+    }
+    cr_expect_eq(nq_journal_lookup(j, 20, &sub), 0);
+    cr_expect_eq(nq_journal_append(j, ts.tasks, 1), NQ_EINVAL, "id out of range");
+    cr_expect_eq(nq_journal_close(&j), NQ_OK);
+}
+
+Test(unit, empty_file_is_a_new_journal, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(10, 2);
+    make_path();
+    int fd = open(path, O_CREAT | O_WRONLY, 0644);
+    close(fd);
+    write_records(&ts, 3);
+    cr_expect_eq(file_size(), JOURNAL_HEADER_SIZE + 3 * JOURNAL_RECORD_SIZE);
+}
+
+Test(unit, second_writer_is_refused, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(10, 2);
+    nq_journal *a, *b;
+    nq_journal_info info;
+    make_path();
+    cr_assert_eq(nq_journal_open(&a, path, &ts, 5, &info), NQ_OK);
+    cr_expect_eq(nq_journal_open(&b, path, &ts, 5, &info), NQ_EIO);
+    cr_expect_eq(info.sys_errno, EWOULDBLOCK);
+    nq_journal_close(&a);
+}
+
+/* Run n with a journal; the task_done hook fails after stop_after records, as a crash
+ * would, leaving a journal of finished tasks; returns nq_count's status. */
+typedef struct failing {
+    nq_journal *j;
+    atomic_int left;
+} failing;
+
+static int failing_done(void *user, uint64_t id, uint64_t sub)
+{
+    failing *f = user;
+    if (atomic_fetch_sub(&f->left, 1) <= 0)
+        return 1;
+    return nq_journal_append(f->j, id, sub) != NQ_OK;
+}
+
+static int failing_reuse(void *user, uint64_t id, uint64_t *sub)
+{
+    return nq_journal_lookup(((failing *)user)->j, id, sub);
+}
+
+static int run_with_journal(int n, int rows, int threads, int stop_after, nq_result *r)
+{
+    nq_settings s = settings_for(n, rows, threads);
+    nq_task_set ts;
+    nq_solver *sv;
+    nq_journal_info info;
+    failing f;
+    nq_hooks h;
+    int rc;
+
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    cr_assert_eq(nq_journal_open(&f.j, path, &ts, 0, &info), NQ_OK, "%s", info.detail);
+    atomic_init(&f.left, stop_after < 0 ? 1 << 30 : stop_after);
+    h = (nq_hooks){&f, failing_reuse, failing_done};
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    rc = nq_count(sv, &h, r);
+    nq_destroy_solver(&sv);
+    /* After a failed write the journal stays failed, so only a good run must close clean. */
+    if (nq_journal_close(&f.j) != NQ_OK)
+        cr_assert_neq(rc, NQ_OK);
+    return rc;
+}
+
+Test(unit, resume_gives_the_exact_total, .fini = cleanup)
+{
+    nq_result r;
+    for (int n = 9; n <= 12; n++) {
+        make_path();
+        cr_assert_eq(run_with_journal(n, 3, 2, 25, &r), NQ_ECALLBACK);
+        /* Resume with another thread count: the task ids are the journal's. */
+        cr_assert_eq(run_with_journal(n, 3, 3, -1, &r), NQ_OK);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "n=%d", n);
+        cr_expect_eq(r.total.hi, 0);
+        /* Everything recorded: a third run computes nothing and still agrees. */
+        cr_assert_eq(run_with_journal(n, 3, 1, 0, &r), NQ_OK);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "n=%d from the journal alone", n);
+        cleanup();
+    }
+}
+
+Test(unit, torn_tail_is_cut_off, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal *j;
+    nq_journal_info info;
+    const off_t whole = JOURNAL_HEADER_SIZE + 10 * JOURNAL_RECORD_SIZE;
+
+    make_path();
+    write_records(&ts, 10);
+    /* A fragment shorter than a record. */
+    poke(whole, "\x07\x00\x00\x00\x00\x00\x00\x00\x33", 9);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.torn_bytes, 9);
+    cr_expect_eq(info.tasks_done, 10);
+    cr_expect_neq(strstr(info.detail, "torn"), NULL, "%s", info.detail);
+    cr_expect_eq(file_size(), whole, "the fragment is gone from the file");
+    cr_assert_eq(nq_journal_append(j, 10, 101), NQ_OK);
+    nq_journal_close(&j);
+    /* A whole last record with a bad checksum is a torn write too. */
+    flip_byte(whole + 3);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.torn_bytes, JOURNAL_RECORD_SIZE);
+    cr_expect_eq(info.tasks_done, 10);
+    nq_journal_close(&j);
+    cr_expect_eq(file_size(), whole);
+}
+
+Test(unit, damage_before_the_tail_is_an_error, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal *j = NULL;
+    nq_journal_info info;
+
+    make_path();
+    write_records(&ts, 10);
+    flip_byte(JOURNAL_HEADER_SIZE + 4 * JOURNAL_RECORD_SIZE + 9);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_null(j);
+    cr_expect_eq(info.offset, JOURNAL_HEADER_SIZE + 4 * JOURNAL_RECORD_SIZE);
+    cr_expect_neq(strstr(info.detail, "checksum"), NULL, "%s", info.detail);
+    cr_expect_eq(file_size(), JOURNAL_HEADER_SIZE + 10 * JOURNAL_RECORD_SIZE,
+                 "a damaged journal is left as it was");
+    cleanup();
+
+    /* A bad record followed by a fragment: the bad one is not the last write. */
+    make_path();
+    write_records(&ts, 10);
+    flip_byte(JOURNAL_HEADER_SIZE + 9 * JOURNAL_RECORD_SIZE + 2);
+    poke(JOURNAL_HEADER_SIZE + 10 * JOURNAL_RECORD_SIZE, "xx", 2);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cleanup();
+
+    /* Header damage, and something that is not a journal at all. */
+    make_path();
+    write_records(&ts, 2);
+    flip_byte(13);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_neq(strstr(info.detail, "header"), NULL, "%s", info.detail);
+    poke(0, "hello, world", 12);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_neq(strstr(info.detail, "not an nqueens journal"), NULL, "%s", info.detail);
+}
+
+Test(unit, foreign_header_is_refused, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3), other = task_set_for(12, 2);
+    nq_journal *j = NULL;
+    nq_journal_info info;
+
+    make_path();
+    write_records(&ts, 4);
+    cr_expect_eq(nq_journal_open(&j, path, &other, 5, &info), NQ_EMISMATCH);
+    cr_expect(nq_task_set_equal(&info.found, &ts));
+    other = task_set_for(13, 3);
+    cr_expect_eq(nq_journal_open(&j, path, &other, 5, &info), NQ_EMISMATCH);
+    cr_expect_null(j);
+}
+
+Test(unit, newer_version_is_unsupported, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    unsigned char hdr[JOURNAL_HEADER_SIZE];
+    nq_journal *j;
+    nq_journal_info info;
+    uint32_t crc;
+
+    make_path();
+    journal_encode_header(&ts, hdr);
+    hdr[8] = JOURNAL_VERSION + 1;
+    crc = journal_crc32(hdr, 124);
+    for (int i = 0; i < 4; i++)
+        hdr[124 + i] = (unsigned char)(crc >> (8 * i));
+    poke(0, hdr, sizeof(hdr));
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_EUNSUPPORTED);
+}
+
+Test(unit, duplicate_records, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal *j;
+    nq_journal_info info;
+
+    /* The same subtotal twice is harmless and counted once. */
+    make_path();
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
+    cr_assert_eq(nq_journal_append(j, 3, 50), NQ_OK);
+    cr_assert_eq(nq_journal_append(j, 4, 60), NQ_OK);
+    cr_assert_eq(nq_journal_append(j, 3, 50), NQ_OK);
+    nq_journal_close(&j);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.records, 3);
+    cr_expect_eq(info.tasks_done, 2);
+    /* A different one is a contradiction that no total may be built on. */
+    cr_assert_eq(nq_journal_append(j, 4, 61), NQ_OK);
+    cr_assert_eq(nq_journal_append(j, 5, 70), NQ_OK);
+    nq_journal_close(&j);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_neq(strstr(info.detail, "task 4"), NULL, "%s", info.detail);
+}
+
+/* ---- a full disk and a failing fsync, through the write hook ------------------------ */
+
+static atomic_long room; /* bytes the fake disk still takes */
+
+static ssize_t full_disk_pwrite(int fd, const void *buf, size_t len, off_t offset)
+{
+    long left = atomic_load(&room);
+    if (left <= 0) {
+        errno = ENOSPC;
+        return -1;
+    }
+    if ((long)len > left)
+        len = (size_t)left; /* a short write first, as a real disk filling up does */
+    atomic_fetch_sub(&room, (long)len);
+    return pwrite(fd, buf, len, offset);
+}
+
+static int failing_fsync(int fd)
+{
+    (void)fd;
+    errno = EIO;
+    return -1;
+}
+
+Test(unit, full_disk_stops_the_run_and_resume_recovers, .fini = cleanup)
+{
+    nq_result r;
+    nq_journal *j;
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal_info info;
+
+    make_path();
+    atomic_store(&room, JOURNAL_HEADER_SIZE + 30 * JOURNAL_RECORD_SIZE + 5);
+    journal_set_io(full_disk_pwrite, NULL);
+    cr_assert_eq(run_with_journal(12, 3, 2, -1, &r), NQ_ECALLBACK);
+    journal_set_io(NULL, NULL);
+    /* The partial record was taken back: the file is a clean journal of 30 tasks. */
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.tasks_done, 30);
+    cr_expect_eq(info.torn_bytes, 0);
+    nq_journal_close(&j);
+    cr_assert_eq(run_with_journal(12, 3, 2, -1, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+}
+
+Test(unit, write_error_sticks, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal *j;
+    nq_journal_info info;
+
+    make_path();
+    atomic_store(&room, JOURNAL_HEADER_SIZE + JOURNAL_RECORD_SIZE);
+    journal_set_io(full_disk_pwrite, NULL);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
+    cr_expect_eq(nq_journal_append(j, 0, 1), NQ_OK);
+    cr_expect_eq(nq_journal_append(j, 1, 1), NQ_EIO);
+    cr_expect_eq(nq_journal_errno(j), ENOSPC);
+    atomic_store(&room, 1000);
+    cr_expect_eq(nq_journal_append(j, 2, 1), NQ_EIO, "no record after a failed one");
+    cr_expect_eq(nq_journal_close(&j), NQ_EIO);
+    cleanup();
+
+    /* The header itself cannot be written: nothing is left behind. */
+    make_path();
+    atomic_store(&room, 10);
+    journal_set_io(full_disk_pwrite, NULL);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_EIO);
+    cr_expect_eq(info.sys_errno, ENOSPC);
+    cr_expect_eq(access(path, F_OK), -1);
+    cleanup();
+
+    /* fsync reports EIO: with interval 0 the append that needed it fails. */
+    make_path();
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 0, &info), NQ_OK);
+    journal_set_io(NULL, failing_fsync);
+    cr_expect_eq(nq_journal_append(j, 0, 1), NQ_EIO);
+    cr_expect_eq(nq_journal_errno(j), EIO);
+    cr_expect_eq(nq_journal_close(&j), NQ_EIO);
+}
+
+/* ---- concurrent appends -------------------------------------------------------------- */
+
+enum { WRITERS = 4, PER_WRITER = 500 };
+static nq_journal *shared_j;
+
+static void *writer(void *arg)
+{
+    uint64_t base = (uint64_t)(uintptr_t)arg * PER_WRITER;
+    for (uint64_t i = 0; i < PER_WRITER; i++) {
+        cr_assert_eq(nq_journal_append(shared_j, base + i, (base + i) * 3), NQ_OK);
+        if (i % 97 == 0)
+            nq_journal_tick(shared_j);
+    }
+    return NULL;
+}
+
+Test(unit, concurrent_appends_are_all_kept, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(16, 4);
+    nq_journal_info info;
+    pthread_t t[WRITERS];
+    uint64_t sub;
+
+    cr_assert_geq(ts.tasks, (uint64_t)WRITERS * PER_WRITER);
+    make_path();
+    cr_assert_eq(nq_journal_open(&shared_j, path, &ts, 0.001, &info), NQ_OK);
+    for (uintptr_t i = 0; i < WRITERS; i++)
+        pthread_create(&t[i], NULL, writer, (void *)i);
+    for (int i = 0; i < WRITERS; i++)
+        pthread_join(t[i], NULL);
+    cr_assert_eq(nq_journal_close(&shared_j), NQ_OK);
+    cr_assert_eq(nq_journal_open(&shared_j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.tasks_done, WRITERS * PER_WRITER);
+    for (uint64_t i = 0; i < WRITERS * PER_WRITER; i++)
+        cr_expect(nq_journal_lookup(shared_j, i, &sub) == 1 && sub == i * 3, "id %llu",
+                  (unsigned long long)i);
+    nq_journal_close(&shared_j);
+}
