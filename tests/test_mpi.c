@@ -1,12 +1,17 @@
-/* nqueens-mpi on loopback: totals for 1..4 ranks against OEIS A000170, and bad arguments
- * reported once with exit code 2 from every rank. Each mpirun start costs about half a
- * second, so the cases are few and spread over ranks and board sizes. */
+/* nqueens-mpi on loopback: totals for 1..4 ranks against OEIS A000170, bad arguments
+ * reported once with exit code 2 from every rank, and a job killed mid-run resumed from
+ * its journal by nqueens-mpi or nqueens (and the reverse). Each mpirun start costs about
+ * half a second, so the cases are few and spread over ranks and board sizes. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_run.h"
@@ -117,4 +122,134 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         cr_expect_eq(strncmp(o.err, "nqueens-mpi", 11), 0, "%s", o.err);
         cr_expect_str_eq(o.out, "");
     }
+}
+
+/* ---- kill and resume ---------------------------------------------------------------- */
+
+/* Journal layout (src/journal.h): a 128-byte header, then 24 bytes per finished task. */
+static long journal_records(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && st.st_size > 128 ? (long)(st.st_size - 128) / 24 : 0;
+}
+
+/* SIGKILL every process whose parent is pid: mpirun's ranks, each in its own process
+ * group, so this is the one way to stop them all at the same instant. */
+static void kill_children(pid_t pid)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    cr_assert_not_null(d);
+    while ((e = readdir(d))) {
+        char path[300], buf[512], *p;
+        FILE *f;
+        int ppid;
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+        f = fopen(path, "r");
+        if (!f)
+            continue;
+        p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+        fclose(f);
+        if (p && sscanf(p, ") %*c %d", &ppid) == 1 && ppid == pid)
+            kill((pid_t)atoi(e->d_name), SIGKILL);
+    }
+    closedir(d);
+}
+
+/* Start nqueens-mpi on np ranks (or nqueens when np is 0), wait until its journal holds
+ * a few records, then kill -9 every process of the run at once. */
+static void start_and_kill(int np, const char *const *args, const char *journal)
+{
+    char out_path[] = "/tmp/nq-mpi-out-XXXXXX", err_path[] = "/tmp/nq-mpi-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    pid_t pid;
+    cli_out killed;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    if (np > 0) {
+        pid = mpi_spawn(np, args, fo, fe);
+    } else {
+        const char *argv[16] = {NQ_CLI_PATH};
+        posix_spawn_file_actions_t fa;
+        for (int k = 0; args[k] && k < 14; k++)
+            argv[k + 1] = args[k];
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, fo, 1);
+        posix_spawn_file_actions_adddup2(&fa, fe, 2);
+        cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    for (int waited = 0; journal_records(journal) < 3 && waited < 20000; waited++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (np > 0)
+        kill_children(pid);
+    kill(pid, SIGKILL);
+    mpi_wait(&killed, pid, fo, fe);
+    cr_expect_neq(killed.status, 0, "stopped before the end (stdout: %s)", killed.out);
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+/* The resumed run's stderr says how many tasks it found done; they must be some, not all. */
+static void expect_partial_resume(const char *err)
+{
+    unsigned long long done = 0, total = 0;
+    const char *p = strstr(err, "already done");
+    cr_assert_not_null(p, "no resume line in: %s", err);
+    while (p > err && p[-1] != ':')
+        p--;
+    cr_assert_eq(sscanf(p, " %llu of %llu", &done, &total), 2, "%s", err);
+    cr_expect(done > 0 && done < total, "resumed with %llu of %llu done", done, total);
+}
+
+Test(unit, mpi_killed_job_resumes_exactly)
+{
+    char journal[] = "/tmp/nq-mpi-journal-XXXXXX", want[64];
+    int fd = mkstemp(journal);
+    const char *const args[] = {"count",    "15",           "--threads", "1",
+                                "--no-pin", "--checkpoint", journal,     NULL};
+
+    cr_assert(fd >= 0);
+    close(fd); /* an empty file counts as a new journal */
+    start_and_kill(2, args, journal);
+    mpi_run(&o, 3, args); /* another rank count: the journal fixes the task ids */
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 15));
+    cr_expect_str_eq(o.out, want);
+    expect_partial_resume(o.err);
+    unlink(journal);
+}
+
+Test(unit, mpi_and_nqueens_resume_each_other)
+{
+    char journal[] = "/tmp/nq-mpi-journal-XXXXXX", want[64];
+    int fd = mkstemp(journal);
+    const char *const args[] = {"count",    "15",           "--threads", "1",
+                                "--no-pin", "--checkpoint", journal,     NULL};
+
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 15));
+
+    /* nqueens-mpi started it, nqueens finishes it */
+    start_and_kill(2, args, journal);
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_str_eq(o.out, want);
+    expect_partial_resume(o.err);
+
+    /* and the reverse, on a fresh journal */
+    cr_assert_eq(truncate(journal, 0), 0);
+    start_and_kill(0, args, journal);
+    mpi_run(&o, 2, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_str_eq(o.out, want);
+    expect_partial_resume(o.err);
+    unlink(journal);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "cli/args.h"
 #include "mpi_job.h"
 
@@ -14,7 +15,12 @@ static const char count_help[] =
     "Count the solutions of the N-queens problem (1 <= N <= 32) over every rank of the\n"
     "MPI job and print the total on rank 0, as 'nqueens count' does. Rank 0 hands out\n"
     "batches of tasks and computes too; --threads is per rank.\n"
-    "\n" COUNT_OPTS_HELP "  --json             print one JSON object (n, total, engine, threads, "
+    "\n" COUNT_OPTS_HELP
+    "  --checkpoint FILE  rank 0 records each finished task in FILE (nqueens count's\n"
+    "                     format); rerun the same command, or nqueens count, to resume\n"
+    "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "
+    "(default 5)\n"
+    "  --json             print one JSON object (n, total, engine, threads, "
     "tasks,\n"
     "                     seconds, solutions_per_second, verified, ranks)\n"
     "  -h, --help         this help\n";
@@ -26,7 +32,11 @@ typedef struct mpi_args {
     int n;
     int json;
     count_opts o;
+    long sync_interval;
 } mpi_args;
+
+/* Rank 0 only: the journal's path (argv outlives everything). */
+static const char *checkpoint_path;
 
 static int parse_count(int argc, char **argv, mpi_args *a)
 {
@@ -36,6 +46,7 @@ static int parse_count(int argc, char **argv, mpi_args *a)
     int kind, rc;
 
     count_opts_default(&a->o);
+    a->sync_interval = 5;
     args_iter_init(&it, argc, argv);
     while ((kind = args_next(&it, &arg)) != ARG_END) {
         if (kind == ARG_POSITIONAL) {
@@ -54,6 +65,21 @@ static int parse_count(int argc, char **argv, mpi_args *a)
         }
         if (strcmp(it.name, "json") == 0 && !args_has_inline_value(&it)) {
             a->json = 1;
+            continue;
+        }
+        if (strcmp(it.name, "checkpoint") == 0) {
+            checkpoint_path = args_value(&it);
+            if (!checkpoint_path || !*checkpoint_path)
+                return args_usage_error(cmd, "--checkpoint needs a file name");
+            continue;
+        }
+        if (strcmp(it.name, "sync-interval") == 0) {
+            const char *v = args_value(&it);
+            if (!v)
+                return args_usage_error(cmd, "--sync-interval needs a value");
+            if (args_parse_long(v, 0, 86400, &a->sync_interval) != 0)
+                return args_usage_error(
+                    cmd, "invalid --sync-interval '%s': expected seconds 0..86400", v);
             continue;
         }
         rc = count_opts_take(&a->o, cmd, &it);
@@ -119,15 +145,21 @@ static void print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
            r->prefix_rows, m->pinned, r->seconds, rate, verified, n_ranks);
 }
 
-/* Rank 0: settings every rank shares (task ids resolved for all the job's workers). */
-static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s)
+/* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
+ * those of the journal being resumed), and the journal opened. */
+static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, nq_journal **j,
+                         nq_hooks *store)
 {
     int rc;
     count_opts_settings(&a->o, a->n, s);
     s->n_threads = total_threads;
+    if (checkpoint_path && (rc = checkpoint_adopt(checkpoint_path, &a->o, s)) != 0)
+        return rc;
     rc = nq_resolve_settings(s);
     if (rc != NQ_OK)
         return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
+    if (checkpoint_path)
+        return checkpoint_open(checkpoint_path, s, a->sync_interval, j, store);
     return 0;
 }
 
@@ -138,6 +170,8 @@ int main(int argc, char **argv)
     nq_settings s;
     int provided, rank, n_ranks, mine, rc = 0;
     int *rank_threads = NULL;
+    nq_journal *journal = NULL;
+    nq_hooks store = {0};
     double t0;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -167,7 +201,7 @@ int main(int argc, char **argv)
         int total = 0;
         for (int r = 0; r < n_ranks; r++)
             total += rank_threads[r];
-        rc = plan_settings(&a, total, &s);
+        rc = plan_settings(&a, total, &s, &journal, &store);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -180,8 +214,10 @@ int main(int argc, char **argv)
     s.pin_threads = a.o.pin;
 
     if (rank == 0) {
-        rc = coordinator_run(&s, rank_threads, n_ranks, NULL, &m);
-        if (rc == NQ_OK) {
+        rc = coordinator_run(&s, rank_threads, n_ranks, journal ? &store : NULL, &m);
+        if (journal && checkpoint_close(checkpoint_path, &journal, rc) != 0)
+            rc = EXIT_RUN_FAILED; /* reported */
+        else if (rc == NQ_OK) {
             nq_result shown = {0};
             m.r.seconds = MPI_Wtime() - t0;
             shown.n_threads = m.threads;
@@ -189,7 +225,7 @@ int main(int argc, char **argv)
             args_warn_unpinned(&a.o, &shown);
             print_result(&a, &m, n_ranks);
             rc = fflush(stdout) == 0 ? 0 : args_run_error("count", "cannot write the result");
-        } else {
+        } else if (rc < 0) {
             rc = args_run_error("count", "count failed: %s", nq_strerror(rc));
         }
     } else {
