@@ -125,6 +125,8 @@ void pool_state_free(pool_state *ps)
 {
     free(ps->slots);
     ps->slots = NULL;
+    affinity_free(ps->aff);
+    ps->aff = NULL;
 }
 
 int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
@@ -157,8 +159,14 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         rc = NQ_ENOMEM;
         goto done;
     }
+    /* Loading the topology costs milliseconds: plan once per solver, not per run, since
+     * callers such as nqueens-mpi run many short counts (one per batch) on one solver. */
+    if (job->pin && !ps->aff_planned) {
+        ps->aff = affinity_plan(job->n_threads);
+        ps->aff_planned = 1;
+    }
     if (job->pin)
-        aff = affinity_plan(job->n_threads);
+        aff = ps->aff;
     for (int i = 0; i < job->n_threads; i++) {
         args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop};
         if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
@@ -189,7 +197,6 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     if (rc == NQ_OK && done != expected)
         rc = atomic_load(&stop) ? NQ_ECALLBACK : NQ_ECANCELED;
 done:
-    affinity_free(aff);
     free(args);
     free(threads);
     queue_free(&q);

@@ -27,6 +27,8 @@ typedef struct pool_state {
      * so that a subset runs through whichever engine's source nq_count picks. */
     const uint64_t *only;
     uint64_t n_only;
+    struct affinity *aff; /* pinning plan, made by the first pinned run (NULL: none) */
+    int aff_planned;
 } pool_state;
 
 /* A task source: emits every task in id order through emit; returns the count. */
