@@ -222,7 +222,8 @@ int main(int argc, char **argv)
             m.r.seconds = MPI_Wtime() - t0;
             shown.n_threads = m.threads;
             shown.n_pinned = m.pinned;
-            args_warn_unpinned(&a.o, &shown);
+            if (m.reused < m.r.tasks) /* no pool ran when the journal held every task */
+                args_warn_unpinned(&a.o, &shown);
             print_result(&a, &m, n_ranks);
             rc = fflush(stdout) == 0 ? 0 : args_run_error("count", "cannot write the result");
         } else if (rc < 0) {
