@@ -23,7 +23,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
 
 #define COUNT_RUN_HELP                                                                             \
     "  --checkpoint FILE  record each finished task in FILE; rerun the same command to\n"          \
-    "                     resume after a crash or Ctrl-C (see README: Checkpoints)\n"              \
+    "                     resume after a crash or Ctrl-C (see README: Long runs)\n"                \
     "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "                \
     "(default 5)\n"                                                                                \
     "  --progress[=bar|json]  progress on stderr (default: bar when stderr is a terminal)\n"       \
