@@ -177,6 +177,60 @@ void nq_solver_progress(const nq_solver *s, nq_progress *p)
         pool_progress(&s->ps, p);
 }
 
+int nq_resolve_settings(nq_settings *s)
+{
+    int rc;
+
+    if (!s)
+        return NQ_EINVAL;
+    rc = check_settings(s);
+    if (rc != NQ_OK)
+        return rc;
+    /* The same rule nq_count applies, so that a resolved copy names the same task ids. */
+    if (s->prefix_rows == 0)
+        s->prefix_rows = prefix_auto_rows(s->n, s->n_threads ? s->n_threads : affinity_cpu_count());
+    return NQ_OK;
+}
+
+int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
+{
+    nq_task_set ts;
+    int rc;
+
+    if (!s || !n_tasks)
+        return NQ_EINVAL;
+    rc = check_settings(s);
+    if (rc == NQ_OK)
+        rc = nq_task_set_describe(s, &ts); /* the one place that knows each engine's set */
+    if (rc == NQ_OK)
+        *n_tasks = ts.tasks;
+    return rc;
+}
+
+int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hooks *hooks,
+                   nq_result *out)
+{
+    uint64_t n_tasks;
+    int rc;
+
+    if (!s || !out || (n_ids && !ids))
+        return NQ_EINVAL;
+    rc = nq_task_count(&s->s, &n_tasks);
+    if (rc != NQ_OK)
+        return rc;
+    /* Ascending ids let the pool filter the source's stream with one cursor. */
+    for (size_t i = 0; i < n_ids; i++)
+        if (ids[i] >= n_tasks || (i && ids[i] <= ids[i - 1]))
+            return NQ_EINVAL;
+    static const uint64_t no_ids[1];
+    s->ps.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
+    s->ps.n_only = n_ids;
+    rc = nq_count(s, hooks, out);
+    s->ps.only = NULL;
+    s->ps.n_only = 0;
+    return rc;
+}
+
 int nq_available_cpus(void)
 {
     return affinity_cpu_count();

@@ -86,6 +86,7 @@ typedef struct feed {
     const pool_job *job;
     queue *q;
     atomic_int *stop;
+    uint64_t only_next; /* index in ps->only of the next id to feed */
 } feed;
 
 static int feed_emit(void *user, const task *t)
@@ -97,6 +98,13 @@ static int feed_emit(void *user, const task *t)
 
     if (stopping(f->ps, f->stop))
         return 1;
+    if (f->ps->only) {
+        if (f->only_next == f->ps->n_only)
+            return 1; /* past the last id asked for: no need to enumerate further */
+        if (t->id != f->ps->only[f->only_next])
+            return 0;
+        f->only_next++;
+    }
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
         slot_add(own, f->job, t, sub);
         atomic_fetch_add_explicit(&own->done, 1, memory_order_relaxed);
@@ -128,6 +136,8 @@ void pool_state_free(pool_state *ps)
 {
     free(ps->slots);
     ps->slots = NULL;
+    affinity_free(ps->aff);
+    ps->aff = NULL;
 }
 
 int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
@@ -139,13 +149,13 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     affinity *aff = NULL;
     int started = 0, rc = NQ_OK;
     u128 total = 0, unique = 0;
-    uint64_t done = 0;
+    uint64_t done = 0, expected = ps->only ? ps->n_only : job->n_tasks;
     feed f;
 
     if (job->n_threads + 1 > ps->n_slots)
         return NQ_EINVAL;
     atomic_init(&stop, 0);
-    atomic_store(&ps->tasks_total, job->n_tasks);
+    atomic_store(&ps->tasks_total, expected);
     for (int i = 0; i < ps->n_slots; i++) {
         atomic_store(&ps->slots[i].lo, 0);
         atomic_store(&ps->slots[i].hi, 0);
@@ -162,8 +172,14 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         rc = NQ_ENOMEM;
         goto done;
     }
+    /* Loading the topology costs milliseconds: plan once per solver, not per run, since
+     * callers such as nqueens-mpi run many short counts (one per batch) on one solver. */
+    if (job->pin && !ps->aff_planned) {
+        ps->aff = affinity_plan(job->n_threads);
+        ps->aff_planned = 1;
+    }
     if (job->pin)
-        aff = affinity_plan(job->n_threads);
+        aff = ps->aff;
     for (int i = 0; i < job->n_threads; i++) {
         args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop};
         if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
@@ -174,7 +190,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         started++;
     }
     if (rc == NQ_OK) {
-        f = (feed){ps, job, &q, &stop};
+        f = (feed){ps, job, &q, &stop, 0};
         job->source(job->src, feed_emit, &f);
     }
     queue_close(&q);
@@ -192,13 +208,12 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     out->total = u128_pack(total);
     out->unique = u128_pack(unique);
     out->has_unique = job->unique != NULL;
-    out->tasks = job->n_tasks;
+    out->tasks = expected;
     out->n_threads = job->n_threads;
     /* A stop that came after the last task changed nothing: the total is complete. */
-    if (rc == NQ_OK && done != job->n_tasks)
+    if (rc == NQ_OK && done != expected)
         rc = atomic_load(&stop) ? NQ_ECALLBACK : NQ_ECANCELED;
 done:
-    affinity_free(aff);
     free(args);
     free(threads);
     queue_free(&q);

@@ -23,6 +23,13 @@ typedef struct pool_state {
     int n_slots;
     atomic_int cancel;
     atomic_uint_fast64_t tasks_total;
+    /* When only is set, the next run feeds only these task ids (strictly ascending) and
+     * skips the rest of what the source emits: nq_count_tasks sets it around one nq_count,
+     * so that a subset runs through whichever engine's source nq_count picks. */
+    const uint64_t *only;
+    uint64_t n_only;
+    struct affinity *aff; /* pinning plan, made by the first pinned run (NULL: none) */
+    int aff_planned;
 } pool_state;
 
 /* A task source: emits every task in id order through emit; returns the count. */

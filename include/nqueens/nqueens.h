@@ -119,6 +119,25 @@ typedef struct nq_progress {
 } nq_progress;
 NQ_API void nq_solver_progress(const nq_solver *s, nq_progress *p);
 
+/* ---- Running part of a count (several processes or machines) ----------------------
+ *
+ * Task ids depend only on the board, the engine and its parameters, so processes that
+ * agree on resolved settings can each run some of the ids and add up the subtotals. */
+
+/* Replace s's automatic engine parameters (prefix_rows = 0) by what nq_count would pick
+ * for s->n_threads workers (0 = every allowed CPU). Solvers made from a resolved copy
+ * produce the same task ids whatever their own thread count. */
+NQ_API int nq_resolve_settings(nq_settings *s);
+
+/* Number of tasks a count with settings s runs: their ids are 0..*n_tasks-1. */
+NQ_API int nq_task_count(const nq_settings *s, uint64_t *n_tasks);
+
+/* Like nq_count, but run only the tasks ids[0..n_ids-1] (strictly ascending, each below
+ * the task count; NQ_EINVAL otherwise). out->total is their weighted sum and out->tasks
+ * is n_ids; hooks see only these ids, task_done with each unweighted subtotal. */
+NQ_API int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hooks *hooks,
+                          nq_result *out);
+
 /* The published OEIS A000170 value for n (0..27), or NQ_EUNKNOWN. */
 NQ_API int nq_known_total(int n, nq_u128 *out);
 

@@ -27,9 +27,11 @@ int args_parse_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
+const char *args_program = "nqueens";
+
 static void vreport(const char *cmd, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "nqueens%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    fprintf(stderr, "%s%s%s: ", args_program, cmd ? " " : "", cmd ? cmd : "");
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
 }
@@ -122,9 +124,9 @@ void args_warn_unpinned(const count_opts *o, const nq_result *r)
         return;
     warned = 1;
     fprintf(stderr,
-            "nqueens: warning: %d of %d workers unpinned (no hwloc in this build, or binding "
+            "%s: warning: %d of %d workers unpinned (no hwloc in this build, or binding "
             "failed); --no-pin silences this\n",
-            r->n_threads - r->n_pinned, r->n_threads);
+            args_program, r->n_threads - r->n_pinned, r->n_threads);
 }
 
 void args_iter_init(args_iter *it, int argc, char **argv)

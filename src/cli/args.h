@@ -10,6 +10,9 @@
 
 enum { EXIT_RUN_FAILED = 1, EXIT_USAGE = 2 };
 
+/* The program name that starts every message ("nqueens"; nqueens-mpi sets its own). */
+extern const char *args_program;
+
 /* Parse a whole decimal integer in [min, max]: no sign other than a leading '-', no
  * spaces, no trailing characters. Returns 0 on success, -1 otherwise. */
 int args_parse_long(const char *s, long min, long max, long *out);

@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "count_output.h"
 #include "count_run.h"
 
 static const char count_help[] =
@@ -14,33 +15,6 @@ static const char count_help[] =
     "                     tasks, seconds, solutions_per_second, verified)\n"
     "  --unique           print the solutions up to symmetry (OEIS A002562) instead\n"
     "  -h, --help         this help\n";
-
-static void print_json(int n, const nq_result *r)
-{
-    char total[40], unique[40] = "null";
-    nq_u128 known;
-    double rate =
-        r->seconds > 0
-            ? ((double)r->total.hi * 18446744073709551616.0 + (double)r->total.lo) / r->seconds
-            : 0.0;
-    const char *verified = "null";
-
-    if (nq_known_total(n, &known) == NQ_OK)
-        verified = (known.lo == r->total.lo && known.hi == r->total.hi) ? "true" : "false";
-    /* verified covers the unique count too, where the engine gives one */
-    if (r->has_unique && nq_known_unique(n, &known) == NQ_OK &&
-        (known.lo != r->unique.lo || known.hi != r->unique.hi))
-        verified = "false";
-    if (r->has_unique)
-        nq_u128_to_string(r->unique, unique, sizeof(unique));
-    nq_u128_to_string(r->total, total, sizeof(total));
-    printf("{\"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", \"threads\": %d, "
-           "\"tasks\": %llu, "
-           "\"prefix_rows\": %d, \"pinned\": %d, \"seconds\": %.6f, "
-           "\"solutions_per_second\": %.0f, \"verified\": %s}\n",
-           n, total, unique, nq_engine_name(r->engine), r->n_threads, (unsigned long long)r->tasks,
-           r->prefix_rows, r->n_pinned, r->seconds, rate, verified);
-}
 
 int cmd_count(int argc, char **argv)
 {
@@ -92,21 +66,12 @@ int cmd_count(int argc, char **argv)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &n) != 0)
         return EXIT_USAGE;
-    if (unique && o.engine == NQ_ENGINE_PREFIX)
-        return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
-                                     "--engine d4");
+    if (count_output_check(cmd, &o, unique) != 0)
+        return EXIT_USAGE;
     count_opts_settings(&o, n, &s);
     rc = count_run(&cr, cmd, &o, &s, &r);
     if (rc != 0)
         return rc;
     args_warn_unpinned(&o, &r);
-    if (unique && !r.has_unique) /* e.g. a resumed journal of the prefix engine */
-        return args_run_error(cmd, "engine %s gives no unique count", nq_engine_name(r.engine));
-    if (json) {
-        print_json(n, &r);
-    } else {
-        char total[40];
-        printf("%s\n", nq_u128_to_string(unique ? r.unique : r.total, total, sizeof(total)));
-    }
-    return fflush(stdout) == 0 ? 0 : args_run_error(cmd, "cannot write the result");
+    return count_output_print(cmd, n, &r, json, unique, NULL);
 }

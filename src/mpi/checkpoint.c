@@ -1,0 +1,74 @@
+/* nqueens-mpi's checkpoint on rank 0: adopts an existing journal's task set, opens it,
+ * and turns its failures into one-line messages, as nqueens count --checkpoint does. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checkpoint.h"
+
+static const char *const cmd = "count";
+
+int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s)
+{
+    nq_task_set found;
+    nq_journal_info info;
+    nq_settings t = *s;
+    int rc = nq_journal_peek(path, &found, &info);
+
+    if (rc == NQ_EIO && info.sys_errno == ENOENT)
+        return 0; /* a new journal */
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "journal %s: %s", path, info.detail);
+    if (found.n != s->n)
+        return args_run_error(cmd, "journal %s is for n=%d, not n=%d", path, found.n, s->n);
+    if (strcmp(found.engine, nq_engine_name(s->engine)) != 0)
+        return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
+                              found.engine, nq_engine_name(s->engine), found.engine);
+    if (nq_task_set_apply(&found, &t) != NQ_OK)
+        return args_run_error(cmd, "journal %s: task set '%s' is not one this build produces", path,
+                              found.params);
+    if (o->prefix_rows && t.prefix_rows != s->prefix_rows)
+        return args_run_error(cmd, "journal %s was started with %s; drop --prefix-rows to resume",
+                              path, found.params);
+    *s = t;
+    return 0;
+}
+
+int checkpoint_open(const char *path, const nq_settings *s, long sync_interval, nq_journal **j,
+                    nq_hooks *store)
+{
+    nq_task_set ts;
+    nq_journal_info info;
+    int rc = nq_task_set_describe(s, &ts);
+
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "cannot describe the task set: %s", nq_strerror(rc));
+    rc = nq_journal_open(j, path, &ts, (double)sync_interval, &info);
+    if (rc != NQ_OK)
+        return args_run_error(
+            cmd, "journal %s: %s%s%s", path, rc == NQ_ENOMEM ? nq_strerror(rc) : info.detail,
+            rc == NQ_EMISMATCH ? "; this run is " : "", rc == NQ_EMISMATCH ? ts.params : "");
+    if (info.torn_bytes)
+        fprintf(stderr, "%s %s: journal %s: %s; that task will be recomputed\n", args_program, cmd,
+                path, info.detail);
+    if (info.tasks_done)
+        fprintf(stderr, "%s %s: resuming from %s: %llu of %llu tasks already done\n", args_program,
+                cmd, path, (unsigned long long)info.tasks_done, (unsigned long long)ts.tasks);
+    nq_journal_hooks(*j, store);
+    return 0;
+}
+
+int checkpoint_close(const char *path, nq_journal **j, int status)
+{
+    int e = nq_journal_errno(*j);
+    int rc = nq_journal_close(j);
+
+    if (status == NQ_ECALLBACK)
+        return args_run_error(cmd,
+                              "journal %s: write failed: %s; rerun to resume once the "
+                              "disk is fixed",
+                              path, strerror(e ? e : EIO));
+    if (status == NQ_OK && rc != NQ_OK)
+        return args_run_error(cmd, "journal %s: final fsync failed; rerun to resume", path);
+    return 0;
+}

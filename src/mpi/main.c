@@ -1,0 +1,234 @@
+/* nqueens-mpi: `nqueens count` spread over the ranks of an MPI job. Rank 0 reads the
+ * arguments, tells every rank the plan, coordinates (coordinator.c) and prints; the
+ * other ranks run batches of tasks (worker.c). Output and exit codes are nqueens's. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "cli/args.h"
+#include "cli/count_output.h"
+#include "mpi_job.h"
+
+static const char count_help[] =
+    "usage: nqueens-mpi count N [options]        (run it under mpirun or srun)\n"
+    "Count the solutions of the N-queens problem (1 <= N <= 32) over every rank of the\n"
+    "MPI job and print the total on rank 0, as 'nqueens count' does. Rank 0 hands out\n"
+    "batches of tasks and computes too; --threads is per rank.\n"
+    "\n" COUNT_OPTS_HELP
+    "  --checkpoint FILE  rank 0 records each finished task in FILE (nqueens count's\n"
+    "                     format); rerun the same command, or nqueens count, to resume\n"
+    "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "
+    "(default 5)\n"
+    "  --json             print one JSON object (n, total, unique, engine, threads,\n"
+    "                     tasks, seconds, solutions_per_second, verified, ranks)\n"
+    "  --unique           print the solutions up to symmetry (OEIS A002562) instead\n"
+    "  -h, --help         this help\n";
+
+/* What rank 0 read from the command line, broadcast as bytes: every rank runs the same
+ * binary, so the layout is the same everywhere. */
+typedef struct mpi_args {
+    int exit_code; /* -1: run; otherwise every rank exits with it */
+    int n;
+    int json;
+    int unique;
+    count_opts o;
+    long sync_interval;
+} mpi_args;
+
+/* Rank 0 only: the journal's path (argv outlives everything). */
+static const char *checkpoint_path;
+
+static int parse_count(int argc, char **argv, mpi_args *a)
+{
+    static const char *const cmd = "count";
+    args_iter it;
+    const char *arg, *n_arg = NULL;
+    int kind, rc;
+
+    count_opts_default(&a->o);
+    a->sync_interval = 5;
+    args_iter_init(&it, argc, argv);
+    while ((kind = args_next(&it, &arg)) != ARG_END) {
+        if (kind == ARG_POSITIONAL) {
+            if (strcmp(arg, "-h") == 0) {
+                fputs(count_help, stdout);
+                return 0;
+            }
+            if (n_arg)
+                return args_usage_error(cmd, "unexpected argument '%s': count takes one N", arg);
+            n_arg = arg;
+            continue;
+        }
+        if (strcmp(it.name, "help") == 0) {
+            fputs(count_help, stdout);
+            return 0;
+        }
+        if (strcmp(it.name, "json") == 0 && !args_has_inline_value(&it)) {
+            a->json = 1;
+            continue;
+        }
+        if (strcmp(it.name, "unique") == 0 && !args_has_inline_value(&it)) {
+            a->unique = 1;
+            continue;
+        }
+        if (strcmp(it.name, "checkpoint") == 0) {
+            checkpoint_path = args_value(&it);
+            if (!checkpoint_path || !*checkpoint_path)
+                return args_usage_error(cmd, "--checkpoint needs a file name");
+            continue;
+        }
+        if (strcmp(it.name, "sync-interval") == 0) {
+            const char *v = args_value(&it);
+            if (!v)
+                return args_usage_error(cmd, "--sync-interval needs a value");
+            if (args_parse_long(v, 0, 86400, &a->sync_interval) != 0)
+                return args_usage_error(
+                    cmd, "invalid --sync-interval '%s': expected seconds 0..86400", v);
+            continue;
+        }
+        rc = count_opts_take(&a->o, cmd, &it);
+        if (rc == EXIT_USAGE)
+            return rc;
+        if (rc == 1)
+            continue;
+        return args_usage_error(cmd, "unknown option '%s' (see 'nqueens-mpi count --help')", arg);
+    }
+    if (!n_arg)
+        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
+    if (args_parse_n(cmd, n_arg, &a->n) != 0)
+        return EXIT_USAGE;
+    if (count_output_check(cmd, &a->o, a->unique) != 0)
+        return EXIT_USAGE;
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, mpi_args *a)
+{
+    if (argc < 2)
+        return args_usage_error(NULL, "missing command: expected count (see "
+                                      "'nqueens-mpi --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
+              "\n  --version  print the version\n  --help     this help\n",
+              stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("nqueens-mpi %s\n", nq_version());
+        return 0;
+    }
+    if (strcmp(argv[1], "count") != 0)
+        return args_usage_error(NULL,
+                                "unknown command '%s': expected count (see 'nqueens-mpi "
+                                "--help')",
+                                argv[1]);
+    return parse_count(argc - 1, argv + 1, a);
+}
+
+static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
+{
+    nq_result r = m->r;
+    char ranks[32];
+
+    /* the job's workers and pins, summed over the ranks */
+    r.n_threads = m->threads;
+    r.n_pinned = m->pinned;
+    snprintf(ranks, sizeof(ranks), "\"ranks\": %d", n_ranks);
+    return count_output_print("count", a->n, &r, a->json, a->unique, ranks);
+}
+
+/* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
+ * those of the journal being resumed), and the journal opened. */
+static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, nq_journal **j,
+                         nq_hooks *store)
+{
+    int rc;
+    count_opts_settings(&a->o, a->n, s);
+    s->n_threads = total_threads;
+    if (checkpoint_path && (rc = checkpoint_adopt(checkpoint_path, &a->o, s)) != 0)
+        return rc;
+    rc = nq_resolve_settings(s);
+    if (rc != NQ_OK)
+        return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
+    if (checkpoint_path)
+        return checkpoint_open(checkpoint_path, s, a->sync_interval, j, store);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    mpi_args a;
+    mpi_outcome m;
+    nq_settings s;
+    int provided, rank, n_ranks, mine, rc = 0;
+    int *rank_threads = NULL;
+    nq_journal *journal = NULL;
+    nq_hooks store = {0};
+    double t0;
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
+    args_program = "nqueens-mpi";
+    t0 = MPI_Wtime();
+
+    /* Only rank 0 reads the arguments, so that a mistake is reported once. */
+    memset(&a, 0, sizeof(a));
+    if (rank == 0)
+        a.exit_code = parse_args(argc, argv, &a);
+    MPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (a.exit_code >= 0) {
+        MPI_Finalize();
+        return a.exit_code;
+    }
+
+    mine = a.o.threads ? a.o.threads : nq_available_cpus();
+    if (rank == 0) {
+        rank_threads = calloc((size_t)n_ranks, sizeof(int));
+        if (!rank_threads)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(&mine, 1, MPI_INT, rank_threads, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        int total = 0;
+        for (int r = 0; r < n_ranks; r++)
+            total += rank_threads[r];
+        rc = plan_settings(&a, total, &s, &journal, &store);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rc != 0) {
+        free(rank_threads);
+        MPI_Finalize();
+        return rc;
+    }
+    s.n_threads = mine;
+    s.pin_threads = a.o.pin;
+
+    if (rank == 0) {
+        rc = coordinator_run(&s, rank_threads, n_ranks, journal ? &store : NULL, &m);
+        if (journal && checkpoint_close(checkpoint_path, &journal, rc) != 0)
+            rc = EXIT_RUN_FAILED; /* reported */
+        else if (rc == NQ_OK) {
+            nq_result shown = {0};
+            m.r.seconds = MPI_Wtime() - t0;
+            shown.n_threads = m.threads;
+            shown.n_pinned = m.pinned;
+            if (m.reused < m.r.tasks) /* no pool ran when the journal held every task */
+                args_warn_unpinned(&a.o, &shown);
+            rc = print_result(&a, &m, n_ranks);
+        } else if (rc < 0) {
+            rc = args_run_error("count", "count failed: %s", nq_strerror(rc));
+        }
+    } else {
+        worker_run(&s); /* a failure here reached rank 0, which reports it */
+    }
+    /* Every rank leaves with rank 0's verdict, so mpirun's exit code is the tool's. */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(rank_threads);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,118 @@
+/* Running a count in parts (nq_resolve_settings, nq_task_count, nq_count_tasks): the parts
+ * add up to the OEIS total, and the subtotals they report rebuild it through reuse. */
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+
+typedef struct collect {
+    uint64_t *sub;
+    atomic_uint calls;
+} collect;
+
+static int collect_done(void *user, uint64_t id, uint64_t subtotal)
+{
+    collect *c = user;
+    c->sub[id] = subtotal;
+    atomic_fetch_add(&c->calls, 1);
+    return 0;
+}
+
+static int collect_reuse(void *user, uint64_t id, uint64_t *subtotal)
+{
+    collect *c = user;
+    *subtotal = c->sub[id];
+    return 1;
+}
+
+static nq_solver *make(int n, int threads, int engine, nq_settings *s)
+{
+    nq_solver *sv = NULL;
+    nq_default_settings(s);
+    s->engine = engine;
+    s->n = n;
+    s->n_threads = 8; /* resolve as if for 8 workers, then run with fewer */
+    s->pin_threads = 0;
+    cr_assert_eq(nq_resolve_settings(s), NQ_OK);
+    cr_assert_gt(s->prefix_rows, 0);
+    s->n_threads = threads;
+    cr_assert_eq(nq_create_solver(&sv, s), NQ_OK);
+    return sv;
+}
+
+/* Split the ids of board n into `parts` interleaved subsets and run each on its own. */
+static void check_parts(int n, int threads, int parts, int engine)
+{
+    nq_settings s;
+    nq_solver *sv = make(n, threads, engine, &s);
+    uint64_t n_tasks, *ids, sum = 0, unique = 0;
+    collect c = {0};
+    nq_result r;
+    nq_hooks h = {&c, NULL, collect_done};
+
+    cr_assert_eq(nq_task_count(&s, &n_tasks), NQ_OK);
+    ids = calloc(n_tasks, sizeof(*ids));
+    c.sub = calloc(n_tasks, sizeof(*c.sub));
+    for (int p = 0; p < parts; p++) {
+        size_t k = 0;
+        for (uint64_t id = (uint64_t)p; id < n_tasks; id += (uint64_t)parts)
+            ids[k++] = id;
+        cr_assert_eq(nq_count_tasks(sv, ids, k, &h, &r), NQ_OK);
+        cr_assert_eq(r.tasks, k);
+        sum += r.total.lo;
+        unique += r.unique.lo;
+    }
+    cr_expect_eq(sum, oeis_value("A000170", n), "n=%d parts=%d engine=%d", n, parts, engine);
+    if (engine == NQ_ENGINE_D4) /* the classes add up over parts too */
+        cr_expect_eq(unique, oeis_value("A002562", n), "n=%d parts=%d", n, parts);
+    cr_expect_eq(atomic_load(&c.calls), n_tasks);
+
+    /* Every subtotal known: a count that reuses them all runs nothing and gives the total. */
+    atomic_store(&c.calls, 0);
+    h = (nq_hooks){&c, collect_reuse, collect_done};
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", n));
+    cr_expect_eq(atomic_load(&c.calls), 0);
+    free(ids);
+    free(c.sub);
+    nq_destroy_solver(&sv);
+}
+
+Test(unit, tasks_parts_add_up)
+{
+    for (int engine = NQ_ENGINE_PREFIX; engine <= NQ_ENGINE_D4; engine++) {
+        for (int n = 4; n <= 12; n++)
+            check_parts(n, 2, 3, engine);
+        check_parts(13, 1, 1, engine);
+        check_parts(13, 3, 7, engine);
+    }
+}
+
+Test(unit, tasks_empty_and_bad_id_sets)
+{
+    nq_settings s;
+    nq_solver *sv = make(10, 2, NQ_ENGINE_PREFIX, &s);
+    uint64_t n_tasks, bad[2];
+    nq_result r;
+
+    cr_assert_eq(nq_task_count(&s, &n_tasks), NQ_OK);
+    cr_expect_eq(nq_count_tasks(sv, NULL, 0, NULL, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, 0);
+    cr_expect_eq(r.tasks, 0);
+    bad[0] = n_tasks;
+    cr_expect_eq(nq_count_tasks(sv, bad, 1, NULL, &r), NQ_EINVAL, "id past the end");
+    bad[0] = bad[1] = 1;
+    cr_expect_eq(nq_count_tasks(sv, bad, 2, NULL, &r), NQ_EINVAL, "repeated id");
+    bad[0] = 2;
+    cr_expect_eq(nq_count_tasks(sv, bad, 2, NULL, &r), NQ_EINVAL, "descending ids");
+    cr_expect_eq(nq_count_tasks(sv, NULL, 1, NULL, &r), NQ_EINVAL);
+    /* the solver still counts in full after the refusals */
+    cr_expect_eq(nq_count(sv, NULL, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 10));
+    nq_destroy_solver(&sv);
+    s.n = 0;
+    cr_expect_eq(nq_resolve_settings(&s), NQ_EINVAL);
+    cr_expect_eq(nq_task_count(&s, &n_tasks), NQ_EINVAL);
+}
