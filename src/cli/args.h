@@ -26,6 +26,7 @@ typedef struct count_opts {
     int engine;      /* enum nq_engine */
     int prefix_rows; /* 0 = auto */
     int pin;
+    uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
 } count_opts;
 
 void count_opts_default(count_opts *o);
@@ -72,6 +73,7 @@ int count_opts_take(count_opts *o, const char *cmd, args_iter *it);
     "  --engine E         d4 (default: all 8 symmetries, also counts unique) or prefix\n"          \
     "  --prefix-rows K    rows placed by the task source, 1..32 (default: chosen from n "          \
     "and threads)\n"                                                                               \
-    "  --no-pin           do not pin workers to cores\n"
+    "  --no-pin           do not pin workers to cores\n"                                           \
+    "  --devices LIST     cuda engine: GPUs to use, e.g. 0 or 0,2 or 0-3 (default: all)\n"
 
 #endif

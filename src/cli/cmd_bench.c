@@ -63,7 +63,8 @@ static int bench_parse_engines(const char *s, int *out, int cap)
 
     if (strcmp(s, "all") == 0) {
         for (int e = 0; nq_engine_from_name(nq_engine_name(e)) == e && len < cap; e++)
-            out[len++] = e;
+            if (e != NQ_ENGINE_CUDA) /* the GPU is asked for by name: most hosts have none */
+                out[len++] = e;
         return len;
     }
     for (const char *p = s;;) {
@@ -73,6 +74,11 @@ static int bench_parse_engines(const char *s, int *out, int cap)
             memcpy(item, p, k);
             item[k] = '\0';
             e = nq_engine_from_name(item);
+        }
+        if (e == NQ_EUNSUPPORTED) {
+            args_usage_error("bench", "--engine %s: not built with CUDA (needs nvcc at build time)",
+                             item);
+            return -1;
         }
         if (e < 0) {
             bench_engine_names(names, sizeof(names));
@@ -350,11 +356,12 @@ int cmd_bench(int argc, char **argv)
             if (rc != NQ_OK) {
                 if (progress)
                     fputc('\n', stderr);
-                free(rep.results);
+                args_run_error("bench", "%s n=%d threads=%d failed: %s",
+                               nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
+                               nq_strerror(rc));
+                free(rep.results); /* after the message, which reads g */
                 free(runs);
-                return args_run_error("bench", "%s n=%d threads=%d failed: %s",
-                                      nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
-                                      nq_strerror(rc));
+                return EXIT_RUN_FAILED;
             }
             for (int t = 0; t < b.n_threads; t++)
                 failed |= !g[t].verified;
