@@ -82,8 +82,8 @@ int count_opts_parse(count_opts *o, const char *cmd, const char *name, const cha
     if (strcmp(name, "engine") == 0) {
         int e = nq_engine_from_name(value);
         if (e == NQ_EUNSUPPORTED)
-            return args_usage_error(cmd, "--engine %s: not built with CUDA (needs nvcc at build time)",
-                                    value);
+            return args_usage_error(
+                cmd, "--engine %s: not built with CUDA (needs nvcc at build time)", value);
         if (e < 0)
             return args_usage_error(cmd, "unknown --engine '%s': expected d4 or prefix", value);
         o->engine = e;
@@ -98,8 +98,10 @@ int count_opts_parse(count_opts *o, const char *cmd, const char *name, const cha
     }
     if (strcmp(name, "devices") == 0) {
         if (devices_parse(value, &o->devices) != 0)
-            return args_usage_error(cmd, "invalid --devices '%s': expected GPU numbers 0..63, "
-                                    "e.g. 0 or 0,2 or 0-3, or 'all'", value);
+            return args_usage_error(cmd,
+                                    "invalid --devices '%s': expected GPU numbers 0..63, "
+                                    "e.g. 0 or 0,2 or 0-3, or 'all'",
+                                    value);
         return 1;
     }
     return 0;

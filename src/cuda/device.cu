@@ -113,8 +113,8 @@ static int device_run(void *user, int dev, const search_plan *plans, uint32_t n_
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CHECK(cudaFuncSetAttribute(device_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)smem));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device_kernel, DEVICE_BLOCK,
-                                                        smem));
+    CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device_kernel, DEVICE_BLOCK, smem));
     if (env_int("NQ_CUDA_BLOCKS_PER_SM") > 0 && env_int("NQ_CUDA_BLOCKS_PER_SM") < per_sm)
         per_sm = env_int("NQ_CUDA_BLOCKS_PER_SM");
     if (per_sm < 1) {

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "../d4.h"
-#include "engine.h"
 #include "../u128.h"
+#include "engine.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
  * large GPU (about 2^18) each take a few dozen, so that the long ones even out. */
@@ -160,21 +160,50 @@ static int sub_store(void *user, const search_sub *s)
 }
 
 /* The shallowest depth whose sub-tasks reach target, or the deepest that changes
- * anything. Counting a depth costs about what expanding it does, and the depths before
- * it shrink geometrically, so this search costs about one extra expansion. */
-static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t m,
-                       uint64_t target)
+ * anything; sub_begin gets the sub-task offsets of each task at that depth. Counting a
+ * depth costs about what expanding it does, and the depths before it shrink
+ * geometrically, so this costs about one extra expansion. rows > 0: that depth only. */
+static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t m, uint64_t target,
+                       int rows, uint64_t *sub_begin)
 {
     uint64_t prev = 0;
-    for (int k = 1; k < 30; k++) {
+    for (int k = rows ? rows : 1;; k++) {
         uint64_t n = 0;
-        for (uint32_t j = 0; j < m; j++)
+        for (uint32_t j = 0; j < m; j++) {
+            if (sub_begin)
+                sub_begin[j] = n;
             n += search_expand(&plans[order[j]], order[j], k, NULL, NULL);
-        if (n >= target || (k > 1 && n == prev))
+        }
+        if (sub_begin)
+            sub_begin[m] = n;
+        if (rows || n >= target || (k > 1 && n == prev) || k >= 29)
             return k;
         prev = n;
     }
-    return 29;
+}
+
+/* What d4_unique adds to a task's subtotal before dividing: the completions fixed by
+ * each symmetry of each of its borders. Independent of the subtotal, so the host works
+ * it out while the GPUs count. */
+static uint64_t fixed_sum(int n, const task *t)
+{
+    uint64_t sum = 0;
+    uint8_t e[4];
+
+    if (t->weight == 8)
+        return 0;
+    memcpy(e, t->edge, 4);
+    for (int bottom = 0; bottom < n; bottom++) {
+        unsigned stab;
+        if (!(t->last >> bottom & 1))
+            continue;
+        e[D4_BOTTOM] = (uint8_t)bottom;
+        d4_border_canonical(n, e, &stab);
+        for (int g = 1; g < 8; g++)
+            if (stab >> g & 1)
+                sum += d4_fixed_completions(n, e, g);
+    }
+    return sum;
 }
 
 static void plans_build(int n, const task *tasks, uint64_t n_tasks, search_plan *plans)
@@ -201,7 +230,8 @@ int engine_auto_rows(int n, int n_devices)
         for (uint64_t i = 0; i < n_tasks; i++)
             order[i] = (uint32_t)i;
         rows = choose_rows(plans, order, (uint32_t)n_tasks,
-                           ENGINE_SUBS_PER_DEVICE * (uint64_t)(n_devices > 0 ? n_devices : 1));
+                           ENGINE_SUBS_PER_DEVICE * (uint64_t)(n_devices > 0 ? n_devices : 1), 0,
+                           NULL);
     }
     free(tasks);
     free(plans);
@@ -233,7 +263,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     task *tasks = NULL;
     search_plan *plans = NULL;
     search_sub *subs = NULL;
-    uint64_t *counts = NULL, *subtotal = NULL, *sub_begin = NULL;
+    uint64_t *counts = NULL, *subtotal = NULL, *sub_begin = NULL, *fixed = NULL;
     uint32_t *order = NULL, *chunk_begin = NULL;
     uint8_t *done = NULL;
     device_thread *threads = NULL;
@@ -265,8 +295,9 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     done = calloc(n_tasks + 1, 1);
     order = calloc(n_tasks + 1, sizeof(*order));
     sub_begin = calloc(n_tasks + 1, sizeof(*sub_begin));
+    fixed = calloc(n_tasks + 1, sizeof(*fixed));
     threads = calloc((size_t)n_devs, sizeof(*threads));
-    if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !threads) {
+    if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !fixed || !threads) {
         rc = NQ_ENOMEM;
         goto out;
     }
@@ -290,13 +321,9 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     }
 
     target = env_number("NQ_CUDA_SUBTASKS", ENGINE_SUBS_PER_DEVICE) * (uint64_t)n_devs;
-    rows = job->expand_rows ? job->expand_rows : choose_rows(plans, order, m, target);
+    rows = choose_rows(plans, order, m, target, job->expand_rows, sub_begin);
     out->prefix_rows = rows;
-    for (uint32_t j = 0; j < m; j++) {
-        sub_begin[j] = n_subs;
-        n_subs += search_expand(&plans[order[j]], order[j], rows, NULL, NULL);
-    }
-    sub_begin[m] = n_subs;
+    n_subs = sub_begin[m];
     subs = malloc((n_subs + 1) * sizeof(*subs));
     counts = calloc(n_subs + 1, sizeof(*counts));
     n_chunks = (uint32_t)env_number("NQ_CUDA_CHUNKS", ENGINE_CHUNKS_PER_DEVICE) * (uint32_t)n_devs;
@@ -358,6 +385,8 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         }
         started++;
     }
+    for (uint64_t i = 0; i < n_tasks && !stopping(&c); i++)
+        fixed[i] = fixed_sum(job->n, &tasks[i]);
     for (int d = 0; d < started; d++)
         pthread_join(threads[d].th, NULL);
     pthread_mutex_destroy(&c.lock);
@@ -371,7 +400,8 @@ out:
         if (!done[i])
             continue;
         total += (u128)subtotal[i] * tasks[i].weight;
-        unique += d4_unique(job->n, &tasks[i], subtotal[i]);
+        /* d4_unique's Burnside count, its fixed part computed during the run */
+        unique += (subtotal[i] + fixed[i]) / (8u / tasks[i].weight);
         n_done++;
     }
     out->total = u128_pack(total);
@@ -387,6 +417,7 @@ out:
     free(order);
     free(chunk_begin);
     free(done);
+    free(fixed);
     free(threads);
     return rc;
 }

@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
+#include "../pool.h"
 #include "backend.h"
 #include "nqueens/nqueens.h"
-#include "../pool.h"
 
 typedef struct engine_job {
     int n;
