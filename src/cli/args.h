@@ -70,7 +70,7 @@ int count_opts_take(count_opts *o, const char *cmd, args_iter *it);
 #define COUNT_OPTS_HELP                                                                            \
     "  --threads T        workers: 1..4096, or 'max' (default: every CPU this process "            \
     "may use)\n"                                                                                   \
-    "  --engine E         d4 (default: all 8 symmetries, also counts unique) or prefix\n"          \
+    "  --engine E         d4 (default: all 8 symmetries, also counts unique), prefix, or cuda\n"   \
     "  --prefix-rows K    rows placed by the task source, 1..32 (default: chosen from n "          \
     "and threads)\n"                                                                               \
     "  --no-pin           do not pin workers to cores\n"                                           \

@@ -33,6 +33,8 @@ static const char bench_help[] =
     "  --out FILE         write the report there; the text table then goes to stdout\n"
     "  --prefix-rows K    rows placed by the task source (default: chosen from n and threads)\n"
     "  --no-pin           do not pin workers to cores\n"
+    "  --devices LIST     cuda engine: GPUs, e.g. 0 or 0-3 (default: all); --engine all leaves "
+    "cuda out\n"
     "  -h, --help         this help\n";
 
 static double bench_now(void)
