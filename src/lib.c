@@ -11,6 +11,9 @@
 #include "pool.h"
 #include "prefix.h"
 #include "u128.h"
+#if NQ_HAVE_CUDA
+#include "cuda/engine.h"
+#endif
 
 /* The largest worker count accepted: far beyond any machine, small enough that a typo
  * cannot ask for millions of threads. */
@@ -39,7 +42,9 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->n_threads < 0 || s->n_threads > MAX_THREADS)
         return NQ_EINVAL;
-    if (s->engine != NQ_ENGINE_PREFIX && s->engine != NQ_ENGINE_D4)
+    if (s->engine == NQ_ENGINE_CUDA && !NQ_HAVE_CUDA)
+        return NQ_EUNSUPPORTED;
+    if (s->engine != NQ_ENGINE_PREFIX && s->engine != NQ_ENGINE_D4 && s->engine != NQ_ENGINE_CUDA)
         return NQ_EINVAL;
     if (s->prefix_rows < 0 || s->prefix_rows > s->n)
         return NQ_EINVAL;
@@ -116,6 +121,15 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
     src.n = s->s.n;
+#if NQ_HAVE_CUDA
+    if (s->s.engine == NQ_ENGINE_CUDA) {
+        engine_job ej = {s->s.n, s->s.devices, s->s.prefix_rows, hooks, &s->ps};
+        rc = engine_run(&ej, &device_backend, &r);
+        r.seconds = now_seconds() - t0;
+        *out = r;
+        return rc;
+    }
+#endif
     job = (pool_job){.n = s->s.n,
                      .n_threads = s->s.n_threads,
                      .pin = s->s.pin_threads,
@@ -236,7 +250,7 @@ int nq_available_cpus(void)
     return affinity_cpu_count();
 }
 
-static const char *const engine_names[] = {"prefix", "d4"};
+static const char *const engine_names[] = {"prefix", "d4", "cuda"};
 
 const char *nq_engine_name(int engine)
 {
@@ -249,7 +263,7 @@ int nq_engine_from_name(const char *name)
 {
     for (int i = 0; name && i < (int)(sizeof(engine_names) / sizeof(engine_names[0])); i++)
         if (strcmp(name, engine_names[i]) == 0)
-            return i;
+            return i == NQ_ENGINE_CUDA && !NQ_HAVE_CUDA ? NQ_EUNSUPPORTED : i;
     return NQ_EINVAL;
 }
 
@@ -269,6 +283,8 @@ static const struct {
     {NQ_EIO, "input/output error"},
     {NQ_ECORRUPT, "journal is damaged"},
     {NQ_EMISMATCH, "journal belongs to another run"},
+    {NQ_ENODEV, "no usable GPU (no device, no driver, or none of those selected)"},
+    {NQ_EDEVICE, "the GPU reported an error"},
 };
 
 const char *nq_strerror(int status)

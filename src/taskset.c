@@ -28,6 +28,7 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
         ts->tasks = prefix_enumerate(s->n, rows, NULL, NULL);
         return NQ_OK;
     case NQ_ENGINE_D4:
+    case NQ_ENGINE_CUDA: /* the d4 tasks, so subtotals compare id by id */
         /* The border set depends on n alone; the tag names the enumeration order, so a
          * later change of that order must change the tag. */
         snprintf(ts->engine, sizeof(ts->engine), "%s", nq_engine_name(s->engine));
@@ -61,6 +62,7 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
         t.prefix_rows = rows;
         break;
     case NQ_ENGINE_D4:
+    case NQ_ENGINE_CUDA:
         if (strcmp(ts->params, "borders=v1") != 0)
             return NQ_EINVAL;
         break;

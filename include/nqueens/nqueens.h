@@ -38,12 +38,15 @@ enum nq_status {
     NQ_EUNSUPPORTED = -7, /* the engine or feature is not built into this library */
     NQ_EIO = -8,          /* a file could not be read or written (nq_journal_info.sys_errno) */
     NQ_ECORRUPT = -9,     /* a journal is damaged, not a journal, or contradicts itself */
-    NQ_EMISMATCH = -10    /* a journal belongs to another run (board, engine or task set) */
+    NQ_EMISMATCH = -10,   /* a journal belongs to another run (board, engine or task set) */
+    NQ_ENODEV = -11,      /* no usable GPU: no device, no driver, or none of those selected */
+    NQ_EDEVICE = -12      /* the GPU or its driver reported an error during the run */
 };
 
 enum nq_engine {
     NQ_ENGINE_PREFIX = 0, /* first-rows prefixes with mirror halving (the design engine) */
-    NQ_ENGINE_D4 = 1      /* border queens canonical under the square's 8 symmetries */
+    NQ_ENGINE_D4 = 1,     /* border queens canonical under the square's 8 symmetries */
+    NQ_ENGINE_CUDA = 2    /* the d4 tasks completed on NVIDIA GPUs (builds with CUDA only) */
 };
 
 /* An unsigned 128-bit count: totals past n = 28 no longer fit in 64 bits. */
@@ -57,15 +60,18 @@ typedef struct nq_settings {
     int engine;      /* enum nq_engine */
     int prefix_rows; /* rows placed by the task source; 0 = chosen from n and threads */
     int pin_threads; /* nonzero: pin one worker per physical core first (hwloc) */
+    /* cuda engine: bit i selects GPU i (CUDA's numbering); 0 = every visible GPU. For
+     * cuda, prefix_rows is the number of inner rows the host places per GPU sub-task. */
+    uint64_t devices;
 } nq_settings;
 
 typedef struct nq_result {
     nq_u128 total;   /* solutions on the n x n board (OEIS A000170) */
     uint64_t tasks;  /* subproblems the task source produced */
     double seconds;  /* wall time of the count, monotonic clock */
-    int n_threads;   /* workers that ran */
+    int n_threads;   /* workers that ran (cuda: GPUs) */
     int n_pinned;    /* workers bound to a CPU (0 without hwloc or --no-pin) */
-    int prefix_rows; /* rows the task source placed */
+    int prefix_rows; /* rows the task source placed (cuda: inner rows per sub-task) */
     int engine;      /* enum nq_engine that ran */
     nq_u128 unique;  /* solutions up to the 8 symmetries (OEIS A002562), if has_unique */
     int has_unique;  /* 1 when the engine counts symmetry classes (d4), 0 (prefix) */
@@ -164,7 +170,8 @@ NQ_API int nq_topology_info(nq_topology *out);
 NQ_API char *nq_u128_to_string(nq_u128 v, char *buf, size_t size);
 
 NQ_API const char *nq_engine_name(int engine);
-/* The engine called name, or NQ_EINVAL. */
+/* The engine called name, or NQ_EINVAL; NQ_EUNSUPPORTED for an engine this build
+ * leaves out ("cuda" without CUDA). */
 NQ_API int nq_engine_from_name(const char *name);
 NQ_API const char *nq_strerror(int status);
 NQ_API const char *nq_version(void);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "devices.h"
 
 int args_parse_long(const char *s, long min, long max, long *out)
 {
@@ -62,6 +63,7 @@ void count_opts_default(count_opts *o)
     o->engine = s.engine;
     o->prefix_rows = s.prefix_rows;
     o->pin = s.pin_threads;
+    o->devices = s.devices;
 }
 
 int count_opts_parse(count_opts *o, const char *cmd, const char *name, const char *value)
@@ -81,6 +83,9 @@ int count_opts_parse(count_opts *o, const char *cmd, const char *name, const cha
     }
     if (strcmp(name, "engine") == 0) {
         int e = nq_engine_from_name(value);
+        if (e == NQ_EUNSUPPORTED)
+            return args_usage_error(
+                cmd, "--engine %s: not built with CUDA (needs nvcc at build time)", value);
         if (e < 0)
             return args_usage_error(cmd, "unknown --engine '%s': expected d4 or prefix", value);
         o->engine = e;
@@ -91,6 +96,14 @@ int count_opts_parse(count_opts *o, const char *cmd, const char *name, const cha
             return args_usage_error(cmd, "invalid --prefix-rows '%s': expected 1..%d", value,
                                     NQ_MAX_N);
         o->prefix_rows = (int)v;
+        return 1;
+    }
+    if (strcmp(name, "devices") == 0) {
+        if (devices_parse(value, &o->devices) != 0)
+            return args_usage_error(cmd,
+                                    "invalid --devices '%s': expected GPU numbers 0..63, "
+                                    "e.g. 0 or 0,2 or 0-3, or 'all'",
+                                    value);
         return 1;
     }
     return 0;
@@ -105,6 +118,7 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
     /* Deeper than the board means "every row": clamp rather than fail per n in a range. */
     s->prefix_rows = o->prefix_rows > n ? n : o->prefix_rows;
     s->pin_threads = o->pin;
+    s->devices = o->devices;
 }
 
 int args_parse_n(const char *cmd, const char *s, int *n)
@@ -181,7 +195,7 @@ int args_has_inline_value(const args_iter *it)
 
 int count_opts_take(count_opts *o, const char *cmd, args_iter *it)
 {
-    static const char *const valued[] = {"threads", "engine", "prefix-rows"};
+    static const char *const valued[] = {"threads", "engine", "prefix-rows", "devices"};
     const char *v;
 
     if (strcmp(it->name, "no-pin") == 0) {

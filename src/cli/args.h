@@ -29,6 +29,7 @@ typedef struct count_opts {
     int engine;      /* enum nq_engine */
     int prefix_rows; /* 0 = auto */
     int pin;
+    uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
 } count_opts;
 
 void count_opts_default(count_opts *o);
@@ -72,9 +73,10 @@ int count_opts_take(count_opts *o, const char *cmd, args_iter *it);
 #define COUNT_OPTS_HELP                                                                            \
     "  --threads T        workers: 1..4096, or 'max' (default: every CPU this process "            \
     "may use)\n"                                                                                   \
-    "  --engine E         d4 (default: all 8 symmetries, also counts unique) or prefix\n"          \
+    "  --engine E         d4 (default: all 8 symmetries, also counts unique), prefix, or cuda\n"   \
     "  --prefix-rows K    rows placed by the task source, 1..32 (default: chosen from n "          \
     "and threads)\n"                                                                               \
-    "  --no-pin           do not pin workers to cores\n"
+    "  --no-pin           do not pin workers to cores\n"                                           \
+    "  --devices LIST     cuda engine: GPUs to use, e.g. 0 or 0,2 or 0-3 (default: all)\n"
 
 #endif

@@ -33,6 +33,8 @@ static const char bench_help[] =
     "  --out FILE         write the report there; the text table then goes to stdout\n"
     "  --prefix-rows K    rows placed by the task source (default: chosen from n and threads)\n"
     "  --no-pin           do not pin workers to cores\n"
+    "  --devices LIST     cuda engine: GPUs, e.g. 0 or 0-3 (default: all); --engine all leaves "
+    "cuda out\n"
     "  -h, --help         this help\n";
 
 static double bench_now(void)
@@ -63,7 +65,8 @@ static int bench_parse_engines(const char *s, int *out, int cap)
 
     if (strcmp(s, "all") == 0) {
         for (int e = 0; nq_engine_from_name(nq_engine_name(e)) == e && len < cap; e++)
-            out[len++] = e;
+            if (e != NQ_ENGINE_CUDA) /* the GPU is asked for by name: most hosts have none */
+                out[len++] = e;
         return len;
     }
     for (const char *p = s;;) {
@@ -73,6 +76,11 @@ static int bench_parse_engines(const char *s, int *out, int cap)
             memcpy(item, p, k);
             item[k] = '\0';
             e = nq_engine_from_name(item);
+        }
+        if (e == NQ_EUNSUPPORTED) {
+            args_usage_error("bench", "--engine %s: not built with CUDA (needs nvcc at build time)",
+                             item);
+            return -1;
         }
         if (e < 0) {
             bench_engine_names(names, sizeof(names));
@@ -350,11 +358,12 @@ int cmd_bench(int argc, char **argv)
             if (rc != NQ_OK) {
                 if (progress)
                     fputc('\n', stderr);
-                free(rep.results);
+                args_run_error("bench", "%s n=%d threads=%d failed: %s",
+                               nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
+                               nq_strerror(rc));
+                free(rep.results); /* after the message, which reads g */
                 free(runs);
-                return args_run_error("bench", "%s n=%d threads=%d failed: %s",
-                                      nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
-                                      nq_strerror(rc));
+                return EXIT_RUN_FAILED;
             }
             for (int t = 0; t < b.n_threads; t++)
                 failed |= !g[t].verified;

@@ -1,0 +1,423 @@
+/* The GPU engine's host side (see engine.h). Plain C, built with or without CUDA: the
+ * device work goes through an engine_backend, so the tests run all of this on the CPU.
+ *
+ * Ownership: the calling thread enumerates the tasks, asks the reuse hook, expands the
+ * sub-tasks and joins; each device thread owns the chunks it takes from one atomic
+ * counter, writes only their counts and subtotals, and calls task_done for their tasks.
+ * The progress slot and the stop reason are shared, under one mutex taken once per
+ * chunk (a chunk is thousands of tasks' worth of GPU time, so the lock is never hot). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../d4.h"
+#include "../u128.h"
+#include "engine.h"
+
+/* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
+ * large GPU (about 2^18) each take a few dozen, so that the long ones even out. */
+#define ENGINE_SUBS_PER_DEVICE (1ull << 22)
+/* Chunks per device: the unit of dynamic sharing between devices, of cancellation and
+ * of progress. Each launch ends in a tail where few threads still run, so not many. */
+#define ENGINE_CHUNKS_PER_DEVICE 4
+
+typedef struct engine_ctx {
+    const engine_job *job;
+    const engine_backend *be;
+    const task *tasks;
+    const search_plan *plans;
+    uint32_t n_plans;
+    const search_sub *subs;
+    uint64_t *counts;
+    const uint32_t *order;     /* the tasks to run, by id */
+    const uint64_t *sub_begin; /* sub-tasks of order[j]: sub_begin[j] .. sub_begin[j+1]-1 */
+    const uint32_t *chunk_begin;
+    uint32_t n_chunks;
+    int levels;
+    uint64_t *subtotal;
+    uint8_t *done;
+    atomic_uint next_chunk;
+    atomic_int stop; /* a hook failed */
+    int error;       /* the first backend error, under lock */
+    pthread_mutex_t lock;
+} engine_ctx;
+
+static unsigned long long env_number(const char *name, unsigned long long fallback)
+{
+    const char *v = getenv(name);
+    char *end;
+    unsigned long long x;
+
+    if (!v || !*v)
+        return fallback;
+    x = strtoull(v, &end, 10);
+    return *end || x == 0 ? fallback : x;
+}
+
+static int stopping(const engine_ctx *c)
+{
+    return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
+           atomic_load_explicit(&c->job->ps->cancel, memory_order_relaxed);
+}
+
+/* Adds to the progress slot; the caller holds the lock, so plain load-add-store is
+ * enough, and the stores are atomic for the progress readers. */
+static void progress_add(pool_slot *s, u128 v, uint64_t done)
+{
+    uint64_t lo = atomic_load_explicit(&s->lo, memory_order_relaxed);
+    uint64_t hi = atomic_load_explicit(&s->hi, memory_order_relaxed);
+    uint64_t add = (uint64_t)v;
+    hi += (uint64_t)(v >> 64) + (lo + add < lo);
+    atomic_store_explicit(&s->lo, lo + add, memory_order_relaxed);
+    atomic_store_explicit(&s->hi, hi, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->done, done, memory_order_relaxed);
+}
+
+static void chunk_finish(engine_ctx *c, uint32_t chunk)
+{
+    const nq_hooks *h = c->job->hooks;
+    u128 sum = 0;
+    uint64_t done = 0;
+
+    for (uint32_t j = c->chunk_begin[chunk]; j < c->chunk_begin[chunk + 1]; j++) {
+        uint32_t id = c->order[j];
+        uint64_t sub = 0;
+        for (uint64_t i = c->sub_begin[j]; i < c->sub_begin[j + 1]; i++)
+            sub += c->counts[i];
+        if (h && h->task_done && h->task_done(h->user, id, sub) != 0) {
+            atomic_store(&c->stop, 1);
+            continue; /* not counted: the hook could not record it */
+        }
+        c->subtotal[id] = sub;
+        c->done[id] = 1;
+        sum += (u128)sub * c->tasks[id].weight;
+        done++;
+    }
+    pthread_mutex_lock(&c->lock);
+    progress_add(&c->job->ps->slots[0], sum, done);
+    pthread_mutex_unlock(&c->lock);
+}
+
+typedef struct device_thread {
+    engine_ctx *c;
+    int dev;
+    pthread_t th;
+} device_thread;
+
+static void *device_main(void *p)
+{
+    device_thread *t = p;
+    engine_ctx *c = t->c;
+
+    pthread_setname_np(pthread_self(), "nq-gpu");
+    for (;;) {
+        uint32_t chunk = atomic_fetch_add(&c->next_chunk, 1);
+        uint64_t first, n;
+        int rc;
+        if (chunk >= c->n_chunks || stopping(c))
+            break;
+        first = c->sub_begin[c->chunk_begin[chunk]];
+        n = c->sub_begin[c->chunk_begin[chunk + 1]] - first;
+        rc = n ? c->be->run(c->be->user, t->dev, c->plans, c->n_plans, c->subs + first, n,
+                            c->levels, c->counts + first)
+               : NQ_OK;
+        if (rc != NQ_OK) {
+            pthread_mutex_lock(&c->lock);
+            if (!c->error)
+                c->error = rc;
+            pthread_mutex_unlock(&c->lock);
+            atomic_store(&c->stop, 1);
+            break;
+        }
+        chunk_finish(c, chunk);
+    }
+    return NULL;
+}
+
+typedef struct collect {
+    task *tasks;
+    uint64_t n;
+} collect;
+
+static int collect_task(void *user, const task *t)
+{
+    collect *c = user;
+    c->tasks[c->n++] = *t;
+    return 0;
+}
+
+typedef struct sub_sink {
+    search_sub *subs;
+    uint64_t n;
+} sub_sink;
+
+static int sub_store(void *user, const search_sub *s)
+{
+    sub_sink *k = user;
+    k->subs[k->n++] = *s;
+    return 0;
+}
+
+/* The shallowest depth whose sub-tasks reach target, or the deepest that changes
+ * anything; sub_begin gets the sub-task offsets of each task at that depth. Counting a
+ * depth costs about what expanding it does, and the depths before it shrink
+ * geometrically, so this costs about one extra expansion. rows > 0: that depth only. */
+static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t m, uint64_t target,
+                       int rows, uint64_t *sub_begin)
+{
+    uint64_t prev = 0;
+    for (int k = rows ? rows : 1;; k++) {
+        uint64_t n = 0;
+        for (uint32_t j = 0; j < m; j++) {
+            if (sub_begin)
+                sub_begin[j] = n;
+            n += search_expand(&plans[order[j]], order[j], k, NULL, NULL);
+        }
+        if (sub_begin)
+            sub_begin[m] = n;
+        if (rows || n >= target || (k > 1 && n == prev) || k >= 29)
+            return k;
+        prev = n;
+    }
+}
+
+/* What d4_unique adds to a task's subtotal before dividing: the completions fixed by
+ * each symmetry of each of its borders. Independent of the subtotal, so the host works
+ * it out while the GPUs count. */
+static uint64_t fixed_sum(int n, const task *t)
+{
+    uint64_t sum = 0;
+    uint8_t e[4];
+
+    if (t->weight == 8)
+        return 0;
+    memcpy(e, t->edge, 4);
+    for (int bottom = 0; bottom < n; bottom++) {
+        unsigned stab;
+        if (!(t->last >> bottom & 1))
+            continue;
+        e[D4_BOTTOM] = (uint8_t)bottom;
+        d4_border_canonical(n, e, &stab);
+        for (int g = 1; g < 8; g++)
+            if (stab >> g & 1)
+                sum += d4_fixed_completions(n, e, g);
+    }
+    return sum;
+}
+
+static void plans_build(int n, const task *tasks, uint64_t n_tasks, search_plan *plans)
+{
+    for (uint64_t i = 0; i < n_tasks; i++) {
+        const task *t = &tasks[i];
+        search_plan_build(n, t->edge[D4_TOP], t->edge[D4_LEFT], t->edge[D4_RIGHT], t->last,
+                          &plans[i]);
+    }
+}
+
+int engine_auto_rows(int n, int n_devices)
+{
+    uint64_t n_tasks = d4_enumerate(n, NULL, NULL);
+    task *tasks = calloc(n_tasks ? n_tasks : 1, sizeof(*tasks));
+    search_plan *plans = calloc(n_tasks ? n_tasks : 1, sizeof(*plans));
+    uint32_t *order = calloc(n_tasks ? n_tasks : 1, sizeof(*order));
+    collect col = {tasks, 0};
+    int rows = 1;
+
+    if (tasks && plans && order) {
+        d4_enumerate(n, collect_task, &col);
+        plans_build(n, tasks, n_tasks, plans);
+        for (uint64_t i = 0; i < n_tasks; i++)
+            order[i] = (uint32_t)i;
+        rows = choose_rows(plans, order, (uint32_t)n_tasks,
+                           ENGINE_SUBS_PER_DEVICE * (uint64_t)(n_devices > 0 ? n_devices : 1), 0,
+                           NULL);
+    }
+    free(tasks);
+    free(plans);
+    free(order);
+    return rows;
+}
+
+static int devices_pick(const engine_job *job, const engine_backend *be, int *devs)
+{
+    int count = be->devices(be->user), n = 0;
+    if (count < 0)
+        return count;
+    for (int d = 0; d < count && d < 64; d++)
+        if (!job->device_mask || (job->device_mask >> d & 1))
+            devs[n++] = d;
+    /* A mask naming devices beyond those present is a request this machine cannot
+     * meet: report it rather than quietly running on fewer. */
+    if (job->device_mask && (count >= 64 ? 0 : job->device_mask >> count))
+        return NQ_ENODEV;
+    return n ? n : NQ_ENODEV;
+}
+
+int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
+{
+    engine_ctx c;
+    int devs[64], n_devs, rc = NQ_OK, started = 0, rows, hook_stop = 0;
+    uint64_t n_tasks, n_subs = 0, target;
+    uint32_t m = 0, n_chunks;
+    task *tasks = NULL;
+    search_plan *plans = NULL;
+    search_sub *subs = NULL;
+    uint64_t *counts = NULL, *subtotal = NULL, *sub_begin = NULL, *fixed = NULL;
+    uint32_t *order = NULL, *chunk_begin = NULL;
+    uint8_t *done = NULL;
+    device_thread *threads = NULL;
+    collect col;
+    sub_sink sink;
+    u128 total = 0, unique = 0;
+    uint64_t n_done = 0;
+    pool_slot *slot = &job->ps->slots[0];
+
+    memset(out, 0, sizeof(*out));
+    out->engine = NQ_ENGINE_CUDA;
+    out->has_unique = 1;
+    n_devs = devices_pick(job, be, devs);
+    if (n_devs < 0)
+        return n_devs;
+    out->n_threads = n_devs;
+
+    n_tasks = d4_enumerate(job->n, NULL, NULL);
+    out->tasks = n_tasks;
+    atomic_store(&job->ps->tasks_total, n_tasks);
+    for (int i = 0; i < job->ps->n_slots; i++) {
+        atomic_store(&job->ps->slots[i].lo, 0);
+        atomic_store(&job->ps->slots[i].hi, 0);
+        atomic_store(&job->ps->slots[i].done, 0);
+    }
+    tasks = calloc(n_tasks + 1, sizeof(*tasks));
+    plans = calloc(n_tasks + 1, sizeof(*plans));
+    subtotal = calloc(n_tasks + 1, sizeof(*subtotal));
+    done = calloc(n_tasks + 1, 1);
+    order = calloc(n_tasks + 1, sizeof(*order));
+    sub_begin = calloc(n_tasks + 1, sizeof(*sub_begin));
+    fixed = calloc(n_tasks + 1, sizeof(*fixed));
+    threads = calloc((size_t)n_devs, sizeof(*threads));
+    if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !fixed || !threads) {
+        rc = NQ_ENOMEM;
+        goto out;
+    }
+    col = (collect){tasks, 0};
+    d4_enumerate(job->n, collect_task, &col);
+    plans_build(job->n, tasks, n_tasks, plans);
+
+    /* Tasks recorded by an earlier run are counted as recorded and never expanded. */
+    for (uint64_t i = 0; i < n_tasks; i++) {
+        const nq_hooks *h = job->hooks;
+        uint64_t sub;
+        if (atomic_load_explicit(&job->ps->cancel, memory_order_relaxed))
+            break;
+        if (h && h->reuse && h->reuse(h->user, i, &sub) == 1) {
+            subtotal[i] = sub;
+            done[i] = 1;
+            progress_add(slot, (u128)sub * tasks[i].weight, 1);
+            continue;
+        }
+        order[m++] = (uint32_t)i;
+    }
+
+    target = env_number("NQ_CUDA_SUBTASKS", ENGINE_SUBS_PER_DEVICE) * (uint64_t)n_devs;
+    rows = choose_rows(plans, order, m, target, job->expand_rows, sub_begin);
+    out->prefix_rows = rows;
+    n_subs = sub_begin[m];
+    subs = malloc((n_subs + 1) * sizeof(*subs));
+    counts = calloc(n_subs + 1, sizeof(*counts));
+    n_chunks = (uint32_t)env_number("NQ_CUDA_CHUNKS", ENGINE_CHUNKS_PER_DEVICE) * (uint32_t)n_devs;
+    if (n_chunks > m)
+        n_chunks = m;
+    chunk_begin = calloc((size_t)n_chunks + 1, sizeof(*chunk_begin));
+    if (!subs || !counts || !chunk_begin) {
+        rc = NQ_ENOMEM;
+        goto out;
+    }
+    sink = (sub_sink){subs, 0};
+    c.levels = 0;
+    for (uint32_t j = 0; j < m; j++) {
+        uint64_t first = sink.n;
+        search_expand(&plans[order[j]], order[j], rows, sub_store, &sink);
+        for (uint64_t i = first; i < sink.n; i++) {
+            int l = search_levels(&plans[order[j]], (int)(subs[i].plan_depth & 31));
+            if (l > c.levels)
+                c.levels = l;
+        }
+    }
+    /* Chunks of about equal sub-task counts, cut at task boundaries so that a task's
+     * subtotal is complete when its chunk is. */
+    for (uint32_t k = 0, j = 0; k < n_chunks; k++) {
+        uint64_t want = n_subs * (k + 1) / n_chunks;
+        uint32_t after = n_chunks - k - 1; /* chunks still to cut, one task each at least */
+        chunk_begin[k] = j;
+        do
+            j++;
+        while (j < m - after && sub_begin[j] < want);
+        if (after == 0)
+            j = m;
+        chunk_begin[k + 1] = j;
+    }
+
+    c.job = job;
+    c.be = be;
+    c.tasks = tasks;
+    c.plans = plans;
+    c.n_plans = (uint32_t)n_tasks;
+    c.subs = subs;
+    c.counts = counts;
+    c.order = order;
+    c.sub_begin = sub_begin;
+    c.chunk_begin = chunk_begin;
+    c.n_chunks = n_chunks;
+    c.subtotal = subtotal;
+    c.done = done;
+    c.error = 0;
+    atomic_init(&c.next_chunk, 0);
+    atomic_init(&c.stop, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    for (int d = 0; d < n_devs; d++) {
+        threads[d] = (device_thread){.c = &c, .dev = devs[d]};
+        if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
+            rc = NQ_ETHREAD;
+            atomic_store(&c.stop, 1);
+            break;
+        }
+        started++;
+    }
+    for (uint64_t i = 0; i < n_tasks && !stopping(&c); i++)
+        fixed[i] = fixed_sum(job->n, &tasks[i]);
+    for (int d = 0; d < started; d++)
+        pthread_join(threads[d].th, NULL);
+    pthread_mutex_destroy(&c.lock);
+    if (rc == NQ_OK && c.error)
+        rc = c.error;
+    hook_stop = atomic_load(&c.stop);
+
+out:
+    /* Everything counted, reused or run, goes into the result, even after a stop. */
+    for (uint64_t i = 0; done && i < n_tasks; i++) {
+        if (!done[i])
+            continue;
+        total += (u128)subtotal[i] * tasks[i].weight;
+        /* d4_unique's Burnside count, its fixed part computed during the run */
+        unique += (subtotal[i] + fixed[i]) / (8u / tasks[i].weight);
+        n_done++;
+    }
+    out->total = u128_pack(total);
+    out->unique = u128_pack(unique);
+    if (rc == NQ_OK && n_done != n_tasks)
+        rc = hook_stop ? NQ_ECALLBACK : NQ_ECANCELED;
+    free(tasks);
+    free(plans);
+    free(subs);
+    free(counts);
+    free(subtotal);
+    free(sub_begin);
+    free(order);
+    free(chunk_begin);
+    free(done);
+    free(fixed);
+    free(threads);
+    return rc;
+}

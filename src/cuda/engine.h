@@ -1,0 +1,29 @@
+/* The GPU engine's host side: the d4 border tasks, each cut into sub-tasks by placing a
+ * few more rows, handed out in chunks to one host thread per device, and the per-device
+ * counts folded back into per-task subtotals, hooks, total and unique count. */
+#ifndef NQ_CUDA_ENGINE_H
+#define NQ_CUDA_ENGINE_H
+
+#include <stdint.h>
+
+#include "../pool.h"
+#include "backend.h"
+#include "nqueens/nqueens.h"
+
+typedef struct engine_job {
+    int n;
+    uint64_t device_mask; /* bit i selects device i; 0 = every device */
+    int expand_rows;      /* inner rows the host places per sub-task; 0 = auto */
+    const nq_hooks *hooks;
+    pool_state *ps; /* the solver's cancel flag and progress slots */
+} engine_job;
+
+/* Runs the job on the backend's devices. Task ids are the d4 engine's, so subtotals
+ * compare task by task. Returns NQ_OK, NQ_ENODEV, NQ_EDEVICE, NQ_ENOMEM, NQ_ETHREAD,
+ * NQ_ECANCELED or NQ_ECALLBACK; out holds what was counted in any case. */
+int engine_run(const engine_job *job, const engine_backend *be, nq_result *out);
+
+/* The expansion depth engine_run chooses for n on n_devices devices (auto rows). */
+int engine_auto_rows(int n, int n_devices);
+
+#endif

@@ -1,0 +1,273 @@
+/* The search that completes one GPU sub-task, written once for both compilers: plain C
+ * that nvcc builds for the device (NQ_HD) and the C compiler builds for the CPU tests,
+ * so that the code checked here against OEIS and the d4 engine is the code the GPU runs.
+ * A sub-task is one d4 border task (its search plan) plus a few inner rows placed. */
+#ifndef NQ_CUDA_SEARCH_H
+#define NQ_CUDA_SEARCH_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define NQ_HD __host__ __device__ __forceinline__
+#else
+#define NQ_HD static inline
+#endif
+
+/* The inner rows of one border task in search order: the squares the three preset
+ * border queens (top, left, right) leave open in each, the row gap to the next inner row
+ * (1, or 2 and 3 where the left or right queen's row is skipped), and the rows from each
+ * down to row n-1, for the look-ahead to the bottom row. Same construction as the d4
+ * engine's plan (src/d4.c), rebuilt here so that the GPU needs nothing else. */
+typedef struct search_plan {
+    uint32_t free[32];
+    uint8_t shift[32];
+    uint8_t to_last[32];
+    uint32_t last;  /* squares open in row n-1 (every column when a corner presets it) */
+    uint32_t cols;  /* the columns no border queen holds */
+    int32_t depth;  /* inner rows to fill */
+    int32_t unused; /* keeps the size a multiple of 8 for the device copy */
+} search_plan;
+
+/* One unit of GPU work: plan index and start depth packed as plan << 5 | depth, then the
+ * masks of the inner queens placed so far, shifted to the start row. 16 bytes, so a
+ * thread fetches it with one vector load. */
+typedef struct search_sub {
+    uint32_t plan_depth;
+    uint32_t cols, ld, rd;
+} search_sub;
+
+/* Builds the plan of the border task (top, left, right, bottom mask last) on an n x n
+ * board, n >= 2. Host code: the GPU only reads plans. */
+static inline void search_plan_build(int n, int top, int left, int right, uint32_t last,
+                                     search_plan *p)
+{
+    uint32_t all = n == 32 ? 0xffffffffu : (1u << n) - 1, taken_cols = 0, taken_rows = 0;
+    int sq[3][2] = {{0, top}, {left, 0}, {right, n - 1}}, row_of[32];
+
+    for (int i = 0; i < 3; i++) {
+        taken_rows |= 1u << sq[i][0];
+        taken_cols |= 1u << sq[i][1];
+    }
+    p->depth = 0;
+    p->unused = 0;
+    for (int r = 0; r < n; r++) {
+        uint32_t hit = taken_cols;
+        if (taken_rows >> r & 1)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            int d = r > sq[i][0] ? r - sq[i][0] : sq[i][0] - r;
+            if (sq[i][1] + d < n)
+                hit |= 1u << (sq[i][1] + d);
+            if (sq[i][1] - d >= 0)
+                hit |= 1u << (sq[i][1] - d);
+        }
+        if (r == n - 1)
+            hit |= ~last;
+        row_of[p->depth] = r;
+        p->free[p->depth++] = all & ~hit;
+    }
+    p->cols = all & ~taken_cols;
+    p->last = all;
+    if (p->depth && row_of[p->depth - 1] == n - 1)
+        p->last = p->free[p->depth - 1];
+    for (int d = 0; d < 32; d++) {
+        p->shift[d] = 1;
+        p->to_last[d] = 0;
+    }
+    for (int d = 0; d < p->depth; d++) {
+        if (d + 1 < p->depth)
+            p->shift[d] = (uint8_t)(row_of[d + 1] - row_of[d]);
+        p->to_last[d] = (uint8_t)(n - 1 - row_of[d]);
+    }
+    for (int d = p->depth; d < 32; d++)
+        p->free[d] = 0;
+}
+
+/* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
+ * squares still open in the first and the second row. Branch-free: it is the most
+ * frequent step, and on the GPU a branch here would split the warp. */
+NQ_HD uint32_t search_last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
+{
+    uint32_t p = f & (0u - f), q = f ^ p;
+    uint32_t pq = ((a & p) != 0) & ((b & q) != 0);
+    uint32_t qp = ((a & q) != 0) & ((b & p) != 0);
+    uint32_t apart = q != (p << s);
+    return (pq + qp) & (0u - apart);
+}
+
+/* One thread's walk through one sub-task. The stack lives outside (shared memory on the
+ * GPU): level l of field j is stack[(4 * l + j) * stride], so that with stride = block
+ * size and each thread's base at its own index, a warp's 32 accesses fall in 32 banks. */
+typedef struct search_walk {
+    const search_plan *p;
+    uint32_t avail, cols, ld, rd;
+    int32_t d, d0, stop;
+    uint64_t count;
+} search_walk;
+
+/* The start of sub-task (plan p, depth d0, masks cols/ld/rd). Returns 1 if the walk
+ * needs steps, 0 if it is already complete (two rows or fewer left: w->count is final). */
+NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t cols, uint32_t ld,
+                       uint32_t rd)
+{
+    int rem = p->depth - d0;
+
+    w->p = p;
+    w->count = 0;
+    w->d = w->d0 = d0;
+    w->stop = p->depth - 3; /* a placement at this depth leaves two rows */
+    w->cols = cols;
+    w->ld = ld;
+    w->rd = rd;
+    w->avail = 0;
+    if (rem <= 0) {
+        w->count = 1;
+        return 0;
+    }
+    if (rem == 1) {
+        uint32_t a = p->free[d0] & ~(cols | ld | rd);
+        w->count = a != 0; /* one column is left, so a has at most one square */
+        return 0;
+    }
+    if (rem == 2) {
+        uint32_t s = p->shift[d0];
+        w->count = search_last_two(p->cols & ~cols, p->free[d0] & ~(ld | rd),
+                                   p->free[d0 + 1] & ~((ld << s) | (rd >> s)), s);
+        return 0;
+    }
+    w->avail = p->free[d0] & ~(cols | ld | rd);
+    return 1;
+}
+
+/* One node of the walk: try the next open square of the current row, or go back up a
+ * row. Returns 0 when the sub-task is finished. One node per call keeps the threads of a
+ * warp in step with each other however different their trees are. */
+NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
+{
+    const search_plan *p = w->p;
+
+    if (w->avail) {
+        uint32_t bit = w->avail & (0u - w->avail), s = p->shift[w->d];
+        uint32_t nc = w->cols | bit, nl = (w->ld | bit) << s, nr = (w->rd | bit) >> s;
+        uint32_t na, k;
+        w->avail ^= bit;
+        if (w->d == w->stop) {
+            uint32_t s2 = p->shift[w->d + 1];
+            w->count += search_last_two(p->cols & ~nc, p->free[w->d + 1] & ~(nl | nr),
+                                        p->free[w->d + 2] & ~((nl << s2) | (nr >> s2)), s2);
+            return 1;
+        }
+        na = p->free[w->d + 1] & ~(nc | nl | nr);
+        /* The bottom row may only hold the canonical columns of p->last: a placement that
+         * closes them all is a dead end long before the walk would get there. */
+        k = p->to_last[w->d + 1];
+        if (na && (p->last & ~(nc | (nl << k) | (nr >> k)))) {
+            uint32_t *top = stack + 4 * (w->d - w->d0) * stride;
+            top[0] = w->avail;
+            top[stride] = w->cols;
+            top[2 * stride] = w->ld;
+            top[3 * stride] = w->rd;
+            w->avail = na;
+            w->cols = nc;
+            w->ld = nl;
+            w->rd = nr;
+            w->d++;
+        }
+        return 1;
+    }
+    if (w->d == w->d0)
+        return 0;
+    w->d--;
+    {
+        const uint32_t *top = stack + 4 * (w->d - w->d0) * stride;
+        w->avail = top[0];
+        w->cols = top[stride];
+        w->ld = top[2 * stride];
+        w->rd = top[3 * stride];
+    }
+    return 1;
+}
+
+/* Stack levels a walk from depth d0 of p may push (0 when it needs no stack). */
+NQ_HD int search_levels(const search_plan *p, int d0)
+{
+    int l = p->depth - 3 - d0;
+    return l > 0 ? l : 0;
+}
+
+/* The completions of one sub-task: the whole walk in one call (the CPU's way to run it;
+ * the kernel interleaves the steps with fetching the next sub-task instead). stack holds
+ * at least 4 * search_levels(p, d0) words at the given stride. */
+NQ_HD uint64_t search_count(const search_plan *p, const search_sub *sub, uint32_t *stack,
+                            int stride)
+{
+    search_walk w;
+    if (search_start(&w, p, (int)(sub->plan_depth & 31), sub->cols, sub->ld, sub->rd))
+        while (search_step(&w, stack, stride))
+            ;
+    return w.count;
+}
+
+/* Receives one sub-task of the expansion; nonzero stops it. */
+typedef int (*search_emit_fn)(void *user, const search_sub *sub);
+
+/* Places the first rows inner rows of plan p (index plan_index) on the host and emits
+ * one sub-task per placement that survives the same pruning as the walk, in
+ * lexicographic order. Never goes deeper than leaves three rows to the walk, so every
+ * sub-task keeps real work for the GPU. emit may be NULL to only count. Returns the
+ * number emitted (stops early, returning the count so far, when emit asks). */
+static inline uint64_t search_expand(const search_plan *p, uint32_t plan_index, int rows,
+                                     search_emit_fn emit, void *user)
+{
+    uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
+    uint32_t avail, cols = 0, ld = 0, rd = 0;
+    uint64_t emitted = 0;
+    int target = rows, d = 0;
+
+    if (target > p->depth - 3)
+        target = p->depth - 3;
+    if (target <= 0) {
+        search_sub s = {plan_index << 5, 0, 0, 0};
+        if (emit)
+            emit(user, &s);
+        return 1;
+    }
+    avail = p->free[0];
+    for (;;) {
+        while (avail) {
+            uint32_t bit = avail & (0u - avail), s = p->shift[d];
+            uint32_t nc = cols | bit, nl = (ld | bit) << s, nr = (rd | bit) >> s;
+            uint32_t na, k = p->to_last[d + 1];
+            avail ^= bit;
+            na = p->free[d + 1] & ~(nc | nl | nr);
+            if (!na || !(p->last & ~(nc | (nl << k) | (nr >> k))))
+                continue;
+            if (d + 1 == target) {
+                search_sub sub = {plan_index << 5 | (uint32_t)target, nc, nl, nr};
+                emitted++;
+                if (emit && emit(user, &sub))
+                    return emitted;
+                continue;
+            }
+            st_avail[d] = avail;
+            st_cols[d] = cols;
+            st_ld[d] = ld;
+            st_rd[d] = rd;
+            cols = nc;
+            ld = nl;
+            rd = nr;
+            avail = na;
+            d++;
+        }
+        if (d == 0)
+            break;
+        d--;
+        avail = st_avail[d];
+        cols = st_cols[d];
+        ld = st_ld[d];
+        rd = st_rd[d];
+    }
+    return emitted;
+}
+
+#endif

@@ -1,0 +1,155 @@
+/* The GPU engine on a real GPU: totals and unique counts for n = 1..19 against OEIS, and
+ * per-task subtotals equal to the CPU d4 engine's for n = 12..15. Plain C, no Criterion,
+ * so that it builds on the device machine; exits 77 (skipped) without a usable GPU.
+ * Usage: cuda_device_check [max_n] (default 19). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nqueens/nqueens.h"
+
+#ifndef NQ_OEIS_DIR
+#define NQ_OEIS_DIR ""
+#endif
+
+/* The published value from the OEIS file when it is there (a developer machine), else
+ * the library's table, which the CPU tests check against those files. */
+static int published(const char *seq, int n, uint64_t *out, const char **from)
+{
+    char path[1024], line[256];
+    FILE *f;
+    nq_u128 v;
+
+    snprintf(path, sizeof(path), "%s/%s.txt", NQ_OEIS_DIR, seq);
+    f = fopen(path, "r");
+    if (f) {
+        while (fgets(line, sizeof(line), f)) {
+            int k;
+            unsigned long long x;
+            if (line[0] != '#' && sscanf(line, "%d %llu", &k, &x) == 2 && k == n) {
+                fclose(f);
+                *out = x;
+                *from = "OEIS file";
+                return 0;
+            }
+        }
+        fclose(f);
+    }
+    *from = "library table";
+    if ((strcmp(seq, "A000170") == 0 ? nq_known_total(n, &v) : nq_known_unique(n, &v)) != NQ_OK)
+        return -1;
+    *out = v.lo;
+    return v.hi ? -1 : 0;
+}
+
+typedef struct subs {
+    uint64_t *v;
+    uint64_t n;
+} subs;
+
+static int keep(void *user, uint64_t id, uint64_t subtotal)
+{
+    subs *s = user;
+    if (id >= s->n)
+        return 1;
+    s->v[id] = subtotal;
+    return 0;
+}
+
+static int count(int n, int engine, int rows, subs *s, nq_result *r)
+{
+    nq_settings st;
+    nq_solver *sv;
+    nq_hooks h = {0};
+    int rc;
+
+    nq_default_settings(&st);
+    st.n = n;
+    st.engine = engine;
+    st.prefix_rows = rows;
+    st.pin_threads = 0;
+    h.user = s;
+    h.task_done = keep;
+    rc = nq_create_solver(&sv, &st);
+    if (rc != NQ_OK)
+        return rc;
+    rc = nq_count(sv, s ? &h : NULL, r);
+    nq_destroy_solver(&sv);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int max_n = argc > 1 ? atoi(argv[1]) : 19, failed = 0, rc;
+    nq_result r;
+
+    if (nq_engine_from_name("cuda") != NQ_ENGINE_CUDA) {
+        printf("cuda_device_check: this build has no CUDA engine: skipped\n");
+        return 77;
+    }
+    rc = count(1, NQ_ENGINE_CUDA, 0, NULL, &r);
+    if (rc == NQ_ENODEV) {
+        printf("cuda_device_check: %s: skipped\n", nq_strerror(rc));
+        return 77;
+    }
+    for (int n = 1; n <= max_n; n++) {
+        uint64_t want, want_u;
+        const char *from;
+        rc = count(n, NQ_ENGINE_CUDA, 0, NULL, &r);
+        if (rc != NQ_OK || published("A000170", n, &want, &from) ||
+            published("A002562", n, &want_u, &from)) {
+            printf("FAIL n=%d: %s\n", n, rc ? nq_strerror(rc) : "no published value");
+            failed++;
+            continue;
+        }
+        if (r.total.lo != want || r.total.hi || r.unique.lo != want_u) {
+            printf("FAIL n=%d: total %llu unique %llu, %s says %llu and %llu\n", n,
+                   (unsigned long long)r.total.lo, (unsigned long long)r.unique.lo, from,
+                   (unsigned long long)want, (unsigned long long)want_u);
+            failed++;
+            continue;
+        }
+        printf("ok   n=%-2d total %llu unique %llu (%s) %.3f s, %llu tasks, rows %d\n", n,
+               (unsigned long long)want, (unsigned long long)want_u, from, r.seconds,
+               (unsigned long long)r.tasks, r.prefix_rows);
+    }
+    /* Per task: the d4 engine on the CPU against the GPU, at the auto depth and at
+     * shallow ones that leave the GPU deep stacks. */
+    for (int n = 12; n <= 15 && n <= max_n; n++) {
+        static const int rows[] = {0, 1, 2, 4};
+        nq_task_set ts;
+        nq_settings st;
+        subs cpu, gpu;
+
+        nq_default_settings(&st);
+        st.n = n;
+        st.engine = NQ_ENGINE_D4;
+        nq_task_set_describe(&st, &ts);
+        cpu.n = gpu.n = ts.tasks;
+        cpu.v = calloc(ts.tasks, sizeof(uint64_t));
+        gpu.v = calloc(ts.tasks, sizeof(uint64_t));
+        if (!cpu.v || !gpu.v || count(n, NQ_ENGINE_D4, 0, &cpu, &r) != NQ_OK) {
+            printf("FAIL n=%d: the CPU d4 run failed\n", n);
+            return 1;
+        }
+        for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+            uint64_t diff = 0;
+            memset(gpu.v, 0xff, ts.tasks * sizeof(uint64_t));
+            rc = count(n, NQ_ENGINE_CUDA, rows[k], &gpu, &r);
+            for (uint64_t i = 0; i < ts.tasks; i++)
+                diff += cpu.v[i] != gpu.v[i];
+            if (rc != NQ_OK || diff) {
+                printf("FAIL n=%d rows=%d: %s, %llu of %llu subtotals differ\n", n, rows[k],
+                       nq_strerror(rc), (unsigned long long)diff, (unsigned long long)ts.tasks);
+                failed++;
+            } else {
+                printf("ok   n=%d rows=%d: %llu per-task subtotals equal the CPU d4 engine's\n", n,
+                       r.prefix_rows, (unsigned long long)ts.tasks);
+            }
+        }
+        free(cpu.v);
+        free(gpu.v);
+    }
+    printf("cuda_device_check: %s\n", failed ? "FAILED" : "all passed");
+    return failed ? 1 : 0;
+}

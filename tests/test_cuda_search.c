@@ -1,0 +1,436 @@
+/* The GPU engine without a GPU: the search of src/cuda/search.h (the code the kernel
+ * runs) against the d4 engine task by task and against OEIS, walks interleaved in one
+ * strided stack as a warp runs them, and the whole host side (engine_run: expansion,
+ * chunks, devices, hooks, reduction) driven through a CPU backend. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_run.h"
+#include "config.h"
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+#include "src/cuda/engine.h"
+#include "src/d4.h"
+
+typedef struct task_list {
+    task t[20000];
+    uint64_t n;
+} task_list;
+
+static int keep_task(void *user, const task *t)
+{
+    task_list *l = user;
+    cr_assert_lt(l->n, 20000);
+    l->t[l->n++] = *t;
+    return 0;
+}
+
+static task_list *tasks_of(int n)
+{
+    task_list *l = calloc(1, sizeof(*l));
+    cr_assert_not_null(l);
+    d4_enumerate(n, keep_task, l);
+    return l;
+}
+
+static void plan_of(int n, const task *t, search_plan *p)
+{
+    search_plan_build(n, t->edge[D4_TOP], t->edge[D4_LEFT], t->edge[D4_RIGHT], t->last, p);
+}
+
+typedef struct sub_list {
+    search_sub s[1 << 16];
+    uint64_t n;
+} sub_list;
+
+static int keep_sub(void *user, const search_sub *s)
+{
+    sub_list *l = user;
+    cr_assert_lt(l->n, 1 << 16);
+    l->s[l->n++] = *s;
+    return 0;
+}
+
+/* The completions of task t when the host places rows rows first and the walk does the
+ * rest, one sub-task at a time with a plain stack. */
+static uint64_t complete_by_subs(int n, const task *t, int rows, sub_list *subs)
+{
+    search_plan p;
+    uint32_t stack[4 * 32];
+    uint64_t sum = 0;
+
+    plan_of(n, t, &p);
+    subs->n = 0;
+    cr_assert_eq(search_expand(&p, 7, rows, keep_sub, subs), subs->n);
+    cr_assert_eq(search_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
+    for (uint64_t i = 0; i < subs->n; i++) {
+        cr_assert_eq(subs->s[i].plan_depth >> 5, 7);
+        sum += search_count(&p, &subs->s[i], stack, 1);
+    }
+    return sum;
+}
+
+Test(unit, search_matches_d4_task_by_task_and_oeis)
+{
+    static const int rows[] = {0, 1, 2, 3, 5, 29};
+    sub_list *subs = malloc(sizeof(*subs));
+
+    cr_assert_not_null(subs);
+    for (int n = 4; n <= 14; n++) {
+        task_list *l = tasks_of(n);
+        for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+            uint64_t total = 0, unique = 0;
+            for (uint64_t i = 0; i < l->n; i++) {
+                uint64_t want = d4_complete(n, &l->t[i]);
+                uint64_t got = complete_by_subs(n, &l->t[i], rows[k], subs);
+                cr_assert_eq(got, want, "n=%d task %llu rows=%d", n, (unsigned long long)i,
+                             rows[k]);
+                total += got * l->t[i].weight;
+                unique += d4_unique(n, &l->t[i], got);
+            }
+            cr_assert_eq(total, oeis_value("A000170", n), "n=%d rows=%d", n, rows[k]);
+            cr_assert_eq(unique, oeis_value("A002562", n), "n=%d rows=%d", n, rows[k]);
+        }
+        free(l);
+    }
+    free(subs);
+}
+
+/* Several walks stepped in turn over one stack with stride = their number, each at its
+ * own offset, as the threads of a block share the kernel's shared memory: no walk may
+ * see another's levels. Lanes that finish take the next sub-task, as in the kernel. */
+Test(unit, interleaved_walks_share_one_strided_stack)
+{
+    enum { LANES = 7 };
+    sub_list *subs = malloc(sizeof(*subs));
+    uint32_t stack[4 * 32 * LANES];
+
+    cr_assert_not_null(subs);
+    for (int n = 8; n <= 13; n++) {
+        task_list *l = tasks_of(n);
+        search_plan *plans = calloc(l->n, sizeof(*plans));
+        uint64_t total = 0, next = 0;
+        search_walk w[LANES];
+        uint64_t weight[LANES];
+        int busy[LANES] = {0}, live = 1;
+
+        cr_assert_not_null(plans);
+        subs->n = 0;
+        for (uint64_t i = 0; i < l->n; i++) {
+            plan_of(n, &l->t[i], &plans[i]);
+            search_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
+        }
+        while (live) {
+            live = 0;
+            for (int lane = 0; lane < LANES; lane++) {
+                if (!busy[lane] && next < subs->n) {
+                    const search_sub *s = &subs->s[next++];
+                    weight[lane] = l->t[s->plan_depth >> 5].weight;
+                    busy[lane] = search_start(&w[lane], &plans[s->plan_depth >> 5],
+                                              (int)(s->plan_depth & 31), s->cols, s->ld, s->rd);
+                    if (!busy[lane])
+                        total += w[lane].count * weight[lane];
+                } else if (busy[lane] && !search_step(&w[lane], stack + lane, LANES)) {
+                    total += w[lane].count * weight[lane];
+                    busy[lane] = 0;
+                }
+                live |= busy[lane] || next < subs->n;
+            }
+        }
+        cr_assert_eq(total, oeis_value("A000170", n), "n=%d", n);
+        free(plans);
+        free(l);
+    }
+    free(subs);
+}
+
+/* ---- engine_run through a CPU backend ---------------------------------------------- */
+
+typedef struct cpu_backend {
+    int devices;      /* what devices() reports (negative: a status) */
+    int fail_at_call; /* run returns NQ_EDEVICE on this call (1-based); 0 never */
+    atomic_int calls;
+    atomic_ullong subs_run;
+    atomic_int used[8];
+} cpu_backend;
+
+static int cpu_devices(void *user)
+{
+    return ((cpu_backend *)user)->devices;
+}
+
+static int cpu_run(void *user, int dev, const search_plan *plans, uint32_t n_plans,
+                   const search_sub *subs, uint64_t n_subs, int levels, uint64_t *counts)
+{
+    cpu_backend *b = user;
+    uint32_t stack[4 * 32];
+
+    if (atomic_fetch_add(&b->calls, 1) + 1 == b->fail_at_call)
+        return NQ_EDEVICE;
+    cr_assert_lt(dev, b->devices);
+    atomic_fetch_add(&b->used[dev], 1);
+    for (uint64_t i = 0; i < n_subs; i++) {
+        const search_plan *p = &plans[subs[i].plan_depth >> 5];
+        cr_assert_lt(subs[i].plan_depth >> 5, n_plans);
+        cr_assert_leq(search_levels(p, (int)(subs[i].plan_depth & 31)), levels);
+        counts[i] = search_count(p, &subs[i], stack, 1);
+    }
+    atomic_fetch_add(&b->subs_run, n_subs);
+    return NQ_OK;
+}
+
+static engine_backend backend_of(cpu_backend *b, int devices)
+{
+    memset(b, 0, sizeof(*b));
+    b->devices = devices;
+    return (engine_backend){b, cpu_devices, cpu_run};
+}
+
+typedef struct recorder {
+    uint64_t *sub;
+    uint8_t *seen;
+    uint64_t n;
+    uint64_t reuse_below; /* reuse tasks with id < this from want[] */
+    const uint64_t *want;
+    uint64_t fail_id; /* task_done fails for this id; UINT64_MAX never */
+} recorder;
+
+static int rec_done(void *user, uint64_t id, uint64_t subtotal)
+{
+    recorder *r = user;
+    cr_assert_lt(id, r->n);
+    cr_assert_eq(r->seen[id], 0, "task %llu reported twice", (unsigned long long)id);
+    if (id == r->fail_id)
+        return 1;
+    r->seen[id] = 1;
+    r->sub[id] = subtotal;
+    return 0;
+}
+
+static int rec_reuse(void *user, uint64_t id, uint64_t *subtotal)
+{
+    recorder *r = user;
+    if (id >= r->reuse_below)
+        return 0;
+    *subtotal = r->want[id];
+    return 1;
+}
+
+static void recorder_init(recorder *r, uint64_t n)
+{
+    memset(r, 0, sizeof(*r));
+    r->n = n;
+    r->sub = calloc(n + 1, sizeof(*r->sub));
+    r->seen = calloc(n + 1, 1);
+    r->fail_id = UINT64_MAX;
+    cr_assert(r->sub && r->seen);
+}
+
+static void recorder_free(recorder *r)
+{
+    free(r->sub);
+    free(r->seen);
+}
+
+static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hooks *h,
+                      cpu_backend *b, nq_result *out)
+{
+    pool_state ps;
+    engine_backend be = backend_of(b, devices);
+    engine_job job = {n, mask, rows, h, &ps};
+    int rc;
+
+    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    rc = engine_run(&job, &be, out);
+    pool_state_free(&ps);
+    return rc;
+}
+
+/* The d4 engine's own per-task subtotals, through the public API and its hooks. */
+static uint64_t *d4_subtotals(int n, uint64_t *n_tasks)
+{
+    nq_settings s;
+    nq_solver *sv;
+    nq_result r;
+    recorder rec;
+    nq_hooks h = {0};
+
+    *n_tasks = d4_enumerate(n, NULL, NULL);
+    recorder_init(&rec, *n_tasks);
+    h.user = &rec;
+    h.task_done = rec_done;
+    nq_default_settings(&s);
+    s.n = n;
+    s.engine = NQ_ENGINE_D4;
+    s.n_threads = 2;
+    s.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    nq_destroy_solver(&sv);
+    free(rec.seen);
+    return rec.sub;
+}
+
+Test(unit, engine_totals_and_unique_match_oeis)
+{
+    static const int rows[] = {0, 1, 3};
+    for (int n = 1; n <= 14; n++)
+        for (int devices = 1; devices <= 3; devices += 2)
+            for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+                cpu_backend b;
+                nq_result r;
+                cr_assert_eq(run_engine(n, devices, 0, rows[k], NULL, &b, &r), NQ_OK);
+                cr_assert_eq(r.engine, NQ_ENGINE_CUDA);
+                cr_assert_eq(r.has_unique, 1);
+                cr_assert_eq(r.n_threads, devices);
+                cr_assert_eq(r.tasks, d4_enumerate(n, NULL, NULL));
+                cr_assert_eq(r.total.hi, 0);
+                cr_assert_eq(r.total.lo, oeis_value("A000170", n), "n=%d devices=%d rows=%d", n,
+                             devices, rows[k]);
+                cr_assert_eq(r.unique.lo, oeis_value("A002562", n), "n=%d", n);
+            }
+}
+
+Test(unit, engine_subtotals_match_the_d4_engine_task_by_task)
+{
+    for (int n = 12; n <= 14; n++) {
+        uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks);
+        for (int devices = 1; devices <= 4; devices++) {
+            cpu_backend b;
+            nq_result r;
+            recorder rec;
+            nq_hooks h = {0};
+            recorder_init(&rec, n_tasks);
+            h.user = &rec;
+            h.task_done = rec_done;
+            cr_assert_eq(run_engine(n, devices, 0, 0, &h, &b, &r), NQ_OK);
+            for (uint64_t i = 0; i < n_tasks; i++) {
+                cr_assert_eq(rec.seen[i], 1, "n=%d task %llu", n, (unsigned long long)i);
+                cr_assert_eq(rec.sub[i], want[i], "n=%d task %llu", n, (unsigned long long)i);
+            }
+            /* several devices share the chunks: each takes some when there are enough */
+            if (devices > 1)
+                cr_assert_gt(atomic_load(&b.calls), 1);
+            recorder_free(&rec);
+        }
+        free(want);
+    }
+}
+
+Test(unit, engine_reuses_recorded_tasks_without_running_them)
+{
+    int n = 12;
+    uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks), all_subs;
+    cpu_backend b;
+    nq_result r;
+    recorder rec;
+    nq_hooks h = {0};
+
+    cr_assert_eq(run_engine(n, 1, 0, 2, NULL, &b, &r), NQ_OK);
+    all_subs = atomic_load(&b.subs_run);
+    recorder_init(&rec, n_tasks);
+    rec.want = want;
+    rec.reuse_below = n_tasks / 2;
+    h.user = &rec;
+    h.task_done = rec_done;
+    h.reuse = rec_reuse;
+    cr_assert_eq(run_engine(n, 2, 0, 2, &h, &b, &r), NQ_OK);
+    cr_assert_eq(r.total.lo, oeis_value("A000170", n));
+    cr_assert_eq(r.unique.lo, oeis_value("A002562", n));
+    cr_assert_lt(atomic_load(&b.subs_run), all_subs);
+    for (uint64_t i = 0; i < n_tasks; i++)
+        cr_assert_eq(rec.seen[i], i >= n_tasks / 2, "task %llu", (unsigned long long)i);
+    recorder_free(&rec);
+    free(want);
+}
+
+Test(unit, engine_reports_hook_failures_device_errors_and_missing_devices)
+{
+    cpu_backend b;
+    nq_result r;
+    recorder rec;
+    nq_hooks h = {0};
+    uint64_t n_tasks = d4_enumerate(11, NULL, NULL);
+
+    recorder_init(&rec, n_tasks);
+    rec.fail_id = 5;
+    h.user = &rec;
+    h.task_done = rec_done;
+    cr_assert_eq(run_engine(11, 2, 0, 0, &h, &b, &r), NQ_ECALLBACK);
+    cr_assert_lt(r.total.lo, oeis_value("A000170", 11));
+    recorder_free(&rec);
+
+    cr_assert_eq(run_engine(11, NQ_ENODEV, 0, 0, NULL, &b, &r), NQ_ENODEV);
+    cr_assert_eq(run_engine(11, 2, 1u << 2, 0, NULL, &b, &r), NQ_ENODEV, "device 2 of 2");
+    cr_assert_eq(run_engine(11, 3, 1u << 2, 0, NULL, &b, &r), NQ_OK);
+    cr_assert_eq(atomic_load(&b.used[2]), atomic_load(&b.calls), "only device 2 ran");
+    cr_assert_eq(r.total.lo, oeis_value("A000170", 11));
+
+    {
+        /* a device error on the second chunk: the run fails with it, not with a total */
+        pool_state ps;
+        cpu_backend fb;
+        engine_backend be = backend_of(&fb, 1);
+        engine_job job = {11, 0, 0, NULL, &ps};
+        fb.fail_at_call = 2;
+        cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+        cr_assert_eq(engine_run(&job, &be, &r), NQ_EDEVICE);
+        atomic_store(&ps.cancel, 1);
+        cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED);
+        pool_state_free(&ps);
+    }
+}
+
+/* ---- the library and the command line, in this build ------------------------------ */
+
+Test(unit, engine_name_and_build)
+{
+    nq_settings s;
+    nq_solver *sv = NULL;
+    nq_result r;
+    int rc;
+
+    nq_default_settings(&s);
+    s.n = 10;
+    s.engine = NQ_ENGINE_CUDA;
+    s.pin_threads = 0;
+    if (!NQ_HAVE_CUDA) {
+        cr_assert_eq(nq_engine_from_name("cuda"), NQ_EUNSUPPORTED);
+        cr_assert_eq(nq_create_solver(&sv, &s), NQ_EUNSUPPORTED);
+        return;
+    }
+    cr_assert_eq(nq_engine_from_name("cuda"), NQ_ENGINE_CUDA);
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    rc = nq_count(sv, NULL, &r);
+    nq_destroy_solver(&sv);
+    /* no GPU on most build machines; where there is one, the count must be right */
+    cr_assert(rc == NQ_OK || rc == NQ_ENODEV, "rc=%d", rc);
+    if (rc == NQ_OK)
+        cr_assert_eq(r.total.lo, oeis_value("A000170", 10));
+}
+
+Test(unit, cli_engine_cuda_and_devices)
+{
+    const char *const count[] = {"count", "8", "--engine", "cuda", NULL};
+    const char *const bad_devices[] = {"count", "8", "--engine", "d4", "--devices", "0,,1", NULL};
+    const char *const bad_range[] = {"count", "8", "--devices", "3-1", NULL};
+    static cli_out o;
+
+    cli_run(&o, count);
+    if (!NQ_HAVE_CUDA) {
+        cr_assert_eq(o.status, 2);
+        cr_assert(strstr(o.err, "not built with CUDA"), "%s", o.err);
+    } else if (o.status == 1) {
+        cr_assert_str_empty(o.out);
+        cr_assert(strstr(o.err, "no usable GPU"), "%s", o.err);
+        cr_assert_eq(count_lines(o.err), 1, "%s", o.err);
+    } else {
+        cr_assert_eq(o.status, 0, "%s", o.err);
+    }
+    cli_run(&o, bad_devices);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "--devices"), "%s", o.err);
+    cli_run(&o, bad_range);
+    cr_assert_eq(o.status, 2);
+}
