@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "count_run.h"
 #include "progress.h"
 #include "signals.h"
@@ -129,36 +130,6 @@ static int write_subtotals(const char *cmd, const char *path, const uint64_t *su
     return 0;
 }
 
-/* Make *s run the journal's task set: a resumed run must rebuild the recorded ids,
- * whatever its thread count; options that contradict the journal are an error. */
-static int adopt_journal(const char *cmd, const char *path, const count_opts *o, nq_settings *s)
-{
-    nq_task_set found;
-    nq_journal_info info;
-    nq_settings t = *s;
-    int rc = nq_journal_peek(path, &found, &info);
-
-    if (rc == NQ_EIO && info.sys_errno == ENOENT)
-        return 0; /* a new journal */
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "journal %s: %s", path, info.detail);
-    if (found.n != s->n)
-        return args_run_error(cmd, "journal %s is for n=%d, not n=%d", path, found.n, s->n);
-    if (strcmp(found.engine, nq_engine_name(s->engine)) != 0)
-        return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
-                              found.engine, nq_engine_name(s->engine), found.engine);
-    if (nq_task_set_apply(&found, &t) != NQ_OK)
-        return args_run_error(cmd,
-                              "journal %s: task set '%s' (%llu tasks) is not one this "
-                              "build produces for n=%d",
-                              path, found.params, (unsigned long long)found.tasks, found.n);
-    if (o->prefix_rows && t.prefix_rows != s->prefix_rows)
-        return args_run_error(cmd, "journal %s was started with %s; drop --prefix-rows to resume",
-                              path, found.params);
-    *s = t;
-    return 0;
-}
-
 static const char *signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
@@ -170,8 +141,8 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
               nq_result *out)
 {
     nq_task_set ts;
-    nq_journal_info info;
     nq_journal *journal = NULL;
+    uint64_t done_before = 0;
     nq_solver *sv = NULL;
     run_hooks h;
     nq_hooks hooks = {0};
@@ -185,7 +156,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
         mode = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_OFF;
     memset(&h, 0, sizeof(h));
     signals_install();
-    if (r->checkpoint && (rc = adopt_journal(cmd, r->checkpoint, o, s)) != 0)
+    if (r->checkpoint && (rc = checkpoint_adopt(r->checkpoint, o, s)) != 0)
         return rc;
     rc = nq_task_set_describe(s, &ts);
     if (rc != NQ_OK)
@@ -198,21 +169,9 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
                                   (unsigned long long)ts.tasks);
     }
     if (r->checkpoint) {
-        rc = nq_journal_open(&journal, r->checkpoint, &ts, (double)r->sync_interval, &info);
-        if (rc != NQ_OK) {
-            exit_code = args_run_error(cmd, "journal %s: %s%s%s", r->checkpoint,
-                                       rc == NQ_ENOMEM ? nq_strerror(rc) : info.detail,
-                                       rc == NQ_EMISMATCH ? "; this run is " : "",
-                                       rc == NQ_EMISMATCH ? ts.params : "");
+        exit_code = checkpoint_open(r->checkpoint, &ts, r->sync_interval, &journal, &done_before);
+        if (exit_code != 0)
             goto done;
-        }
-        if (info.torn_bytes)
-            fprintf(stderr, "nqueens %s: journal %s: %s; that task will be recomputed\n", cmd,
-                    r->checkpoint, info.detail);
-        if (info.tasks_done)
-            fprintf(stderr, "nqueens %s: resuming from %s: %llu of %llu tasks already done\n", cmd,
-                    r->checkpoint, (unsigned long long)info.tasks_done,
-                    (unsigned long long)ts.tasks);
         h.journal = journal;
     }
     hooks = (nq_hooks){&h, hook_reuse, hook_done};
@@ -231,7 +190,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
     progress_stop(&pg);
     signals_target(NULL);
     sig = signals_caught();
-    recorded = journal ? info.tasks_done + nq_journal_appended(journal) : 0;
+    recorded = journal ? done_before + nq_journal_appended(journal) : 0;
 
     if (rc == NQ_OK && out->tasks != ts.tasks) {
         /* The journal's identity and the run disagree: never trust such a total. */

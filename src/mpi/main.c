@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
 #include "cli/args.h"
+#include "cli/checkpoint.h"
 #include "cli/count_output.h"
 #include "mpi_job.h"
 
@@ -153,8 +153,17 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, n
     rc = nq_resolve_settings(s);
     if (rc != NQ_OK)
         return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
-    if (checkpoint_path)
-        return checkpoint_open(checkpoint_path, s, a->sync_interval, j, store);
+    if (checkpoint_path) {
+        nq_task_set ts;
+        uint64_t done_before;
+        rc = nq_task_set_describe(s, &ts);
+        if (rc != NQ_OK)
+            return args_run_error("count", "cannot describe the task set: %s", nq_strerror(rc));
+        rc = checkpoint_open(checkpoint_path, &ts, a->sync_interval, j, &done_before);
+        if (rc == 0)
+            nq_journal_hooks(*j, store);
+        return rc;
+    }
     return 0;
 }
 

@@ -1,5 +1,5 @@
-/* nqueens-mpi's checkpoint on rank 0: adopts an existing journal's task set, opens it,
- * and turns its failures into one-line messages, as nqueens count --checkpoint does. */
+/* The checkpoint journal from the command line: adopts an existing journal's task set,
+ * opens it, and turns its failures into one-line messages (see checkpoint.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,8 +25,10 @@ int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s)
         return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
                               found.engine, nq_engine_name(s->engine), found.engine);
     if (nq_task_set_apply(&found, &t) != NQ_OK)
-        return args_run_error(cmd, "journal %s: task set '%s' is not one this build produces", path,
-                              found.params);
+        return args_run_error(cmd,
+                              "journal %s: task set '%s' (%llu tasks) is not one this "
+                              "build produces for n=%d",
+                              path, found.params, (unsigned long long)found.tasks, found.n);
     if (o->prefix_rows && t.prefix_rows != s->prefix_rows)
         return args_run_error(cmd, "journal %s was started with %s; drop --prefix-rows to resume",
                               path, found.params);
@@ -34,27 +36,23 @@ int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s)
     return 0;
 }
 
-int checkpoint_open(const char *path, const nq_settings *s, long sync_interval, nq_journal **j,
-                    nq_hooks *store)
+int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval, nq_journal **j,
+                    uint64_t *tasks_done)
 {
-    nq_task_set ts;
     nq_journal_info info;
-    int rc = nq_task_set_describe(s, &ts);
+    int rc = nq_journal_open(j, path, ts, (double)sync_interval, &info);
 
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "cannot describe the task set: %s", nq_strerror(rc));
-    rc = nq_journal_open(j, path, &ts, (double)sync_interval, &info);
     if (rc != NQ_OK)
         return args_run_error(
             cmd, "journal %s: %s%s%s", path, rc == NQ_ENOMEM ? nq_strerror(rc) : info.detail,
-            rc == NQ_EMISMATCH ? "; this run is " : "", rc == NQ_EMISMATCH ? ts.params : "");
+            rc == NQ_EMISMATCH ? "; this run is " : "", rc == NQ_EMISMATCH ? ts->params : "");
     if (info.torn_bytes)
         fprintf(stderr, "%s %s: journal %s: %s; that task will be recomputed\n", args_program, cmd,
                 path, info.detail);
     if (info.tasks_done)
         fprintf(stderr, "%s %s: resuming from %s: %llu of %llu tasks already done\n", args_program,
-                cmd, path, (unsigned long long)info.tasks_done, (unsigned long long)ts.tasks);
-    nq_journal_hooks(*j, store);
+                cmd, path, (unsigned long long)info.tasks_done, (unsigned long long)ts->tasks);
+    *tasks_done = info.tasks_done;
     return 0;
 }
 

@@ -1,0 +1,20 @@
+/* The checkpoint journal as both tools open it (nqueens count, and rank 0 of nqueens-mpi):
+ * one format and one set of messages, so that a job one tool started the other can finish. */
+#ifndef NQ_CLI_CHECKPOINT_H
+#define NQ_CLI_CHECKPOINT_H
+
+#include "args.h"
+
+/* Before the task ids are fixed: if the journal at path exists, make *s run its task
+ * set. Returns 0 or an exit code (reported). */
+int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s);
+
+/* Open (or create) the journal for the task set ts, saying on stderr what a resume found
+ * (a torn record, tasks already done: *tasks_done). Returns 0 or an exit code (reported). */
+int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval, nq_journal **j,
+                    uint64_t *tasks_done);
+
+/* After the run: close the journal; status is the run's. Returns 0 or an exit code. */
+int checkpoint_close(const char *path, nq_journal **j, int status);
+
+#endif
