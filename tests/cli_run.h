@@ -27,17 +27,15 @@ static inline void cli_slurp(int fd, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-/* argv without argv[0]; NULL-terminated. stdout and stderr go to temporary files so
- * that a chatty child can never block on a full pipe. */
-static inline void cli_run(cli_out *o, const char *const *args)
+/* Run the tool with args (argv without argv[0], NULL-terminated), its stdout and stderr
+ * on the descriptors fo and fe; returns the exit code, or 128 + the signal. */
+static inline int cli_spawn(const char *const *args, int fo, int fe)
 {
     const char *argv[64];
-    char out_path[] = "/tmp/nq-cli-out-XXXXXX", err_path[] = "/tmp/nq-cli-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path), st, i = 0;
     posix_spawn_file_actions_t fa;
     pid_t pid;
+    int st, i = 0;
 
-    cr_assert(fo >= 0 && fe >= 0);
     argv[i++] = NQ_CLI_PATH;
     for (; args[i - 1] && i < 63; i++)
         argv[i] = args[i - 1];
@@ -48,7 +46,18 @@ static inline void cli_run(cli_out *o, const char *const *args)
     cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
     posix_spawn_file_actions_destroy(&fa);
     cr_assert_eq(waitpid(pid, &st, 0), pid);
-    o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* stdout and stderr go to temporary files so that a chatty child can never block on a
+ * full pipe. */
+static inline void cli_run(cli_out *o, const char *const *args)
+{
+    char out_path[] = "/tmp/nq-cli-out-XXXXXX", err_path[] = "/tmp/nq-cli-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+
+    cr_assert(fo >= 0 && fe >= 0);
+    o->status = cli_spawn(args, fo, fe);
     lseek(fo, 0, SEEK_SET);
     lseek(fe, 0, SEEK_SET);
     cli_slurp(fo, o->out, sizeof(o->out));

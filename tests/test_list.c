@@ -13,11 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_run.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "reference.h"
-
-extern char **environ;
 
 static const char *const formats[] = {"columns", "leetcode", "acwing", "luogu"};
 #define N_FORMATS 4
@@ -131,24 +130,11 @@ static char *slurp_fd(int fd, size_t *len)
 
 static void run_tool(run_out *o, const char *const *args)
 {
-    const char *argv[32];
     char out_path[] = "/tmp/nq-list-out-XXXXXX", err_path[] = "/tmp/nq-list-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path), st, i = 0;
-    posix_spawn_file_actions_t fa;
-    pid_t pid;
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
 
     cr_assert(fo >= 0 && fe >= 0);
-    argv[i++] = NQ_CLI_PATH;
-    for (; args[i - 1] && i < 31; i++)
-        argv[i] = args[i - 1];
-    argv[i] = NULL;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fo, 1);
-    posix_spawn_file_actions_adddup2(&fa, fe, 2);
-    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    cr_assert_eq(waitpid(pid, &st, 0), pid);
-    o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    o->status = cli_spawn(args, fo, fe);
     o->out = slurp_fd(fo, &o->out_len);
     o->err = slurp_fd(fe, NULL);
     close(fo);
