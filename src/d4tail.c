@@ -36,10 +36,13 @@ enum {
     PERMS = 120,
     STEP_CODES = 81, /* the four steps between tail rows, each 1..3, in base 3 */
     PATTERNS = 15,   /* step codes whose steps skip at most two rows */
-    MAX_GAPS = 2401, /* (largest span + 1)^4, span 6 */
+    GAP_BITS = 3,    /* a clamped gap, 0..6, takes three bits of the index */
+    MAX_GAPS = 1 << (GAP_BITS * (D4TAIL_ROWS - 1)),
 };
 
-typedef unsigned __int128 perm_set; /* bit s: permutation s of the free columns */
+/* bit s: permutation s of the free columns; a vector type so that an AND is one
+ * instruction on a 128-bit register */
+typedef uint64_t perm_set __attribute__((vector_size(16)));
 
 static int perm[PERMS][TAIL];                     /* perm[s][row] = free column (0..4) */
 static perm_set row_ok[TAIL][1 << TAIL];          /* [tail row][its open free columns, 5 bits] */
@@ -47,9 +50,16 @@ static perm_set pair_hit[TAIL][TAIL][TAIL][TAIL]; /* [row i][row j][col a][col b
 static int8_t pattern_of[STEP_CODES];             /* step code -> pattern, -1 if none */
 static pthread_once_t base_once = PTHREAD_ONCE_INIT;
 
-static perm_set gap_ok[PATTERNS][MAX_GAPS]; /* [pattern][clamped gaps, base span+1] */
+static perm_set gap_ok[PATTERNS][MAX_GAPS]; /* [pattern][clamped gaps, 3 bits each] */
 static atomic_int gap_ready[PATTERNS];
 static pthread_mutex_t gap_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static perm_set perm_bit(int s)
+{
+    perm_set m = {0, 0};
+    m[s >> 6] = 1ull << (s & 63);
+    return m;
+}
 
 static void d4tail_build_base(void)
 {
@@ -75,9 +85,10 @@ static void d4tail_build_base(void)
     for (int s = 0; s < PERMS; s++)
         for (int i = 0; i < TAIL; i++) {
             for (int w = 0; w < 1 << TAIL; w++)
-                row_ok[i][w] |= (perm_set)(w >> perm[s][i] & 1) << s;
+                if (w >> perm[s][i] & 1)
+                    row_ok[i][w] |= perm_bit(s);
             for (int j = 0; j < TAIL; j++)
-                pair_hit[i][j][perm[s][i]][perm[s][j]] |= (perm_set)1 << s;
+                pair_hit[i][j][perm[s][i]][perm[s][j]] |= perm_bit(s);
         }
     for (int code = 0; code < STEP_CODES; code++) {
         int skipped = code % 3 + code / 3 % 3 + code / 9 % 3 + code / 27;
@@ -89,14 +100,18 @@ static void d4tail_build_base(void)
  * every clamped gap vector, the permutations in which no two tail queens attack. */
 static void d4tail_build_gaps(perm_set *table, const uint32_t off[TAIL])
 {
-    int span = (int)off[TAIL - 1], base = span + 1, size = base * base * base * base;
+    int span = (int)off[TAIL - 1];
 
-    for (int g = 0; g < size; g++) {
-        int pos[TAIL], x = g;
-        perm_set bad = 0;
+    for (int g = 0; g < MAX_GAPS; g++) {
+        int pos[TAIL], x = g, clamped = 1;
+        perm_set bad = {0, 0};
         pos[0] = 0;
-        for (int j = 1; j < TAIL; j++, x /= base)
-            pos[j] = pos[j - 1] + 1 + x % base;
+        for (int j = 1; j < TAIL; j++, x >>= GAP_BITS) {
+            clamped &= (x & 7) <= span;
+            pos[j] = pos[j - 1] + 1 + (x & 7);
+        }
+        if (!clamped)
+            continue; /* an index tail_count never forms */
         for (int i = 0; i < TAIL; i++)
             for (int j = i + 1; j < TAIL; j++)
                 for (int a = 0; a < TAIL; a++)
@@ -114,7 +129,7 @@ typedef struct tail_ctx {
     const perm_set *gap;
     uint32_t free[TAIL]; /* the tail rows' squares left free by the border queens */
     uint32_t off[TAIL];  /* each tail row's distance from the first */
-    uint32_t span, base; /* off[TAIL - 1], and the gap digits' base, span + 1 */
+    uint32_t span;       /* off[TAIL - 1]: wider gaps are clamped to it */
 } tail_ctx;
 
 static const perm_set *d4tail_gaps(const uint32_t off[TAIL], const uint32_t *step)
@@ -137,25 +152,24 @@ static const perm_set *d4tail_gaps(const uint32_t off[TAIL], const uint32_t *ste
 
 static inline uint64_t perm_count(perm_set m)
 {
-    return (uint64_t)(__builtin_popcountll((uint64_t)m) +
-                      __builtin_popcountll((uint64_t)(m >> 64)));
+    return (uint64_t)(__builtin_popcountll(m[0]) + __builtin_popcountll(m[1]));
 }
 
 /* Completions of the five tail rows: f holds exactly five free columns, ld and rd attack
  * the first tail row. */
 static inline uint64_t tail_count(const tail_ctx *c, uint32_t f, uint32_t ld, uint32_t rd)
 {
-    unsigned idx = 0, mul = 1, col[TAIL];
+    unsigned idx = 0, col[TAIL];
     uint32_t all = f;
     perm_set m;
 
     col[0] = (unsigned)__builtin_ctz(f);
-    for (int j = 1; j < TAIL; j++, mul *= c->base) {
+    for (int j = 1; j < TAIL; j++) {
         unsigned g;
         f &= f - 1;
         col[j] = (unsigned)__builtin_ctz(f);
         g = col[j] - col[j - 1] - 1;
-        idx += (g < c->span ? g : c->span) * mul;
+        idx |= (g < c->span ? g : c->span) << (GAP_BITS * (j - 1));
     }
     m = c->gap[idx];
 #if D4TAIL_PEXT
@@ -189,7 +203,6 @@ uint64_t d4tail_count(const d4_plan *p)
             c.off[r] = c.off[r - 1] + sh[first + r - 1];
     }
     c.span = c.off[TAIL - 1];
-    c.base = c.span + 1;
     c.gap = d4tail_gaps(c.off, sh + first);
 
     if (first == 0)
