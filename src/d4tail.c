@@ -160,7 +160,9 @@ static inline uint64_t perm_count(perm_set m)
 static inline uint64_t tail_count(const tail_ctx *c, uint32_t f, uint32_t ld, uint32_t rd)
 {
     unsigned idx = 0, col[TAIL];
+#if D4TAIL_PEXT
     uint32_t all = f;
+#endif
     perm_set m;
 
     col[0] = (unsigned)__builtin_ctz(f);
