@@ -1,7 +1,8 @@
 /* The d4 engine. The task source presets the four border queens (row 0, row n-1,
  * column 0, column n-1) and keeps one border per orbit of the square's symmetry group;
- * the workers fill the inner rows with a bitmask DFS that skips the preset rows. Why the
- * weights and the unique counts are right: docs/d4.md. */
+ * the workers fill the inner rows with a bitmask DFS that skips the preset rows (its last
+ * five rows settled by table in src/d4tail.c). Why the weights and the unique counts are
+ * right: docs/d4.md. */
 #include "d4.h"
 #include "d4tail.h"
 
@@ -202,9 +203,8 @@ void d4_plan_build(int n, const task *t, d4_plan *p)
 }
 
 /* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
- * squares still open in the first and the second row. Branch-free: this is the most
- * frequent step of the search. The two queens attack each other only diagonally, when
- * the columns are s apart. */
+ * squares still open in the first and the second row. Branch-free. The two queens attack
+ * each other only diagonally, when the columns are s apart. */
 static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
 {
     uint32_t p = f & -f, q = f ^ p;
@@ -214,6 +214,7 @@ static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
     return (pq + qp) & -apart;
 }
 
+/* The plain search, kept for plans too short for the tail tables (n < 8). */
 static uint64_t plan_count(const d4_plan *p)
 {
     uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
