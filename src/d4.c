@@ -1,8 +1,10 @@
 /* The d4 engine. The task source presets the four border queens (row 0, row n-1,
  * column 0, column n-1) and keeps one border per orbit of the square's symmetry group;
- * the workers fill the inner rows with a bitmask DFS that skips the preset rows. Why the
- * weights and the unique counts are right: docs/d4.md. */
+ * the workers fill the inner rows with a bitmask DFS that skips the preset rows (its last
+ * five rows settled by table in src/d4tail.c). Why the weights and the unique counts are
+ * right: docs/d4.md. */
 #include "d4.h"
+#include "d4tail.h"
 
 #include <string.h>
 
@@ -156,19 +158,7 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user)
     return id;
 }
 
-/* The search plan of one task: the inner rows in order, with the squares the border
- * queens leave free in each, and the row distance to the next one (2 or 3 where the
- * left or right queen's row is skipped). */
-typedef struct plan {
-    uint32_t free[32];
-    uint32_t shift[32];
-    uint32_t to_last[32]; /* rows from this one down to row n-1 */
-    uint32_t last;        /* squares open in row n-1, or every column if it is preset */
-    uint32_t cols;        /* the columns no border queen holds */
-    int depth;            /* inner rows to fill */
-} plan;
-
-static void plan_build(int n, const task *t, plan *p)
+void d4_plan_build(int n, const task *t, d4_plan *p)
 {
     uint32_t all = n == 32 ? 0xffffffffu : (1u << n) - 1, taken_cols = 0, taken_rows = 0;
     int sq[3][2], row_of[32];
@@ -213,9 +203,8 @@ static void plan_build(int n, const task *t, plan *p)
 }
 
 /* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
- * squares still open in the first and the second row. Branch-free: this is the most
- * frequent step of the search. The two queens attack each other only diagonally, when
- * the columns are s apart. */
+ * squares still open in the first and the second row. Branch-free. The two queens attack
+ * each other only diagonally, when the columns are s apart. */
 static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
 {
     uint32_t p = f & -f, q = f ^ p;
@@ -225,7 +214,8 @@ static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
     return (pq + qp) & -apart;
 }
 
-static uint64_t plan_count(const plan *p)
+/* The plain search, kept for plans too short for the tail tables (n < 8). */
+static uint64_t plan_count(const d4_plan *p)
 {
     uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
     const uint32_t *fr = p->free, *sh = p->shift;
@@ -285,9 +275,10 @@ static uint64_t plan_count(const plan *p)
 
 uint64_t d4_complete(int n, const task *t)
 {
-    plan p;
-    plan_build(n, t, &p);
-    return plan_count(&p);
+    d4_plan p;
+    d4_plan_build(n, t, &p);
+    /* the table-settled tail needs five inner rows; smaller boards take the plain search */
+    return p.depth >= D4TAIL_ROWS ? d4tail_count(&p) : plan_count(&p);
 }
 
 /* A plain search for the completions that symmetry g leaves unchanged: each queen is

@@ -1,0 +1,30 @@
+/* The d4 engine's search plan (the inner rows of one task, with what the border queens
+ * leave open in each) and its fast completion, which never searches the last five rows
+ * but settles them by table. Internal to the library; see src/d4tail.c. */
+#ifndef NQ_D4TAIL_H
+#define NQ_D4TAIL_H
+
+#include <stdint.h>
+
+#include "task.h"
+
+enum { D4TAIL_ROWS = 5 };
+
+/* The inner rows of a task in order, the squares the border queens leave free in each,
+ * and the row distance to the next one (2 or 3 where a preset row is skipped). */
+typedef struct d4_plan {
+    uint32_t free[32];
+    uint32_t shift[32];
+    uint32_t to_last[32]; /* rows from this one down to row n-1 */
+    uint32_t last;        /* squares open in row n-1, or every column if it is preset */
+    uint32_t cols;        /* the columns no border queen holds */
+    int depth;            /* inner rows to fill */
+} d4_plan;
+
+/* Fill p from the task's border (src/d4.c). */
+void d4_plan_build(int n, const task *t, d4_plan *p);
+
+/* The completions of a plan with at least D4TAIL_ROWS inner rows. */
+uint64_t d4tail_count(const d4_plan *p);
+
+#endif
