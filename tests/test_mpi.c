@@ -135,27 +135,50 @@ static long journal_records(const char *path)
 
 /* SIGKILL every process whose parent is pid: mpirun's ranks, each in its own process
  * group, so this is the one way to stop them all at the same instant. */
+/* State letter of /proc/PID/stat ('Z' zombie, 'R', 'S', ...), or 0 once it is gone. */
+static char proc_state(long pid, int *ppid)
+{
+    char path[64], buf[512], *p, st = 0;
+    FILE *f;
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+    fclose(f);
+    if (!p || sscanf(p, ") %c %d", &st, ppid) != 2)
+        return 0;
+    return st;
+}
+
+/* SIGKILL every child of pid, then wait until they have really exited (dead or zombie):
+ * only then are their files closed and the journal's lock free for the resume. */
 static void kill_children(pid_t pid)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
+    long kids[64];
+    int n_kids = 0, ppid;
     cr_assert_not_null(d);
-    while ((e = readdir(d))) {
-        char path[300], buf[512], *p;
-        FILE *f;
-        int ppid;
+    while ((e = readdir(d)) && n_kids < 64) {
+        long child;
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
-        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-        f = fopen(path, "r");
-        if (!f)
-            continue;
-        p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-        fclose(f);
-        if (p && sscanf(p, ") %*c %d", &ppid) == 1 && ppid == pid)
-            kill((pid_t)atoi(e->d_name), SIGKILL);
+        child = atol(e->d_name);
+        if (proc_state(child, &ppid) && ppid == pid) {
+            kill((pid_t)child, SIGKILL);
+            kids[n_kids++] = child;
+        }
     }
     closedir(d);
+    for (int i = 0; i < n_kids; i++)
+        for (int waited = 0; waited < 5000; waited++) {
+            char st = proc_state(kids[i], &ppid);
+            struct timespec ms = {0, 1000000};
+            if (st == 0 || st == 'Z' || st == 'X')
+                break;
+            nanosleep(&ms, NULL);
+        }
 }
 
 /* Start nqueens-mpi on np ranks (or nqueens when np is 0), wait until its journal holds

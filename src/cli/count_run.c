@@ -12,59 +12,6 @@
 #include "progress.h"
 #include "signals.h"
 
-void count_run_default(count_run_opts *r)
-{
-    memset(r, 0, sizeof(*r));
-    r->sync_interval = 5;
-    r->progress = PROGRESS_AUTO;
-}
-
-static int take_path(const char **dst, const char *cmd, args_iter *it)
-{
-    const char *v = args_value(it);
-    if (!v || !*v)
-        return args_usage_error(cmd, "--%s needs a file name", it->name);
-    *dst = v;
-    return 1;
-}
-
-int count_run_take(count_run_opts *r, const char *cmd, args_iter *it)
-{
-    const char *v;
-
-    if (strcmp(it->name, "checkpoint") == 0)
-        return take_path(&r->checkpoint, cmd, it);
-    if (strcmp(it->name, "subtotals") == 0)
-        return take_path(&r->subtotals, cmd, it);
-    if (strcmp(it->name, "sync-interval") == 0) {
-        v = args_value(it);
-        if (!v)
-            return args_usage_error(cmd, "--sync-interval needs a value");
-        if (args_parse_long(v, 0, 86400, &r->sync_interval) != 0)
-            return args_usage_error(cmd, "invalid --sync-interval '%s': expected seconds 0..86400",
-                                    v);
-        return 1;
-    }
-    if (strcmp(it->name, "no-progress") == 0) {
-        if (args_has_inline_value(it))
-            return args_usage_error(cmd, "--no-progress takes no value");
-        r->progress = PROGRESS_OFF;
-        return 1;
-    }
-    if (strcmp(it->name, "progress") == 0) {
-        /* Only the --progress=KIND form takes a value, so "--progress 15" stays N. */
-        v = it->inline_value;
-        if (!v || strcmp(v, "bar") == 0)
-            r->progress = PROGRESS_BAR;
-        else if (strcmp(v, "json") == 0)
-            r->progress = PROGRESS_JSON;
-        else
-            return args_usage_error(cmd, "invalid --progress '%s': expected bar or json", v);
-        return 1;
-    }
-    return 0;
-}
-
 /* ---- hooks: journal, subtotals and the progress counters in one place ------------- */
 
 typedef struct run_hooks {

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/checkpoint.h"
+#include "cli/count_args.h"
 #include "cli/count_output.h"
 #include "mpi_job.h"
 
@@ -27,80 +28,27 @@ static const char count_help[] =
     "  -h, --help         this help\n";
 
 /* What rank 0 read from the command line, broadcast as bytes: every rank runs the same
- * binary, so the layout is the same everywhere. */
+ * binary, so the layout is the same everywhere (the paths in it mean something on rank 0
+ * only, which is the only rank that opens files). */
 typedef struct mpi_args {
     int exit_code; /* -1: run; otherwise every rank exits with it */
-    int n;
-    int json;
-    int unique;
-    count_opts o;
-    long sync_interval;
+    count_args c;
 } mpi_args;
-
-/* Rank 0 only: the journal's path (argv outlives everything). */
-static const char *checkpoint_path;
 
 static int parse_count(int argc, char **argv, mpi_args *a)
 {
     static const char *const cmd = "count";
-    args_iter it;
-    const char *arg, *n_arg = NULL;
-    int kind, rc;
+    int rc = count_args_parse(&a->c, cmd, count_help, argc, argv);
 
-    count_opts_default(&a->o);
-    a->sync_interval = 5;
-    args_iter_init(&it, argc, argv);
-    while ((kind = args_next(&it, &arg)) != ARG_END) {
-        if (kind == ARG_POSITIONAL) {
-            if (strcmp(arg, "-h") == 0) {
-                fputs(count_help, stdout);
-                return 0;
-            }
-            if (n_arg)
-                return args_usage_error(cmd, "unexpected argument '%s': count takes one N", arg);
-            n_arg = arg;
-            continue;
-        }
-        if (strcmp(it.name, "help") == 0) {
-            fputs(count_help, stdout);
-            return 0;
-        }
-        if (strcmp(it.name, "json") == 0 && !args_has_inline_value(&it)) {
-            a->json = 1;
-            continue;
-        }
-        if (strcmp(it.name, "unique") == 0 && !args_has_inline_value(&it)) {
-            a->unique = 1;
-            continue;
-        }
-        if (strcmp(it.name, "checkpoint") == 0) {
-            checkpoint_path = args_value(&it);
-            if (!checkpoint_path || !*checkpoint_path)
-                return args_usage_error(cmd, "--checkpoint needs a file name");
-            continue;
-        }
-        if (strcmp(it.name, "sync-interval") == 0) {
-            const char *v = args_value(&it);
-            if (!v)
-                return args_usage_error(cmd, "--sync-interval needs a value");
-            if (args_parse_long(v, 0, 86400, &a->sync_interval) != 0)
-                return args_usage_error(
-                    cmd, "invalid --sync-interval '%s': expected seconds 0..86400", v);
-            continue;
-        }
-        rc = count_opts_take(&a->o, cmd, &it);
-        if (rc == EXIT_USAGE)
-            return rc;
-        if (rc == 1)
-            continue;
-        return args_usage_error(cmd, "unknown option '%s' (see 'nqueens-mpi count --help')", arg);
-    }
-    if (!n_arg)
-        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
-    if (args_parse_n(cmd, n_arg, &a->n) != 0)
-        return EXIT_USAGE;
-    if (count_output_check(cmd, &a->o, a->unique) != 0)
-        return EXIT_USAGE;
+    if (rc >= 0)
+        return rc;
+    /* Rank 0 coordinates from its main thread; per-task files and a progress display
+     * are nqueens count's. */
+    if (a->c.r.subtotals)
+        return args_usage_error(cmd, "--subtotals is not supported by nqueens-mpi (run "
+                                     "nqueens count on the finished journal instead)");
+    if (a->c.r.progress > 0)
+        return args_usage_error(cmd, "--progress is not supported by nqueens-mpi");
     return -1;
 }
 
@@ -137,7 +85,7 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
     r.n_threads = m->threads;
     r.n_pinned = m->pinned;
     snprintf(ranks, sizeof(ranks), "\"ranks\": %d", n_ranks);
-    return count_output_print("count", a->n, &r, a->json, a->unique, ranks);
+    return count_output_print("count", a->c.n, &r, a->c.json, a->c.unique, ranks);
 }
 
 /* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
@@ -146,20 +94,20 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, n
                          nq_hooks *store)
 {
     int rc;
-    count_opts_settings(&a->o, a->n, s);
+    count_opts_settings(&a->c.o, a->c.n, s);
     s->n_threads = total_threads;
-    if (checkpoint_path && (rc = checkpoint_adopt(checkpoint_path, &a->o, s)) != 0)
+    if (a->c.r.checkpoint && (rc = checkpoint_adopt(a->c.r.checkpoint, &a->c.o, s)) != 0)
         return rc;
     rc = nq_resolve_settings(s);
     if (rc != NQ_OK)
         return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
-    if (checkpoint_path) {
+    if (a->c.r.checkpoint) {
         nq_task_set ts;
         uint64_t done_before;
         rc = nq_task_set_describe(s, &ts);
         if (rc != NQ_OK)
             return args_run_error("count", "cannot describe the task set: %s", nq_strerror(rc));
-        rc = checkpoint_open(checkpoint_path, &ts, a->sync_interval, j, &done_before);
+        rc = checkpoint_open(a->c.r.checkpoint, &ts, a->c.r.sync_interval, j, &done_before);
         if (rc == 0)
             nq_journal_hooks(*j, store);
         return rc;
@@ -194,7 +142,7 @@ int main(int argc, char **argv)
         return a.exit_code;
     }
 
-    mine = a.o.threads ? a.o.threads : nq_available_cpus();
+    mine = a.c.o.threads ? a.c.o.threads : nq_available_cpus();
     if (rank == 0) {
         rank_threads = calloc((size_t)n_ranks, sizeof(int));
         if (!rank_threads)
@@ -215,11 +163,11 @@ int main(int argc, char **argv)
         return rc;
     }
     s.n_threads = mine;
-    s.pin_threads = a.o.pin;
+    s.pin_threads = a.c.o.pin;
 
     if (rank == 0) {
         rc = coordinator_run(&s, rank_threads, n_ranks, journal ? &store : NULL, &m);
-        if (journal && checkpoint_close(checkpoint_path, &journal, rc) != 0)
+        if (journal && checkpoint_close(a.c.r.checkpoint, &journal, rc) != 0)
             rc = EXIT_RUN_FAILED; /* reported */
         else if (rc == NQ_OK) {
             nq_result shown = {0};
@@ -227,7 +175,7 @@ int main(int argc, char **argv)
             shown.n_threads = m.threads;
             shown.n_pinned = m.pinned;
             if (m.reused < m.r.tasks) /* no pool ran when the journal held every task */
-                args_warn_unpinned(&a.o, &shown);
+                args_warn_unpinned(&a.c.o, &shown);
             rc = print_result(&a, &m, n_ranks);
         } else if (rc < 0) {
             rc = args_run_error("count", "count failed: %s", nq_strerror(rc));
