@@ -232,8 +232,8 @@ Test(unit, damaged_journals_are_errors)
         const char *const args[] = {"count", "11", "--checkpoint", jpath, NULL};
         cli_run(&o, args);
         expect_journal_error("other n");
-        const char *const args2[] = {"count", "12", "--checkpoint", jpath, "--prefix-rows",
-                                     "4",     NULL};
+        const char *const args2[] = {
+            "count", "12", "--checkpoint", jpath, "--engine", "prefix", "--prefix-rows", "4", NULL};
         cli_run(&o, args2);
         expect_journal_error("other depth");
     }
@@ -303,16 +303,18 @@ static int slurp_file(const char *p, char *buf, size_t size)
 Test(unit, subtotals_agree_across_runs)
 {
     static char a[65536], b[65536];
-    const char *const one[] = {"count",       "13",  "--threads",     "1", "--no-pin",
-                               "--subtotals", spath, "--prefix-rows", "3", NULL};
-    const char *const two[] = {"count",         "13", "--threads",    "2",   "--no-pin",
-                               "--prefix-rows", "3",  "--checkpoint", jpath, "--subtotals",
-                               spath,           NULL};
+    const char *const one[] = {"count",    "13",          "--threads", "1",
+                               "--no-pin", "--subtotals", spath,       "--prefix-rows",
+                               "3",        "--engine",    "prefix",    NULL};
+    const char *const two[] = {"count",         "13",       "--threads",    "2",   "--no-pin",
+                               "--prefix-rows", "3",        "--checkpoint", jpath, "--subtotals",
+                               spath,           "--engine", "prefix",       NULL};
     nq_settings s;
     nq_task_set ts;
 
     make_paths();
     nq_default_settings(&s);
+    s.engine = NQ_ENGINE_PREFIX;
     s.n = 13;
     s.prefix_rows = 3;
     cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);

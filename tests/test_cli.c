@@ -17,7 +17,7 @@ static void expect_usage_error(const char *const *args)
 
 Test(unit, cli_bad_arguments_exit_2)
 {
-    const char *const cases[][5] = {
+    const char *const cases[][7] = {
         {NULL},
         {"frobnicate", NULL},
         {"count", NULL},
@@ -33,6 +33,7 @@ Test(unit, cli_bad_arguments_exit_2)
         {"count", "8", "--threads=-1", NULL},
         {"count", "8", "--engine", "nope", NULL},
         {"count", "8", "--prefix-rows", "0", NULL},
+        {"count", "8", "--prefix-rows", "3", "--engine", "d4", NULL},
         {"count", "8", "--bogus", NULL},
         {"count", "8", "--json=yes", NULL},
         {"verify", "0", NULL},

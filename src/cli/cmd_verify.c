@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "count_output.h"
 
 static const char verify_help[] =
     "usage: nqueens verify [FROM [TO]] [options]\n"
@@ -46,6 +47,8 @@ int cmd_verify(int argc, char **argv)
             continue;
         return args_usage_error(cmd, "unknown option '%s' (see 'nqueens verify --help')", arg);
     }
+    if (count_output_check(cmd, &o, 0) != 0)
+        return EXIT_USAGE;
     for (int i = 0; i < n_pos; i++) {
         if (args_parse_long(pos[i], 1, 27, &v) != 0)
             return args_usage_error(cmd,

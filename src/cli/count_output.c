@@ -54,5 +54,8 @@ int count_output_check(const char *cmd, const count_opts *o, int unique)
     if (unique && o->engine == NQ_ENGINE_PREFIX)
         return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
                                      "--engine d4");
+    /* d4 places the border rows itself; silently ignoring a depth would mislead */
+    if (o->prefix_rows && o->engine == NQ_ENGINE_D4)
+        return args_usage_error(cmd, "--prefix-rows applies to --engine prefix or cuda, not d4");
     return 0;
 }

@@ -12,8 +12,9 @@
 int count_output_print(const char *cmd, int n, const nq_result *r, int json, int unique,
                        const char *extra_json);
 
-/* Before the run: --unique needs an engine that counts symmetry classes. Returns 0 or
- * EXIT_USAGE after a one-line message. */
+/* Before the run: --unique needs an engine that counts symmetry classes, and
+ * --prefix-rows one that has prefix rows. Returns 0 or EXIT_USAGE after a one-line
+ * message. */
 int count_output_check(const char *cmd, const count_opts *o, int unique);
 
 #endif
