@@ -363,3 +363,22 @@ Test(unit, unwritable_checkpoint_is_a_run_error)
     cli_run(&o, args);
     expect_journal_error("unwritable path");
 }
+
+/* "Rerun the same command" must resume whatever engine the journal names: without
+ * --engine the journal's engine is taken; with a contradicting --engine it is an error. */
+Test(unit, resume_takes_the_journal_engine)
+{
+    const char *const resume[] = {"count", "12", "--checkpoint", jpath, "--no-pin", NULL};
+    const char *const other[] = {"count",    "12", "--checkpoint", jpath,
+                                 "--engine", "d4", "--no-pin",     NULL};
+
+    make_paths();
+    run_12(); /* --engine prefix */
+    expect_total(&o, 12);
+    cli_run(&o, resume);
+    expect_total(&o, 12);
+    cr_expect_not_null(strstr(o.err, "already done"), "%s", o.err);
+    cli_run(&o, other);
+    expect_journal_error("engine d4 against a prefix journal");
+    cleanup();
+}

@@ -89,6 +89,7 @@ int count_opts_parse(count_opts *o, const char *cmd, const char *name, const cha
         if (e < 0)
             return args_usage_error(cmd, "unknown --engine '%s': expected d4 or prefix", value);
         o->engine = e;
+        o->engine_set = 1;
         return 1;
     }
     if (strcmp(name, "prefix-rows") == 0) {

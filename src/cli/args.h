@@ -27,6 +27,7 @@ int args_run_error(const char *cmd, const char *fmt, ...) __attribute__((format(
 typedef struct count_opts {
     int threads;     /* 0 = all allowed CPUs */
     int engine;      /* enum nq_engine */
+    int engine_set;  /* --engine was given (a resumed journal's engine yields to it) */
     int prefix_rows; /* 0 = auto */
     int pin;
     uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */

@@ -21,7 +21,8 @@ int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s)
         return args_run_error(cmd, "journal %s: %s", path, info.detail);
     if (found.n != s->n)
         return args_run_error(cmd, "journal %s is for n=%d, not n=%d", path, found.n, s->n);
-    if (strcmp(found.engine, nq_engine_name(s->engine)) != 0)
+    /* Without --engine, resuming means finishing whatever the journal started. */
+    if (o->engine_set && strcmp(found.engine, nq_engine_name(s->engine)) != 0)
         return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
                               found.engine, nq_engine_name(s->engine), found.engine);
     if (nq_task_set_apply(&found, &t) != NQ_OK)
