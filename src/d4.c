@@ -357,13 +357,13 @@ uint64_t d4_fixed_completions(int n, const uint8_t e[4], int g)
     return fixed_search(&w);
 }
 
-uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
+uint64_t d4_fixed_sum(int n, const task *t)
 {
-    uint64_t sum = subtotal;
+    uint64_t sum = 0;
     uint8_t e[4];
 
     if (t->weight == 8)
-        return subtotal; /* trivial stabiliser: every completion is its own class here */
+        return 0; /* trivial stabiliser: no symmetry but the identity fixes a completion */
     memcpy(e, t->edge, 4);
     for (int bottom = 0; bottom < n; bottom++) {
         unsigned stab;
@@ -375,5 +375,10 @@ uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
             if (stab >> g & 1)
                 sum += d4_fixed_completions(n, e, g);
     }
-    return sum / (8u / t->weight);
+    return sum;
+}
+
+uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
+{
+    return (subtotal + d4_fixed_sum(n, t)) / (8u / t->weight);
 }

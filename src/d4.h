@@ -42,6 +42,11 @@ uint64_t d4_complete(int n, const task *t);
  * orbits of the border's stabiliser on its completions (Burnside). */
 uint64_t d4_unique(int n, const task *t, uint64_t subtotal);
 
+/* What d4_unique adds to a task's subtotal before dividing by the stabiliser's size: the
+ * completions fixed by each non-identity symmetry of each of its borders. Independent of
+ * the subtotal, so an engine may work it out while the subtotal is still being counted. */
+uint64_t d4_fixed_sum(int n, const task *t);
+
 /* Completions of the border e that symmetry g leaves unchanged (g must fix e). */
 uint64_t d4_fixed_completions(int n, const uint8_t e[4], int g);
 

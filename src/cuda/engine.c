@@ -182,30 +182,6 @@ static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t
     }
 }
 
-/* What d4_unique adds to a task's subtotal before dividing: the completions fixed by
- * each symmetry of each of its borders. Independent of the subtotal, so the host works
- * it out while the GPUs count. */
-static uint64_t fixed_sum(int n, const task *t)
-{
-    uint64_t sum = 0;
-    uint8_t e[4];
-
-    if (t->weight == 8)
-        return 0;
-    memcpy(e, t->edge, 4);
-    for (int bottom = 0; bottom < n; bottom++) {
-        unsigned stab;
-        if (!(t->last >> bottom & 1))
-            continue;
-        e[D4_BOTTOM] = (uint8_t)bottom;
-        d4_border_canonical(n, e, &stab);
-        for (int g = 1; g < 8; g++)
-            if (stab >> g & 1)
-                sum += d4_fixed_completions(n, e, g);
-    }
-    return sum;
-}
-
 static void plans_build(int n, const task *tasks, uint64_t n_tasks, search_plan *plans)
 {
     for (uint64_t i = 0; i < n_tasks; i++) {
@@ -386,7 +362,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         started++;
     }
     for (uint64_t i = 0; i < n_tasks && !stopping(&c); i++)
-        fixed[i] = fixed_sum(job->n, &tasks[i]);
+        fixed[i] = d4_fixed_sum(job->n, &tasks[i]);
     for (int d = 0; d < started; d++)
         pthread_join(threads[d].th, NULL);
     pthread_mutex_destroy(&c.lock);
