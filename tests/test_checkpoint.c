@@ -124,7 +124,8 @@ Test(slow, kill9_and_resume_many_seeds)
  * says how to resume, and resuming gives the exact total. */
 static void signal_and_resume(int sig)
 {
-    const char *const args[] = {"count",     "15", "--checkpoint", jpath,
+    /* n=16: long enough (about a second) that the signal lands inside the run */
+    const char *const args[] = {"count",     "16", "--checkpoint", jpath,
                                 "--threads", "1",  "--no-pin",     NULL};
     pid_t pid;
     int st;
@@ -152,12 +153,54 @@ static void signal_and_resume(int sig)
     close(fe);
     unlink(out_path);
     cr_expect_eq(st, 128 + sig, "exit %d, stderr: %s", st, o.err);
-    cr_expect_not_null(strstr(o.err, "resume with: nqueens count 15 --checkpoint"), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "resume with: nqueens count 16 --checkpoint"), "%s", o.err);
     cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
                  "whole records only");
     cli_run(&o, args);
-    expect_total(&o, 15);
+    expect_total(&o, 16);
     cr_expect_not_null(strstr(o.err, "resuming from"), "%s", o.err);
+    cleanup();
+}
+
+/* A second SIGINT does not wait for the task boundary. One-row prefixes of n=18 are tasks
+ * of several seconds, so the first signal alone would let the current task finish and
+ * then print how to resume; the second must end the process at once, before any of that,
+ * and what was recorded stays a valid journal. */
+Test(unit, second_sigint_exits_at_once)
+{
+    const char *const args[] = {"count", "18",        "--engine", "prefix",   "--prefix-rows",
+                                "1",     "--threads", "1",        "--no-pin", "--checkpoint",
+                                jpath,   NULL};
+    const char *argv[16] = {NQ_CLI_PATH};
+    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    int fe = mkstemp(err_path), st;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+
+    make_paths();
+    cr_assert(fe >= 0);
+    for (int i = 0; args[i]; i++)
+        argv[i + 1] = args[i];
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    for (int i = 0; i < 2000 && file_size(jpath) < JOURNAL_HEADER_SIZE; i++)
+        sleep_ms(1); /* the header is on disk: the run has started */
+    sleep_ms(50);
+    kill(pid, SIGINT);
+    sleep_ms(20); /* two signals sent back to back could merge into one */
+    kill(pid, SIGINT);
+    st = wait_status(pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(err_path);
+    cr_expect_eq(st, 128 + SIGINT, "exit %d, stderr: %s", st, o.err);
+    cr_expect_null(strstr(o.err, "resume with"), "the first signal's slow path ran: %s", o.err);
+    cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
+                 "whole records only");
     cleanup();
 }
 
