@@ -3,6 +3,7 @@
 #define NQ_TEST_CLI_RUN_H
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,26 +28,45 @@ static inline void cli_slurp(int fd, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-/* Run the tool with args (argv without argv[0], NULL-terminated), its stdout and stderr
- * on the descriptors fo and fe; returns the exit code, or 128 + the signal. */
-static inline int cli_spawn(const char *const *args, int fo, int fe)
+/* Start the tool with args (argv without argv[0], NULL-terminated), its stdout and stderr
+ * on the descriptors fo and fe (a negative one: /dev/null), without waiting for it. */
+static inline pid_t cli_start(const char *const *args, int fo, int fe)
 {
     const char *argv[64];
     posix_spawn_file_actions_t fa;
     pid_t pid;
-    int st, i = 0;
+    int i = 0;
 
     argv[i++] = NQ_CLI_PATH;
     for (; args[i - 1] && i < 63; i++)
         argv[i] = args[i - 1];
     argv[i] = NULL;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fo, 1);
-    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    if (fo >= 0)
+        posix_spawn_file_actions_adddup2(&fa, fo, 1);
+    else
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (fe >= 0)
+        posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    else
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
     posix_spawn_file_actions_destroy(&fa);
+    return pid;
+}
+
+/* Wait for a started tool: its exit code, or 128 + the signal that ended it. */
+static inline int cli_wait(pid_t pid)
+{
+    int st;
     cr_assert_eq(waitpid(pid, &st, 0), pid);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run the tool to its end with stdout and stderr on fo and fe; returns cli_wait's code. */
+static inline int cli_spawn(const char *const *args, int fo, int fe)
+{
+    return cli_wait(cli_start(args, fo, fe));
 }
 
 /* stdout and stderr go to temporary files so that a chatty child can never block on a

@@ -47,33 +47,6 @@ static off_t file_size(const char *p)
     return stat(p, &st) == 0 ? st.st_size : -1;
 }
 
-/* Start the tool without waiting; its output goes nowhere. */
-static pid_t spawn_cli(const char *const *args)
-{
-    const char *argv[32];
-    posix_spawn_file_actions_t fa;
-    pid_t pid;
-    int i = 0;
-
-    argv[i++] = NQ_CLI_PATH;
-    for (; args[i - 1] && i < 31; i++)
-        argv[i] = args[i - 1];
-    argv[i] = NULL;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-    int st;
-    cr_assert_eq(waitpid(pid, &st, 0), pid);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 static void expect_total(const cli_out *c, int n)
 {
     char want[64];
@@ -93,10 +66,10 @@ static void kill_and_resume(int n, unsigned seed, int kills, long max_ms)
 
     make_paths();
     for (int k = 0; k < kills; k++) {
-        pid_t pid = spawn_cli(args);
+        pid_t pid = cli_start(args, -1, -1);
         sleep_ms((long)(rand_r(&seed) % (unsigned)max_ms));
         kill(pid, SIGKILL);
-        wait_status(pid);
+        cli_wait(pid);
     }
     cli_run(&o, args);
     expect_total(&o, n);
@@ -120,38 +93,44 @@ Test(slow, kill9_and_resume_many_seeds)
     }
 }
 
-/* Start n=15 on one thread, wait for some records, send sig: exit 128 + sig, the hint
+/* Start args with stdout discarded and stderr kept in a temporary file (*fe, path). */
+static pid_t start_keeping_stderr(const char *const *args, int *fe, char *path)
+{
+    *fe = mkstemp(path);
+    cr_assert(*fe >= 0);
+    return cli_start(args, -1, *fe);
+}
+
+/* Wait for it: its exit code, with what it printed on stderr in o.err. */
+static int finish_keeping_stderr(pid_t pid, int fe, const char *path)
+{
+    int st = cli_wait(pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(path);
+    return st;
+}
+
+/* Start n=16 on one thread, wait for some records, send sig: exit 128 + sig, the hint
  * says how to resume, and resuming gives the exact total. */
 static void signal_and_resume(int sig)
 {
     /* n=16: long enough (about a second) that the signal lands inside the run */
     const char *const args[] = {"count",     "16", "--checkpoint", jpath,
                                 "--threads", "1",  "--no-pin",     NULL};
+    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    int fe, st;
     pid_t pid;
-    int st;
-    char out_path[] = "/tmp/nq-ckpt-err-XXXXXX";
-    int fe = mkstemp(out_path);
-    posix_spawn_file_actions_t fa;
-    const char *argv[16] = {NQ_CLI_PATH};
 
     make_paths();
-    for (int i = 0; args[i]; i++)
-        argv[i + 1] = args[i];
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, fe, 2);
-    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
+    pid = start_keeping_stderr(args, &fe, err_path);
     /* Wait for a few records, so the signal lands inside the run. */
     for (int i = 0; i < 2000 && file_size(jpath) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
          i++)
         sleep_ms(1);
     kill(pid, sig);
-    st = wait_status(pid);
-    lseek(fe, 0, SEEK_SET);
-    cli_slurp(fe, o.err, sizeof(o.err));
-    close(fe);
-    unlink(out_path);
+    st = finish_keeping_stderr(pid, fe, err_path);
     cr_expect_eq(st, 128 + sig, "exit %d, stderr: %s", st, o.err);
     cr_expect_not_null(strstr(o.err, "resume with: nqueens count 16 --checkpoint"), "%s", o.err);
     cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
@@ -171,32 +150,19 @@ Test(unit, second_sigint_exits_at_once)
     const char *const args[] = {"count", "18",        "--engine", "prefix",   "--prefix-rows",
                                 "1",     "--threads", "1",        "--no-pin", "--checkpoint",
                                 jpath,   NULL};
-    const char *argv[16] = {NQ_CLI_PATH};
     char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
-    int fe = mkstemp(err_path), st;
-    posix_spawn_file_actions_t fa;
+    int fe, st;
     pid_t pid;
 
     make_paths();
-    cr_assert(fe >= 0);
-    for (int i = 0; args[i]; i++)
-        argv[i + 1] = args[i];
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, fe, 2);
-    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
+    pid = start_keeping_stderr(args, &fe, err_path);
     for (int i = 0; i < 2000 && file_size(jpath) < JOURNAL_HEADER_SIZE; i++)
         sleep_ms(1); /* the header is on disk: the run has started */
     sleep_ms(50);
     kill(pid, SIGINT);
     sleep_ms(20); /* two signals sent back to back could merge into one */
     kill(pid, SIGINT);
-    st = wait_status(pid);
-    lseek(fe, 0, SEEK_SET);
-    cli_slurp(fe, o.err, sizeof(o.err));
-    close(fe);
-    unlink(err_path);
+    st = finish_keeping_stderr(pid, fe, err_path);
     cr_expect_eq(st, 128 + SIGINT, "exit %d, stderr: %s", st, o.err);
     cr_expect_null(strstr(o.err, "resume with"), "the first signal's slow path ran: %s", o.err);
     cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,

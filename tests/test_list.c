@@ -534,16 +534,11 @@ Test(slow, list_matches_reference_n12_n13)
  * the process must stay far below that, since it never holds them all. */
 Test(slow, list_memory_stays_bounded)
 {
-    const char *argv[] = {NQ_CLI_PATH, "list", "16", "--no-pin", NULL};
-    posix_spawn_file_actions_t fa;
+    const char *const args[] = {"list", "16", "--no-pin", NULL};
     struct rusage ru;
-    pid_t pid;
+    pid_t pid = cli_start(args, -1, -1);
     int st;
 
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
     cr_assert_eq(wait4(pid, &st, 0, &ru), pid);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     cr_expect_lt(ru.ru_maxrss, 64 * 1024, "max RSS %ld KiB", ru.ru_maxrss);

@@ -194,15 +194,7 @@ static void start_and_kill(int np, const char *const *args, const char *journal)
     if (np > 0) {
         pid = mpi_spawn(np, args, fo, fe);
     } else {
-        const char *argv[16] = {NQ_CLI_PATH};
-        posix_spawn_file_actions_t fa;
-        for (int k = 0; args[k] && k < 14; k++)
-            argv[k + 1] = args[k];
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_adddup2(&fa, fo, 1);
-        posix_spawn_file_actions_adddup2(&fa, fe, 2);
-        cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
-        posix_spawn_file_actions_destroy(&fa);
+        pid = cli_start(args, fo, fe);
     }
     for (int waited = 0; journal_records(journal) < 3 && waited < 20000; waited++) {
         struct timespec ms = {0, 1000000};
