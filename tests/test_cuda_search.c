@@ -97,6 +97,55 @@ Test(unit, search_matches_d4_task_by_task_and_oeis)
     free(subs);
 }
 
+/* The kernel sizes each thread's shared-memory stack by search_levels: a walk that saved
+ * more entries would write into another thread's stack and count wrong without a sign.
+ * Every walk of n = 4..13, from every host depth, stays within it, and its row after
+ * going back (the popcount of cols) is one it saved. */
+Test(unit, walks_stay_within_their_stack_levels)
+{
+    sub_list *subs = malloc(sizeof(*subs));
+    uint32_t stack[4 * 32];
+
+    cr_assert_not_null(subs);
+    for (int n = 4; n <= 13; n++) {
+        task_list *l = tasks_of(n);
+        uint64_t total = 0;
+        int most = 0;
+        for (uint64_t i = 0; i < l->n; i++) {
+            search_plan p;
+            plan_of(n, &l->t[i], &p);
+            for (int rows = 0; rows <= 4; rows++) {
+                uint64_t sum = 0;
+                subs->n = 0;
+                search_expand(&p, 0, rows, keep_sub, subs);
+                for (uint64_t j = 0; j < subs->n; j++) {
+                    const search_sub *s = &subs->s[j];
+                    int d0 = (int)(s->plan_depth & 31), limit = search_levels(&p, d0);
+                    search_walk w;
+                    int more = search_start(&w, &p, d0, s->cols, s->ld, s->rd);
+                    while (more) {
+                        more = search_step(&w, stack, 1);
+                        cr_assert_leq(w.sp, limit, "n=%d task %llu d0=%d", n, (unsigned long long)i,
+                                      d0);
+                        cr_assert_eq(search_popcount(w.cols), w.d);
+                        most = w.sp > most ? w.sp : most;
+                    }
+                    sum += w.count;
+                }
+                if (rows == 0)
+                    total += sum * l->t[i].weight;
+                cr_assert_eq(sum, d4_complete(n, &l->t[i]), "n=%d task %llu rows=%d", n,
+                             (unsigned long long)i, rows);
+            }
+        }
+        cr_assert_eq(total, oeis_value("A000170", n), "n=%d", n);
+        if (n >= 10)
+            cr_assert_gt(most, 1, "n=%d: the walks saved rows", n);
+        free(l);
+    }
+    free(subs);
+}
+
 /* Several walks stepped in turn over one stack with stride = their number, each at its
  * own offset, as the threads of a block share the kernel's shared memory: no walk may
  * see another's levels. Lanes that finish take the next sub-task, as in the kernel. */

@@ -95,18 +95,31 @@ NQ_HD uint32_t search_last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
     return (pq + qp) & (0u - apart);
 }
 
+/* The number of set bits, with the instruction of either compiler. */
+NQ_HD int search_popcount(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return __popc(x);
+#else
+    return __builtin_popcount(x);
+#endif
+}
+
 /* One thread's walk through one sub-task. The stack lives outside (shared memory on the
- * GPU): level l of field j is stack[(4 * l + j) * stride], so that with stride = block
- * size and each thread's base at its own index, a warp's 32 accesses fall in 32 banks. */
+ * GPU): entry e of field j is stack[(4 * e + j) * stride], so that with stride = block
+ * size and each thread's base at its own index, a warp's 32 accesses fall in 32 banks.
+ * Only rows with squares left to try are saved (sp entries); a row whose last square is
+ * being tried is left behind for good, so going back never lands on an empty row. */
 typedef struct search_walk {
     const search_plan *p;
     uint32_t avail, cols, ld, rd;
-    int32_t d, d0, stop;
+    int32_t d, sp, stop;
     uint64_t count;
 } search_walk;
 
 /* The start of sub-task (plan p, depth d0, masks cols/ld/rd). Returns 1 if the walk
- * needs steps, 0 if it is already complete (two rows or fewer left: w->count is final). */
+ * needs steps, 0 if it is already complete (two rows or fewer left, or nothing open in
+ * the first: w->count is final). */
 NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t cols, uint32_t ld,
                        uint32_t rd)
 {
@@ -114,7 +127,8 @@ NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t co
 
     w->p = p;
     w->count = 0;
-    w->d = w->d0 = d0;
+    w->d = d0;
+    w->sp = 0;
     w->stop = p->depth - 3; /* a placement at this depth leaves two rows */
     w->cols = cols;
     w->ld = ld;
@@ -136,59 +150,69 @@ NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t co
         return 0;
     }
     w->avail = p->free[d0] & ~(cols | ld | rd);
-    return 1;
+    return w->avail != 0;
 }
 
-/* One node of the walk: try the next open square of the current row, or go back up a
- * row. Returns 0 when the sub-task is finished. One node per call keeps the threads of a
- * warp in step with each other however different their trees are. */
+/* One step of the walk: go back to the last saved row if this one is spent, then try
+ * its next open square. Returns 0 when the sub-task is finished. Every step places a
+ * queen, and one step per call keeps the threads of a warp in step with each other
+ * however different their trees are: a warp runs the going-back part and the placing
+ * part once each per step, so a step that does both costs it no more than one that
+ * does either, and fusing them cuts the steps by the number of backtracks.
+ * The walk keeps cols at exactly one column per inner row placed, so after going back
+ * the row is the popcount of the restored cols. */
 NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
 {
     const search_plan *p = w->p;
+    uint32_t bit, s, nc, nl, nr, na, k;
 
-    if (w->avail) {
-        uint32_t bit = w->avail & (0u - w->avail), s = p->shift[w->d];
-        uint32_t nc = w->cols | bit, nl = (w->ld | bit) << s, nr = (w->rd | bit) >> s;
-        uint32_t na, k;
-        w->avail ^= bit;
-        if (w->d == w->stop) {
-            uint32_t s2 = p->shift[w->d + 1];
-            w->count += search_last_two(p->cols & ~nc, p->free[w->d + 1] & ~(nl | nr),
-                                        p->free[w->d + 2] & ~((nl << s2) | (nr >> s2)), s2);
-            return 1;
-        }
-        na = p->free[w->d + 1] & ~(nc | nl | nr);
-        /* The bottom row may only hold the canonical columns of p->last: a placement that
-         * closes them all is a dead end long before the walk would get there. */
-        k = p->to_last[w->d + 1];
-        if (na && (p->last & ~(nc | (nl << k) | (nr >> k)))) {
-            uint32_t *top = stack + 4 * (w->d - w->d0) * stride;
-            top[0] = w->avail;
-            top[stride] = w->cols;
-            top[2 * stride] = w->ld;
-            top[3 * stride] = w->rd;
-            w->avail = na;
-            w->cols = nc;
-            w->ld = nl;
-            w->rd = nr;
-            w->d++;
-        }
-        return 1;
-    }
-    if (w->d == w->d0)
-        return 0;
-    w->d--;
-    {
-        const uint32_t *top = stack + 4 * (w->d - w->d0) * stride;
+    if (!w->avail) {
+        const uint32_t *top;
+        if (!w->sp)
+            return 0;
+        top = stack + 4 * --w->sp * stride;
         w->avail = top[0];
         w->cols = top[stride];
         w->ld = top[2 * stride];
         w->rd = top[3 * stride];
+        w->d = search_popcount(w->cols);
     }
-    return 1;
+    bit = w->avail & (0u - w->avail);
+    s = p->shift[w->d];
+    nc = w->cols | bit;
+    nl = (w->ld | bit) << s;
+    nr = (w->rd | bit) >> s;
+    w->avail ^= bit;
+    if (w->d == w->stop) {
+        uint32_t s2 = p->shift[w->d + 1];
+        w->count += search_last_two(p->cols & ~nc, p->free[w->d + 1] & ~(nl | nr),
+                                    p->free[w->d + 2] & ~((nl << s2) | (nr >> s2)), s2);
+        return (w->avail | (uint32_t)w->sp) != 0;
+    }
+    na = p->free[w->d + 1] & ~(nc | nl | nr);
+    /* The bottom row may only hold the canonical columns of p->last: a placement that
+     * closes them all is a dead end long before the walk would get there. */
+    k = p->to_last[w->d + 1];
+    if (na && (p->last & ~(nc | (nl << k) | (nr >> k)))) {
+        if (w->avail) {
+            uint32_t *top = stack + 4 * w->sp++ * stride;
+            top[0] = w->avail;
+            top[stride] = w->cols;
+            top[2 * stride] = w->ld;
+            top[3 * stride] = w->rd;
+        }
+        w->avail = na;
+        w->cols = nc;
+        w->ld = nl;
+        w->rd = nr;
+        w->d++;
+        return 1;
+    }
+    return (w->avail | (uint32_t)w->sp) != 0;
 }
 
-/* Stack levels a walk from depth d0 of p may push (0 when it needs no stack). */
+/* Stack entries a walk from depth d0 of p may save, at most one per row above the
+ * last one it places (0 when it needs no stack). */
 NQ_HD int search_levels(const search_plan *p, int d0)
 {
     int l = p->depth - 3 - d0;
