@@ -83,18 +83,6 @@ static inline void search_plan_build(int n, int top, int left, int right, uint32
         p->free[d] = 0;
 }
 
-/* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
- * squares still open in the first and the second row. Branch-free: it is the most
- * frequent step, and on the GPU a branch here would split the warp. */
-NQ_HD uint32_t search_last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
-{
-    uint32_t p = f & (0u - f), q = f ^ p;
-    uint32_t pq = ((a & p) != 0) & ((b & q) != 0);
-    uint32_t qp = ((a & q) != 0) & ((b & p) != 0);
-    uint32_t apart = q != (p << s);
-    return (pq + qp) & (0u - apart);
-}
-
 /* The number of set bits, with the instruction of either compiler. */
 NQ_HD int search_popcount(uint32_t x)
 {
@@ -113,52 +101,49 @@ NQ_HD int search_popcount(uint32_t x)
 typedef struct search_walk {
     const search_plan *p;
     uint32_t avail, cols, ld, rd;
+    uint32_t last; /* p->last, kept in a register: every step reads it */
     int32_t d, sp, stop;
     uint64_t count;
 } search_walk;
 
 /* The start of sub-task (plan p, depth d0, masks cols/ld/rd). Returns 1 if the walk
- * needs steps, 0 if it is already complete (two rows or fewer left, or nothing open in
- * the first: w->count is final). */
+ * needs steps, 0 if it is already complete (no row left, or nothing open in the first:
+ * w->count is final). */
 NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t cols, uint32_t ld,
                        uint32_t rd)
 {
-    int rem = p->depth - d0;
-
     w->p = p;
     w->count = 0;
     w->d = d0;
     w->sp = 0;
-    w->stop = p->depth - 3; /* a placement at this depth leaves two rows */
+    w->stop = p->depth - 2; /* a placement at this depth leaves the last row */
     w->cols = cols;
     w->ld = ld;
     w->rd = rd;
+    w->last = p->last;
     w->avail = 0;
-    if (rem <= 0) {
+    if (d0 >= p->depth) {
         w->count = 1;
         return 0;
     }
-    if (rem == 1) {
-        uint32_t a = p->free[d0] & ~(cols | ld | rd);
-        w->count = a != 0; /* one column is left, so a has at most one square */
-        return 0;
-    }
-    if (rem == 2) {
-        uint32_t s = p->shift[d0];
-        w->count = search_last_two(p->cols & ~cols, p->free[d0] & ~(ld | rd),
-                                   p->free[d0 + 1] & ~((ld << s) | (rd >> s)), s);
-        return 0;
-    }
     w->avail = p->free[d0] & ~(cols | ld | rd);
+    if (d0 == p->depth - 1) {
+        w->count = w->avail != 0; /* one column is left: at most one square is open */
+        return 0;
+    }
     return w->avail != 0;
 }
 
 /* One step of the walk: go back to the last saved row if this one is spent, then try
  * its next open square. Returns 0 when the sub-task is finished. Every step places a
  * queen, and one step per call keeps the threads of a warp in step with each other
- * however different their trees are: a warp runs the going-back part and the placing
- * part once each per step, so a step that does both costs it no more than one that
- * does either, and fusing them cuts the steps by the number of backtracks.
+ * however different their trees are. A warp runs each code path that any of its threads
+ * takes, so the paths are few and short: going back is fused into the step (a warp ran
+ * it in nearly every iteration anyway, now a thread also places in the same one), and
+ * the last row needs no path of its own, since the open squares of the next row are
+ * computed for every placement anyway (with one column left, a placement in the
+ * second-to-last row is a solution exactly when they are not empty). bench/gpu-model
+ * counts the warp iterations.
  * The walk keeps cols at exactly one column per inner row placed, so after going back
  * the row is the popcount of the restored cols. */
 NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
@@ -183,17 +168,15 @@ NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
     nl = (w->ld | bit) << s;
     nr = (w->rd | bit) >> s;
     w->avail ^= bit;
+    na = p->free[w->d + 1] & ~(nc | nl | nr);
     if (w->d == w->stop) {
-        uint32_t s2 = p->shift[w->d + 1];
-        w->count += search_last_two(p->cols & ~nc, p->free[w->d + 1] & ~(nl | nr),
-                                    p->free[w->d + 2] & ~((nl << s2) | (nr >> s2)), s2);
+        w->count += na != 0;
         return (w->avail | (uint32_t)w->sp) != 0;
     }
-    na = p->free[w->d + 1] & ~(nc | nl | nr);
     /* The bottom row may only hold the canonical columns of p->last: a placement that
      * closes them all is a dead end long before the walk would get there. */
     k = p->to_last[w->d + 1];
-    if (na && (p->last & ~(nc | (nl << k) | (nr >> k)))) {
+    if (na && (w->last & ~(nc | (nl << k) | (nr >> k)))) {
         if (w->avail) {
             uint32_t *top = stack + 4 * w->sp++ * stride;
             top[0] = w->avail;
@@ -215,7 +198,7 @@ NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
  * last one it places (0 when it needs no stack). */
 NQ_HD int search_levels(const search_plan *p, int d0)
 {
-    int l = p->depth - 3 - d0;
+    int l = p->depth - 2 - d0;
     return l > 0 ? l : 0;
 }
 
