@@ -197,43 +197,117 @@ Test(unit, interleaved_walks_share_one_strided_stack)
 /* ---- engine_run through a CPU backend ---------------------------------------------- */
 
 typedef struct cpu_backend {
-    int devices;      /* what devices() reports (negative: a status) */
-    int fail_at_call; /* run returns NQ_EDEVICE on this call (1-based); 0 never */
-    atomic_int calls;
+    int devices;         /* what devices() reports (negative: a status) */
+    int fail_at_call;    /* submit returns NQ_EDEVICE on this call (1-based); 0 never */
+    int fail_open;       /* open returns NQ_EDEVICE */
+    uint64_t stop_after; /* once this many sub-tasks ran, stop the run (ps->cancel); 0 never */
+    atomic_int *cancel;
+    atomic_int calls, opened, closed, most_in_flight;
     atomic_ullong subs_run;
     atomic_int used[8];
 } cpu_backend;
+
+/* One device of the CPU backend: the batch of each slot is run by wait, one sub-task at
+ * a time, polling stop between them as the kernel's threads check before each grab. */
+typedef struct cpu_device {
+    cpu_backend *b;
+    int dev, levels, in_flight;
+    uint64_t max_subs;
+    const search_plan *plans;
+    uint32_t n_plans;
+    struct {
+        const search_sub *subs;
+        uint64_t n, *counts;
+    } slot[2];
+} cpu_device;
 
 static int cpu_devices(void *user)
 {
     return ((cpu_backend *)user)->devices;
 }
 
-static int cpu_run(void *user, int dev, const search_plan *plans, uint32_t n_plans,
-                   const search_sub *subs, uint64_t n_subs, int levels, uint64_t *counts)
+static int cpu_open(void *user, int dev, const search_plan *plans, uint32_t n_plans, void **handle)
 {
     cpu_backend *b = user;
-    uint32_t stack[4 * 32];
+    cpu_device *d;
 
+    *handle = NULL;
+    cr_assert_lt(dev, b->devices);
+    if (b->fail_open)
+        return NQ_EDEVICE;
+    d = calloc(1, sizeof(*d));
+    cr_assert_not_null(d);
+    *d = (cpu_device){.b = b, .dev = dev, .plans = plans, .n_plans = n_plans, .levels = -1};
+    atomic_fetch_add(&b->opened, 1);
+    *handle = d;
+    return NQ_OK;
+}
+
+static int cpu_start(void *handle, uint64_t max_subs, int levels)
+{
+    cpu_device *d = handle;
+    d->max_subs = max_subs;
+    d->levels = levels;
+    return NQ_OK;
+}
+
+static int cpu_submit(void *handle, int slot, const search_sub *subs, uint64_t n_subs,
+                      uint64_t *counts)
+{
+    cpu_device *d = handle;
+    cpu_backend *b = d->b;
+
+    cr_assert_geq(d->levels, 0, "start before submit");
+    cr_assert(slot == 0 || slot == 1);
+    cr_assert_null(d->slot[slot].subs, "slot %d submitted twice", slot);
+    cr_assert_leq(n_subs, d->max_subs);
     if (atomic_fetch_add(&b->calls, 1) + 1 == b->fail_at_call)
         return NQ_EDEVICE;
-    cr_assert_lt(dev, b->devices);
-    atomic_fetch_add(&b->used[dev], 1);
-    for (uint64_t i = 0; i < n_subs; i++) {
-        const search_plan *p = &plans[subs[i].plan_depth >> 5];
-        cr_assert_lt(subs[i].plan_depth >> 5, n_plans);
-        cr_assert_leq(search_levels(p, (int)(subs[i].plan_depth & 31)), levels);
-        counts[i] = search_count(p, &subs[i], stack, 1);
-    }
-    atomic_fetch_add(&b->subs_run, n_subs);
+    atomic_fetch_add(&b->used[d->dev], 1);
+    d->slot[slot].subs = subs;
+    d->slot[slot].n = n_subs;
+    d->slot[slot].counts = counts;
+    if (++d->in_flight > atomic_load(&b->most_in_flight))
+        atomic_store(&b->most_in_flight, d->in_flight);
     return NQ_OK;
+}
+
+static int cpu_wait(void *handle, int slot, int (*stop)(void *arg), void *arg, uint64_t *done)
+{
+    cpu_device *d = handle;
+    cpu_backend *b = d->b;
+    uint32_t stack[4 * 32];
+    uint64_t i;
+
+    cr_assert_not_null(d->slot[slot].subs, "wait on an idle slot %d", slot);
+    for (i = 0; i < d->slot[slot].n && !stop(arg); i++) {
+        const search_sub *s = &d->slot[slot].subs[i];
+        const search_plan *p = &d->plans[s->plan_depth >> 5];
+        cr_assert_lt(s->plan_depth >> 5, d->n_plans);
+        cr_assert_leq(search_levels(p, (int)(s->plan_depth & 31)), d->levels);
+        d->slot[slot].counts[i] = search_count(p, s, stack, 1);
+        if (atomic_fetch_add(&b->subs_run, 1) + 1 == b->stop_after)
+            atomic_store(b->cancel, 1);
+    }
+    *done = i;
+    d->slot[slot].subs = NULL;
+    d->in_flight--;
+    return NQ_OK;
+}
+
+static void cpu_close(void *handle)
+{
+    cpu_device *d = handle;
+    cr_assert_eq(d->in_flight, 0, "closed with a batch in flight");
+    atomic_fetch_add(&d->b->closed, 1);
+    free(d);
 }
 
 static engine_backend backend_of(cpu_backend *b, int devices)
 {
     memset(b, 0, sizeof(*b));
     b->devices = devices;
-    return (engine_backend){b, cpu_devices, cpu_run};
+    return (engine_backend){b, cpu_devices, cpu_open, cpu_start, cpu_submit, cpu_wait, cpu_close};
 }
 
 typedef struct recorder {
@@ -242,7 +316,8 @@ typedef struct recorder {
     uint64_t n;
     uint64_t reuse_below; /* reuse tasks with id < this from want[] */
     const uint64_t *want;
-    uint64_t fail_id; /* task_done fails for this id; UINT64_MAX never */
+    uint64_t fail_id;                  /* task_done fails for this id; UINT64_MAX never */
+    const struct recorder *reuse_from; /* rec_reuse_seen: reuse the tasks it saw */
 } recorder;
 
 static int rec_done(void *user, uint64_t id, uint64_t subtotal)
@@ -263,6 +338,15 @@ static int rec_reuse(void *user, uint64_t id, uint64_t *subtotal)
     if (id >= r->reuse_below)
         return 0;
     *subtotal = r->want[id];
+    return 1;
+}
+
+static int rec_reuse_seen(void *user, uint64_t id, uint64_t *subtotal)
+{
+    recorder *r = user;
+    if (!r->reuse_from->seen[id])
+        return 0;
+    *subtotal = r->reuse_from->sub[id];
     return 1;
 }
 
@@ -425,10 +509,94 @@ Test(unit, engine_reports_hook_failures_device_errors_and_missing_devices)
         fb.fail_at_call = 2;
         cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
         cr_assert_eq(engine_run(&job, &be, &r), NQ_EDEVICE);
+        cr_assert_eq(atomic_load(&fb.closed), atomic_load(&fb.opened));
         atomic_store(&ps.cancel, 1);
         cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED);
         pool_state_free(&ps);
     }
+    {
+        /* a device that cannot be opened: the run fails with it and nothing hangs */
+        pool_state ps;
+        cpu_backend fb;
+        engine_backend be = backend_of(&fb, 2);
+        engine_job job = {11, 0, 0, NULL, &ps};
+        fb.fail_open = 1;
+        cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+        cr_assert_eq(engine_run(&job, &be, &r), NQ_EDEVICE);
+        cr_assert_eq(atomic_load(&fb.calls), 0);
+        pool_state_free(&ps);
+    }
+}
+
+/* Each device keeps two chunks in flight, opens once and closes once, whatever the
+ * number of devices. */
+Test(unit, engine_keeps_two_chunks_in_flight_per_device)
+{
+    for (int devices = 1; devices <= 3; devices++) {
+        cpu_backend b;
+        nq_result r;
+        cr_assert_eq(run_engine(13, devices, 0, 2, NULL, &b, &r), NQ_OK);
+        cr_assert_eq(r.total.lo, oeis_value("A000170", 13));
+        cr_assert_eq(atomic_load(&b.most_in_flight), 2, "devices=%d", devices);
+        cr_assert_eq(atomic_load(&b.opened), devices);
+        cr_assert_eq(atomic_load(&b.closed), devices);
+    }
+}
+
+/* A stop in the middle of a chunk (Ctrl-C) keeps every task whose sub-tasks all ended
+ * before it, with its right subtotal; the rerun that reuses them runs only the rest and
+ * ends with the OEIS counts. */
+Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
+{
+    int n = 13;
+    uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks), all_subs, kept = 0;
+    cpu_backend b;
+    nq_result r;
+    recorder rec;
+    nq_hooks h = {0};
+    pool_state ps;
+    engine_backend be;
+    engine_job job = {n, 0, 2, &h, &ps};
+
+    cr_assert_eq(run_engine(n, 1, 0, 2, NULL, &b, &r), NQ_OK);
+    all_subs = atomic_load(&b.subs_run);
+    recorder_init(&rec, n_tasks);
+    h.user = &rec;
+    h.task_done = rec_done;
+    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    be = backend_of(&b, 2);
+    b.cancel = &ps.cancel;
+    b.stop_after = all_subs / 3; /* a third of the way, inside some chunk */
+    cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED);
+    pool_state_free(&ps);
+    for (uint64_t i = 0; i < n_tasks; i++)
+        if (rec.seen[i]) {
+            cr_assert_eq(rec.sub[i], want[i], "task %llu", (unsigned long long)i);
+            kept++;
+        }
+    cr_assert_gt(kept, n_tasks / 8, "the work done before the stop is kept");
+    cr_assert_lt(kept, n_tasks);
+
+    /* the rerun: reuse what was recorded, as a journal does */
+    {
+        recorder again;
+        nq_hooks h2 = {0};
+        recorder_init(&again, n_tasks);
+        h2.user = &again;
+        h2.task_done = rec_done;
+        h2.reuse = rec_reuse_seen;
+        again.reuse_from = &rec;
+        cr_assert_eq(run_engine(n, 1, 0, 2, &h2, &b, &r), NQ_OK);
+        cr_assert_eq(r.total.lo, oeis_value("A000170", n));
+        cr_assert_eq(r.unique.lo, oeis_value("A002562", n));
+        for (uint64_t i = 0; i < n_tasks; i++)
+            cr_assert_eq(again.seen[i] + rec.seen[i], 1, "task %llu counted once",
+                         (unsigned long long)i);
+        cr_assert_lt(atomic_load(&b.subs_run), all_subs);
+        recorder_free(&again);
+    }
+    recorder_free(&rec);
+    free(want);
 }
 
 /* ---- the library and the command line, in this build ------------------------------ */

@@ -1,6 +1,8 @@
-/* What the GPU engine needs from a device: how many there are and a way to count a batch
- * of sub-tasks on one. The CUDA backend (device.cu) is one; the tests plug in a CPU one
- * that runs the same search code, so the whole host side is checked without a GPU. */
+/* What the GPU engine needs from a device: how many there are, and a way to count
+ * batches of sub-tasks on one, two batches in flight at a time so that the end of one
+ * overlaps the start of the next. The CUDA backend (device.cu) is one; the tests plug in
+ * a CPU one that runs the same search code, so the whole host side is checked without a
+ * GPU. Every function returns NQ_OK or a negative NQ_E* status. */
 #ifndef NQ_CUDA_BACKEND_H
 #define NQ_CUDA_BACKEND_H
 
@@ -14,18 +16,31 @@ extern "C" {
 
 typedef struct engine_backend {
     void *user;
-    /* Devices this backend can use (>= 1), or a negative NQ_E* status: NQ_ENODEV when
-     * there is no device or no driver. */
+    /* Devices this backend can use (>= 1), or NQ_ENODEV when there is no device or no
+     * driver. */
     int (*devices)(void *user);
-    /* On device dev, counts[i] = completions of subs[i] for i < n_subs, whose plans are
-     * plans[subs[i].plan_depth >> 5]. levels: the most stack levels a sub-task needs
-     * (search_levels). Called from one host thread per device; returns NQ_OK or a
-     * negative NQ_E* status. */
-    int (*run)(void *user, int dev, const search_plan *plans, uint32_t n_plans,
-               const search_sub *subs, uint64_t n_subs, int levels, uint64_t *counts);
+    /* Readies device dev for a run over plans[0..n_plans-1] (which stay valid until
+     * close) and returns its handle. Called from the device's own host thread while the
+     * host is still expanding the sub-tasks, so that starting the device costs no time;
+     * submit, wait and close follow from the same thread. */
+    int (*open)(void *user, int dev, const search_plan *plans, uint32_t n_plans, void **handle);
+    /* Once the sub-tasks exist: no batch will hold more than max_subs, and none needs
+     * more stack levels than levels (search_levels). */
+    int (*start)(void *handle, uint64_t max_subs, int levels);
+    /* Starts counting subs[0..n_subs-1] in slot 0 or 1 (a free one) without waiting for
+     * it: counts[i] will get the completions of subs[i]. Both arrays stay valid until
+     * the slot's wait returns. */
+    int (*submit)(void *handle, int slot, const search_sub *subs, uint64_t n_subs,
+                  uint64_t *counts);
+    /* Waits until the slot's batch ends, polling stop(arg) meanwhile; when stop says so,
+     * the device takes no further sub-task, finishes those it holds and ends early.
+     * *done gets the number of leading sub-tasks whose counts are complete: all of
+     * them unless stopped. */
+    int (*wait)(void *handle, int slot, int (*stop)(void *arg), void *arg, uint64_t *done);
+    /* Releases the device; the handle is gone. Safe after any failure above. */
+    void (*close)(void *handle);
 } engine_backend;
 
-/* The CUDA backend; defined only in builds with CUDA (NQ_HAVE_CUDA). */
 extern const engine_backend device_backend;
 
 #ifdef __cplusplus

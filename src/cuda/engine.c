@@ -2,10 +2,12 @@
  * device work goes through an engine_backend, so the tests run all of this on the CPU.
  *
  * Ownership: the calling thread enumerates the tasks, asks the reuse hook, expands the
- * sub-tasks and joins; each device thread owns the chunks it takes from one atomic
- * counter, writes only their counts and subtotals, and calls task_done for their tasks.
- * The progress slot and the stop reason are shared, under one mutex taken once per
- * chunk (a chunk is thousands of tasks' worth of GPU time, so the lock is never hot). */
+ * sub-tasks, publishes them (ready, under the lock) and joins. One host thread per
+ * device opens its device while that happens, then takes chunks from one atomic
+ * counter, keeps two in flight, and for each that ends writes only its counts and
+ * subtotals and calls task_done for its tasks. The progress slot, the first error and
+ * ready are shared under one mutex, taken a few times per chunk (a chunk is thousands
+ * of tasks' worth of GPU time, so the lock is never hot). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,9 +20,10 @@
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
  * large GPU (about 2^18) each take a few dozen, so that the long ones even out. */
 #define ENGINE_SUBS_PER_DEVICE (1ull << 22)
-/* Chunks per device: the unit of dynamic sharing between devices, of cancellation and
- * of progress. Each launch ends in a tail where few threads still run, so not many. */
-#define ENGINE_CHUNKS_PER_DEVICE 4
+/* Chunks per device: the unit of dynamic sharing between devices, of progress and of
+ * what a checkpoint records. A launch ends in a tail where few threads still run, but
+ * the next chunk, already launched on the other slot, fills the GPU meanwhile. */
+#define ENGINE_CHUNKS_PER_DEVICE 16
 
 typedef struct engine_ctx {
     const engine_job *job;
@@ -37,10 +40,13 @@ typedef struct engine_ctx {
     int levels;
     uint64_t *subtotal;
     uint8_t *done;
+    uint64_t max_chunk_subs;
     atomic_uint next_chunk;
-    atomic_int stop; /* a hook failed */
+    atomic_int stop; /* a hook or a device failed */
     int error;       /* the first backend error, under lock */
+    int ready;       /* under lock: 1 once the sub-tasks exist, -1 if they never will */
     pthread_mutex_t lock;
+    pthread_cond_t ready_cond;
 } engine_ctx;
 
 static unsigned long long env_number(const char *name, unsigned long long fallback)
@@ -74,15 +80,19 @@ static void progress_add(pool_slot *s, u128 v, uint64_t done)
     atomic_fetch_add_explicit(&s->done, done, memory_order_relaxed);
 }
 
-static void chunk_finish(engine_ctx *c, uint32_t chunk)
+/* Records the tasks of chunk whose sub-tasks are all among the first done of it: all of
+ * them unless the device was stopped. A task cut by the stop is run again next time. */
+static void chunk_finish(engine_ctx *c, uint32_t chunk, uint64_t done)
 {
     const nq_hooks *h = c->job->hooks;
+    uint64_t first = c->sub_begin[c->chunk_begin[chunk]], n_done = 0;
     u128 sum = 0;
-    uint64_t done = 0;
 
     for (uint32_t j = c->chunk_begin[chunk]; j < c->chunk_begin[chunk + 1]; j++) {
         uint32_t id = c->order[j];
         uint64_t sub = 0;
+        if (c->sub_begin[j + 1] - first > done)
+            break;
         for (uint64_t i = c->sub_begin[j]; i < c->sub_begin[j + 1]; i++)
             sub += c->counts[i];
         if (h && h->task_done && h->task_done(h->user, id, sub) != 0) {
@@ -92,10 +102,44 @@ static void chunk_finish(engine_ctx *c, uint32_t chunk)
         c->subtotal[id] = sub;
         c->done[id] = 1;
         sum += (u128)sub * c->tasks[id].weight;
-        done++;
+        n_done++;
     }
     pthread_mutex_lock(&c->lock);
-    progress_add(&c->job->ps->slots[0], sum, done);
+    progress_add(&c->job->ps->slots[0], sum, n_done);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void engine_fail(engine_ctx *c, int rc)
+{
+    pthread_mutex_lock(&c->lock);
+    if (!c->error)
+        c->error = rc;
+    pthread_mutex_unlock(&c->lock);
+    atomic_store(&c->stop, 1);
+}
+
+static int stop_polled(void *arg)
+{
+    return stopping(arg);
+}
+
+/* Blocks until the calling thread has published the sub-tasks; 0 if it never will. */
+static int wait_ready(engine_ctx *c)
+{
+    int ready;
+    pthread_mutex_lock(&c->lock);
+    while (!c->ready)
+        pthread_cond_wait(&c->ready_cond, &c->lock);
+    ready = c->ready;
+    pthread_mutex_unlock(&c->lock);
+    return ready > 0;
+}
+
+static void set_ready(engine_ctx *c, int ready)
+{
+    pthread_mutex_lock(&c->lock);
+    c->ready = ready;
+    pthread_cond_broadcast(&c->ready_cond);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -105,33 +149,63 @@ typedef struct device_thread {
     pthread_t th;
 } device_thread;
 
+/* One device: chunks in the order taken, at most two in flight (slots alternate), each
+ * finished in turn. After a stop or an error it submits nothing more but still waits
+ * for what it submitted, so that nothing runs on after the engine returns and every
+ * complete task is recorded. */
 static void *device_main(void *p)
 {
     device_thread *t = p;
     engine_ctx *c = t->c;
+    const engine_backend *be = c->be;
+    void *h = NULL;
+    uint32_t chunk_in[2];
+    int head = 0, busy = 0, rc;
 
     pthread_setname_np(pthread_self(), "nq-gpu");
-    for (;;) {
-        uint32_t chunk = atomic_fetch_add(&c->next_chunk, 1);
-        uint64_t first, n;
-        int rc;
-        if (chunk >= c->n_chunks || stopping(c))
-            break;
-        first = c->sub_begin[c->chunk_begin[chunk]];
-        n = c->sub_begin[c->chunk_begin[chunk + 1]] - first;
-        rc = n ? c->be->run(c->be->user, t->dev, c->plans, c->n_plans, c->subs + first, n,
-                            c->levels, c->counts + first)
-               : NQ_OK;
-        if (rc != NQ_OK) {
-            pthread_mutex_lock(&c->lock);
-            if (!c->error)
-                c->error = rc;
-            pthread_mutex_unlock(&c->lock);
-            atomic_store(&c->stop, 1);
-            break;
+    rc = be->open(be->user, t->dev, c->plans, c->n_plans, &h);
+    if (rc != NQ_OK || !wait_ready(c))
+        goto out;
+    rc = be->start(h, c->max_chunk_subs, c->levels);
+    while (rc == NQ_OK || busy) {
+        while (rc == NQ_OK && busy < 2 && !stopping(c)) {
+            uint32_t chunk = atomic_fetch_add(&c->next_chunk, 1);
+            uint64_t first, n;
+            int slot = (head + busy) & 1;
+            if (chunk >= c->n_chunks)
+                break;
+            first = c->sub_begin[c->chunk_begin[chunk]];
+            n = c->sub_begin[c->chunk_begin[chunk + 1]] - first;
+            if (!n) {
+                chunk_finish(c, chunk, 0);
+                continue;
+            }
+            rc = be->submit(h, slot, c->subs + first, n, c->counts + first);
+            if (rc == NQ_OK) {
+                chunk_in[slot] = chunk;
+                busy++;
+            }
         }
-        chunk_finish(c, chunk);
+        if (rc != NQ_OK)
+            atomic_store(&c->stop, 1); /* the other devices stop too */
+        if (!busy)
+            break;
+        {
+            uint64_t done = 0;
+            int w = be->wait(h, head, stop_polled, c, &done);
+            if (w == NQ_OK)
+                chunk_finish(c, chunk_in[head], done);
+            else if (rc == NQ_OK)
+                rc = w;
+            head ^= 1;
+            busy--;
+        }
     }
+out:
+    if (rc != NQ_OK)
+        engine_fail(c, rc);
+    if (h)
+        be->close(h);
     return NULL;
 }
 
@@ -246,10 +320,11 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     collect col;
     sub_sink sink;
     u128 total = 0, unique = 0;
-    uint64_t n_done = 0;
+    uint64_t n_done = 0, n_fixed = 0;
     pool_slot *slot = &job->ps->slots[0];
 
     memset(out, 0, sizeof(*out));
+    memset(&c, 0, sizeof(c));
     out->engine = NQ_ENGINE_CUDA;
     out->has_unique = 1;
     n_devs = devices_pick(job, be, devs);
@@ -296,6 +371,30 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         order[m++] = (uint32_t)i;
     }
 
+    c.job = job;
+    c.be = be;
+    c.tasks = tasks;
+    c.plans = plans;
+    c.n_plans = (uint32_t)n_tasks;
+    c.order = order;
+    c.sub_begin = sub_begin;
+    c.subtotal = subtotal;
+    c.done = done;
+    atomic_init(&c.next_chunk, 0);
+    atomic_init(&c.stop, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.ready_cond, NULL);
+    /* The devices start (a CUDA context takes a good part of a second) while this
+     * thread expands the sub-tasks. */
+    for (int d = 0; m && d < n_devs; d++) {
+        threads[d] = (device_thread){.c = &c, .dev = devs[d]};
+        if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
+            engine_fail(&c, NQ_ETHREAD);
+            break;
+        }
+        started++;
+    }
+
     target = env_number("NQ_CUDA_SUBTASKS", ENGINE_SUBS_PER_DEVICE) * (uint64_t)n_devs;
     rows = choose_rows(plans, order, m, target, job->expand_rows, sub_begin);
     out->prefix_rows = rows;
@@ -307,11 +406,11 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         n_chunks = m;
     chunk_begin = calloc((size_t)n_chunks + 1, sizeof(*chunk_begin));
     if (!subs || !counts || !chunk_begin) {
-        rc = NQ_ENOMEM;
-        goto out;
+        engine_fail(&c, NQ_ENOMEM);
+        set_ready(&c, -1);
+        goto join;
     }
     sink = (sub_sink){subs, 0};
-    c.levels = 0;
     for (uint32_t j = 0; j < m; j++) {
         uint64_t first = sink.n;
         search_expand(&plans[order[j]], order[j], rows, sub_store, &sink);
@@ -333,38 +432,23 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         if (after == 0)
             j = m;
         chunk_begin[k + 1] = j;
+        if (sub_begin[j] - sub_begin[chunk_begin[k]] > c.max_chunk_subs)
+            c.max_chunk_subs = sub_begin[j] - sub_begin[chunk_begin[k]];
     }
-
-    c.job = job;
-    c.be = be;
-    c.tasks = tasks;
-    c.plans = plans;
-    c.n_plans = (uint32_t)n_tasks;
     c.subs = subs;
     c.counts = counts;
-    c.order = order;
-    c.sub_begin = sub_begin;
     c.chunk_begin = chunk_begin;
     c.n_chunks = n_chunks;
-    c.subtotal = subtotal;
-    c.done = done;
-    c.error = 0;
-    atomic_init(&c.next_chunk, 0);
-    atomic_init(&c.stop, 0);
-    pthread_mutex_init(&c.lock, NULL);
-    for (int d = 0; d < n_devs; d++) {
-        threads[d] = (device_thread){.c = &c, .dev = devs[d]};
-        if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
-            rc = NQ_ETHREAD;
-            atomic_store(&c.stop, 1);
-            break;
-        }
-        started++;
-    }
-    for (uint64_t i = 0; i < n_tasks && !stopping(&c); i++)
-        fixed[i] = d4_fixed_sum(job->n, &tasks[i]);
+    set_ready(&c, 1);
+
+    /* The symmetric part of the unique count, while the devices run; what a stop cuts
+     * short is finished below for the tasks that were counted. */
+    for (; n_fixed < n_tasks && !stopping(&c); n_fixed++)
+        fixed[n_fixed] = d4_fixed_sum(job->n, &tasks[n_fixed]);
+join:
     for (int d = 0; d < started; d++)
         pthread_join(threads[d].th, NULL);
+    pthread_cond_destroy(&c.ready_cond);
     pthread_mutex_destroy(&c.lock);
     if (rc == NQ_OK && c.error)
         rc = c.error;
@@ -376,7 +460,9 @@ out:
         if (!done[i])
             continue;
         total += (u128)subtotal[i] * tasks[i].weight;
-        /* d4_unique's Burnside count, its fixed part computed during the run */
+        if (i >= n_fixed)
+            fixed[i] = d4_fixed_sum(job->n, &tasks[i]);
+        /* d4_unique's Burnside count */
         unique += (subtotal[i] + fixed[i]) / (8u / tasks[i].weight);
         n_done++;
     }
