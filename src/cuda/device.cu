@@ -250,7 +250,7 @@ static int device_wait(void *handle, int slot, int (*stop)(void *arg), void *arg
 {
     device_handle *h = (device_handle *)handle;
     device_slot *s = &h->slot[slot];
-    unsigned long long taken = s->n;
+    unsigned long long taken = 0;
     int stopped = 0;
     cudaError_t e;
 
@@ -267,11 +267,11 @@ static int device_wait(void *handle, int slot, int (*stop)(void *arg), void *arg
         nanosleep(&nap, NULL);
     }
     CHECK(e);
-    if (stopped) {
-        CHECK(cudaMemcpy(&taken, s->next, sizeof(taken), cudaMemcpyDeviceToHost));
-        if (taken > s->n)
-            taken = s->n;
-    }
+    /* Always read how far it got: the kernel may have seen the flag that a wait on the
+     * other slot set, and ended early before this wait first looked. */
+    CHECK(cudaMemcpy(&taken, s->next, sizeof(taken), cudaMemcpyDeviceToHost));
+    if (taken > s->n)
+        taken = s->n;
     CHECK(
         cudaMemcpy(s->host_counts, s->counts, sizeof(*s->counts) * taken, cudaMemcpyDeviceToHost));
     *done = taken;
