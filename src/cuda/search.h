@@ -19,6 +19,9 @@
  * down to row n-1, for the look-ahead to the bottom row. Same construction as the d4
  * engine's plan (src/d4.c), rebuilt here so that the GPU needs nothing else. */
 typedef struct search_plan {
+    /* What a step from depth d reads, in one 8-byte load: free[d + 1] in bits 0-31,
+     * shift[d] in bits 32-39, to_last[d + 1] in bits 40-47. */
+    uint64_t step[32];
     uint32_t free[32];
     uint8_t shift[32];
     uint8_t to_last[32];
@@ -81,6 +84,11 @@ static inline void search_plan_build(int n, int top, int left, int right, uint32
     }
     for (int d = p->depth; d < 32; d++)
         p->free[d] = 0;
+    for (int d = 0; d < 32; d++) {
+        uint64_t next_free = d + 1 < 32 ? p->free[d + 1] : 0;
+        uint64_t next_to_last = d + 1 < 32 ? p->to_last[d + 1] : 0;
+        p->step[d] = next_free | (uint64_t)p->shift[d] << 32 | next_to_last << 40;
+    }
 }
 
 /* The number of set bits, with the instruction of either compiler. */
@@ -149,6 +157,7 @@ NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t co
 NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
 {
     const search_plan *p = w->p;
+    uint64_t step;
     uint32_t bit, s, nc, nl, nr, na, k;
 
     if (!w->avail) {
@@ -162,20 +171,21 @@ NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
         w->rd = top[3 * stride];
         w->d = search_popcount(w->cols);
     }
+    step = p->step[w->d];
     bit = w->avail & (0u - w->avail);
-    s = p->shift[w->d];
+    s = (uint32_t)(step >> 32) & 0xff;
     nc = w->cols | bit;
     nl = (w->ld | bit) << s;
     nr = (w->rd | bit) >> s;
     w->avail ^= bit;
-    na = p->free[w->d + 1] & ~(nc | nl | nr);
+    na = (uint32_t)step & ~(nc | nl | nr);
     if (w->d == w->stop) {
         w->count += na != 0;
         return (w->avail | (uint32_t)w->sp) != 0;
     }
     /* The bottom row may only hold the canonical columns of p->last: a placement that
      * closes them all is a dead end long before the walk would get there. */
-    k = p->to_last[w->d + 1];
+    k = (uint32_t)(step >> 40) & 0xff;
     if (na && (w->last & ~(nc | (nl << k) | (nr >> k)))) {
         if (w->avail) {
             uint32_t *top = stack + 4 * w->sp++ * stride;
