@@ -1,5 +1,6 @@
 /* The GPU engine on a real GPU: totals and unique counts for n = 1..19 against OEIS, and
- * per-task subtotals equal to the CPU d4 engine's for n = 12..15. Plain C, no Criterion,
+ * per-task subtotals equal to the CPU d4 engine's for n = 12..15, and a run stopped in
+ * the middle keeps only right subtotals and resumes to the total. Plain C, no Criterion,
  * so that it builds on the device machine; exits 77 (skipped) without a usable GPU.
  * Usage: cuda_device_check [max_n] (default 19). */
 #include <stdio.h>
@@ -78,6 +79,89 @@ static int count(int n, int engine, int rows, subs *s, nq_result *r)
     return rc;
 }
 
+/* A stop in the middle of a run, as Ctrl-C makes one: the hook cancels the solver once
+ * the first task is in, while a second chunk is still on the GPU. */
+typedef struct stopper {
+    nq_solver *sv;
+    const uint64_t *cpu;
+    uint64_t *v, n, recorded, wrong;
+    unsigned char *seen;
+} stopper;
+
+static int stop_keep(void *user, uint64_t id, uint64_t subtotal)
+{
+    stopper *s = user;
+    if (id >= s->n || s->seen[id])
+        return 1;
+    s->seen[id] = 1;
+    s->v[id] = subtotal;
+    s->wrong += subtotal != s->cpu[id];
+    if (++s->recorded == 1)
+        nq_solver_cancel(s->sv);
+    return 0;
+}
+
+static int stop_reuse(void *user, uint64_t id, uint64_t *subtotal)
+{
+    stopper *s = user;
+    if (id >= s->n || !s->seen[id])
+        return 0;
+    *subtotal = s->v[id];
+    return 1;
+}
+
+/* Every task recorded before the stop carries the CPU's subtotal, and the run that
+ * reuses them (as a resumed journal does) ends at the published counts. */
+static int check_stop(int n, const uint64_t *cpu, uint64_t n_tasks)
+{
+    stopper s = {0};
+    nq_settings st;
+    nq_hooks h = {0};
+    nq_result r;
+    uint64_t want, want_u, first;
+    const char *from;
+    int rc, rc2, failed = 0;
+
+    s.cpu = cpu;
+    s.n = n_tasks;
+    s.v = calloc(n_tasks, sizeof(uint64_t));
+    s.seen = calloc(n_tasks, 1);
+    if (!s.v || !s.seen || published("A000170", n, &want, &from) ||
+        published("A002562", n, &want_u, &from))
+        return 1;
+    nq_default_settings(&st);
+    st.n = n;
+    st.engine = NQ_ENGINE_CUDA;
+    h.user = &s;
+    h.task_done = stop_keep;
+    h.reuse = stop_reuse;
+    if (nq_create_solver(&s.sv, &st) != NQ_OK)
+        return 1;
+    rc = nq_count(s.sv, &h, &r);
+    first = s.recorded;
+    nq_destroy_solver(&s.sv);
+    if (nq_create_solver(&s.sv, &st) != NQ_OK)
+        return 1;
+    rc2 = nq_count(s.sv, &h, &r);
+    nq_destroy_solver(&s.sv);
+    if (rc != NQ_ECANCELED || rc2 != NQ_OK || s.wrong || s.recorded != n_tasks ||
+        r.total.lo != want || r.unique.lo != want_u) {
+        printf("FAIL n=%d stop: first run %s with %llu tasks, rerun %s, %llu wrong subtotals, "
+               "total %llu (want %llu)\n",
+               n, nq_strerror(rc), (unsigned long long)first, nq_strerror(rc2),
+               (unsigned long long)s.wrong, (unsigned long long)r.total.lo,
+               (unsigned long long)want);
+        failed = 1;
+    } else {
+        printf("ok   n=%d stop: %llu of %llu tasks kept by the stopped run, all equal to the "
+               "CPU's; the rerun ends at %llu\n",
+               n, (unsigned long long)first, (unsigned long long)n_tasks, (unsigned long long)want);
+    }
+    free(s.v);
+    free(s.seen);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     int max_n = argc > 1 ? atoi(argv[1]) : 19, failed = 0, rc;
@@ -147,6 +231,8 @@ int main(int argc, char **argv)
                        r.prefix_rows, (unsigned long long)ts.tasks);
             }
         }
+        if (n == 15)
+            failed += check_stop(n, cpu.v, ts.tasks);
         free(cpu.v);
         free(gpu.v);
     }
