@@ -380,6 +380,25 @@ static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hook
     return rc;
 }
 
+/* engine_run at n = 11 on a backend that fails at its fail_at_call-th submit or at
+ * open, with the solver cancelled from the start if cancel: the status it returns. */
+static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_open, int cancel)
+{
+    pool_state ps;
+    nq_result r;
+    engine_backend be = backend_of(b, devices);
+    engine_job job = {11, 0, 0, NULL, &ps};
+    int rc;
+
+    b->fail_at_call = fail_at_call;
+    b->fail_open = fail_open;
+    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    atomic_store(&ps.cancel, cancel);
+    rc = engine_run(&job, &be, &r);
+    pool_state_free(&ps);
+    return rc;
+}
+
 /* The d4 engine's own per-task subtotals, through the public API and its hooks. */
 static uint64_t *d4_subtotals(int n, uint64_t *n_tasks)
 {
@@ -500,32 +519,13 @@ Test(unit, engine_reports_hook_failures_device_errors_and_missing_devices)
     cr_assert_eq(atomic_load(&b.used[2]), atomic_load(&b.calls), "only device 2 ran");
     cr_assert_eq(r.total.lo, oeis_value("A000170", 11));
 
-    {
-        /* a device error on the second chunk: the run fails with it, not with a total */
-        pool_state ps;
-        cpu_backend fb;
-        engine_backend be = backend_of(&fb, 1);
-        engine_job job = {11, 0, 0, NULL, &ps};
-        fb.fail_at_call = 2;
-        cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
-        cr_assert_eq(engine_run(&job, &be, &r), NQ_EDEVICE);
-        cr_assert_eq(atomic_load(&fb.closed), atomic_load(&fb.opened));
-        atomic_store(&ps.cancel, 1);
-        cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED);
-        pool_state_free(&ps);
-    }
-    {
-        /* a device that cannot be opened: the run fails with it and nothing hangs */
-        pool_state ps;
-        cpu_backend fb;
-        engine_backend be = backend_of(&fb, 2);
-        engine_job job = {11, 0, 0, NULL, &ps};
-        fb.fail_open = 1;
-        cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
-        cr_assert_eq(engine_run(&job, &be, &r), NQ_EDEVICE);
-        cr_assert_eq(atomic_load(&fb.calls), 0);
-        pool_state_free(&ps);
-    }
+    /* a device error on the second chunk: the run fails with it, not with a total */
+    cr_assert_eq(run_failing(&b, 1, 2, 0, 0), NQ_EDEVICE);
+    cr_assert_eq(atomic_load(&b.closed), atomic_load(&b.opened));
+    cr_assert_eq(run_failing(&b, 1, 2, 0, 1), NQ_ECANCELED, "cancelled before it starts");
+    /* a device that cannot be opened: the run fails with it and nothing hangs */
+    cr_assert_eq(run_failing(&b, 2, 0, 1, 0), NQ_EDEVICE);
+    cr_assert_eq(atomic_load(&b.calls), 0);
 }
 
 /* Each device keeps two chunks in flight, opens once and closes once, whatever the
