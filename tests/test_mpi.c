@@ -1,9 +1,12 @@
 /* nqueens-mpi on loopback: totals for 1..4 ranks against OEIS A000170, bad arguments
- * reported once with exit code 2 from every rank, and a job killed mid-run resumed from
- * its journal by nqueens-mpi or nqueens (and the reverse). Each mpirun start costs about
- * half a second, so the cases are few and spread over ranks and board sizes. */
+ * reported once with exit code 2 from every rank, a job killed mid-run resumed from its
+ * journal by nqueens-mpi or nqueens (and the reverse), --subtotals byte for byte as
+ * nqueens writes them, --progress=json over every rank, and SIGINT / SIGTERM to every
+ * rank, to rank 0 alone, to one worker or to mpirun, then resumed. Each mpirun start
+ * costs about half a second, so the cases are few and spread over ranks and board sizes. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 
 #include "cli_run.h"
 #include "oeis_data.h"
+#include "src/journal.h"
 
 static cli_out o;
 
@@ -126,15 +130,18 @@ Test(unit, mpi_bad_arguments_once_exit_2)
 
 /* ---- kill and resume ---------------------------------------------------------------- */
 
-/* Journal layout (src/journal.h): a 128-byte header, then 24 bytes per finished task. */
-static long journal_records(const char *path)
+static long journal_size(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && st.st_size > 128 ? (long)(st.st_size - 128) / 24 : 0;
+    return stat(path, &st) == 0 ? (long)st.st_size : 0;
 }
 
-/* SIGKILL every process whose parent is pid: mpirun's ranks, each in its own process
- * group, so this is the one way to stop them all at the same instant. */
+static long journal_records(const char *path)
+{
+    long size = journal_size(path);
+    return size > JOURNAL_HEADER_SIZE ? (size - JOURNAL_HEADER_SIZE) / JOURNAL_RECORD_SIZE : 0;
+}
+
 /* State letter of /proc/PID/stat ('Z' zombie, 'R', 'S', ...), or 0 once it is gone. */
 static char proc_state(long pid, int *ppid)
 {
@@ -151,26 +158,34 @@ static char proc_state(long pid, int *ppid)
     return st;
 }
 
-/* SIGKILL every child of pid, then wait until they have really exited (dead or zombie):
- * only then are their files closed and the journal's lock free for the resume. */
-static void kill_children(pid_t pid)
+/* The processes whose parent is pid: mpirun's ranks, each in its own process group, so
+ * that a signal to mpirun's group never reaches them. Returns how many (at most max). */
+static int children_of(pid_t pid, long *kids, int max)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
-    long kids[64];
-    int n_kids = 0, ppid;
+    int n = 0, ppid;
     cr_assert_not_null(d);
-    while ((e = readdir(d)) && n_kids < 64) {
+    while ((e = readdir(d)) && n < max) {
         long child;
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         child = atol(e->d_name);
-        if (proc_state(child, &ppid) && ppid == pid) {
-            kill((pid_t)child, SIGKILL);
-            kids[n_kids++] = child;
-        }
+        if (proc_state(child, &ppid) && ppid == pid)
+            kids[n++] = child;
     }
     closedir(d);
+    return n;
+}
+
+/* SIGKILL every child of pid, then wait until they have really exited (dead or zombie):
+ * only then are their files closed and the journal's lock free for the resume. */
+static void kill_children(pid_t pid)
+{
+    long kids[64];
+    int n_kids = children_of(pid, kids, 64), ppid;
+    for (int i = 0; i < n_kids; i++)
+        kill((pid_t)kids[i], SIGKILL);
     for (int i = 0; i < n_kids; i++)
         for (int waited = 0; waited < 5000; waited++) {
             char st = proc_state(kids[i], &ppid);
@@ -266,5 +281,314 @@ Test(unit, mpi_and_nqueens_resume_each_other)
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     cr_expect_str_eq(o.out, want);
     expect_partial_resume(o.err);
+    unlink(journal);
+}
+
+/* ---- subtotals and progress like nqueens count ------------------------------------------ */
+
+static void slurp_path(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY);
+    cr_assert(fd >= 0, "cannot open %s", path);
+    cli_slurp(fd, buf, size);
+    close(fd);
+}
+
+static void temp_path(char *path, size_t size, const char *what)
+{
+    int fd;
+    snprintf(path, size, "/tmp/nq-mpi-%s-XXXXXX", what);
+    fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+}
+
+Test(unit, mpi_subtotals_identical_to_nqueens)
+{
+    /* d4's task set does not depend on the thread count; prefix's automatic depth does,
+     * so nqueens runs with as many threads as the job has workers */
+    static const struct {
+        int n, np;
+        const char *engine;
+    } cases[] = {{10, 1, "d4"}, {10, 3, "d4"}, {11, 1, "d4"},    {11, 3, "d4"},
+                 {12, 1, "d4"}, {12, 3, "d4"}, {12, 3, "prefix"}};
+    static char a[65536], b[65536];
+    char mpath[64], cpath[64];
+
+    temp_path(mpath, sizeof(mpath), "subs");
+    temp_path(cpath, sizeof(cpath), "subs");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char n_s[8], np_s[8];
+        const char *const margs[] = {"count",    n_s,        "--threads",     "1",
+                                     "--no-pin", "--engine", cases[i].engine, "--subtotals",
+                                     mpath,      NULL};
+        const char *const cargs[] = {"count",    n_s,        "--threads",     np_s,
+                                     "--no-pin", "--engine", cases[i].engine, "--subtotals",
+                                     cpath,      NULL};
+        snprintf(n_s, sizeof(n_s), "%d", cases[i].n);
+        snprintf(np_s, sizeof(np_s), "%d", cases[i].np);
+        cr_assert_eq(truncate(mpath, 0), 0);
+        mpi_run(&o, cases[i].np, margs);
+        cr_assert_eq(o.status, 0, "np=%d n=%d: exit %d, stderr: %s", cases[i].np, cases[i].n,
+                     o.status, o.err);
+        cli_run(&o, cargs);
+        cr_assert_eq(o.status, 0, "nqueens n=%d: %s", cases[i].n, o.err);
+        slurp_path(mpath, a, sizeof(a));
+        slurp_path(cpath, b, sizeof(b));
+        cr_expect_gt(count_lines(a), 1, "np=%d n=%d: %s", cases[i].np, cases[i].n, a);
+        cr_expect_str_eq(a, b, "np=%d n=%d %s: the same bytes as nqueens count", cases[i].np,
+                         cases[i].n, cases[i].engine);
+    }
+    unlink(mpath);
+    unlink(cpath);
+}
+
+/* One --progress=json line: its numbers, or 0 if the line is not in the format. */
+typedef struct progress_line {
+    unsigned long long done, total, solutions;
+    double percent, sol_rate, task_rate, elapsed;
+    int final;
+} progress_line;
+
+static int parse_progress(const char *line, progress_line *p)
+{
+    char eta[32], final[8];
+    int used = 0;
+    if (sscanf(line,
+               "{\"progress\": {\"tasks_done\": %llu, \"tasks_total\": %llu, \"percent\": %lf, "
+               "\"solutions\": %llu, \"solutions_per_second\": %lf, \"tasks_per_second\": %lf, "
+               "\"elapsed\": %lf, \"eta\": %31[^,], \"final\": %7[a-z]}}%n",
+               &p->done, &p->total, &p->percent, &p->solutions, &p->sol_rate, &p->task_rate,
+               &p->elapsed, eta, final, &used) != 9 ||
+        used == 0)
+        return 0;
+    if (strcmp(eta, "null") != 0 && strtod(eta, NULL) < 0)
+        return 0;
+    p->final = strcmp(final, "true") == 0;
+    return p->final || strcmp(final, "false") == 0;
+}
+
+/* Every line of err that is progress: parses, never goes back, and the last one is final
+ * with every task of every rank and the whole total. Returns the number of lines. */
+static int expect_progress(const char *err, int n)
+{
+    progress_line p, last = {0};
+    int lines = 0;
+    for (const char *l = strstr(err, "{\"progress\""); l; l = strstr(l + 1, "{\"progress\"")) {
+        cr_assert(parse_progress(l, &p), "not a progress line: %.200s", l);
+        cr_expect_geq(p.done, last.done, "tasks done went back: %.200s", l);
+        cr_expect_leq(p.done, p.total, "%.200s", l);
+        cr_expect_geq(p.solutions, last.solutions, "%.200s", l);
+        cr_expect(!last.final, "a line after the final one: %.200s", l);
+        last = p;
+        lines++;
+    }
+    cr_assert_gt(lines, 0, "no progress in: %s", err);
+    cr_expect(last.final, "the last line is not final: %s", err);
+    cr_expect_eq(last.done, last.total, "%s", err);
+    cr_expect_eq(last.solutions, oeis_value("A000170", n), "%s", err);
+    return lines;
+}
+
+Test(unit, mpi_progress_json_counts_every_rank)
+{
+    /* about two seconds on two ranks of one thread: several lines, one a second */
+    const char *const args[] = {"count",           "17", "--threads", "1", "--no-pin",
+                                "--progress=json", NULL};
+    mpi_run(&o, 2, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_eq(strtoull(o.out, NULL, 10), oeis_value("A000170", 17), "%s", o.out);
+    cr_expect_geq(expect_progress(o.err, 17), 2, "one line a second: %s", o.err);
+}
+
+/* ---- signals -------------------------------------------------------------------------- */
+
+/* Which MPI rank process pid is (Open MPI puts it in the environment), or -1. */
+static int rank_of(long pid)
+{
+    char path[64], env[65536];
+    size_t len;
+    FILE *f;
+    snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+    f = fopen(path, "r");
+    if (!f)
+        return -1;
+    len = fread(env, 1, sizeof(env) - 1, f);
+    fclose(f);
+    env[len] = '\0';
+    for (size_t i = 0; i < len; i += strlen(env + i) + 1)
+        if (strncmp(env + i, "OMPI_COMM_WORLD_RANK=", 21) == 0)
+            return atoi(env + i + 21);
+    return -1;
+}
+
+enum { TO_EVERY_RANK = -1, TO_MPIRUN = -2 };
+
+/* Start nqueens-mpi args on np ranks, wait until its journal holds that many records and
+ * then after_ms more, send sig (twice when twice is set) to rank `to`, every rank or
+ * mpirun, and wait for the end: o has the exit code and what was printed. */
+static void start_and_signal(int np, const char *const *args, const char *journal, long records,
+                             long after_ms, int to, int sig, int twice)
+{
+    char out_path[] = "/tmp/nq-mpi-out-XXXXXX", err_path[] = "/tmp/nq-mpi-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path), n_kids, n_hit = 0;
+    long kids[64], hit[64];
+    pid_t pid;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    pid = mpi_spawn(np, args, fo, fe);
+    /* records 0: the header is there, so every rank has its handlers */
+    for (int waited = 0;
+         journal_size(journal) < JOURNAL_HEADER_SIZE + records * JOURNAL_RECORD_SIZE &&
+         waited < 20000;
+         waited++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    nanosleep(&(struct timespec){after_ms / 1000, after_ms % 1000 * 1000000L}, NULL);
+    n_kids = children_of(pid, kids, 64);
+    cr_assert_eq(n_kids, np, "mpirun's children: %d", n_kids);
+    if (to == TO_MPIRUN)
+        hit[n_hit++] = pid;
+    for (int i = 0; i < n_kids && to != TO_MPIRUN; i++)
+        if (to == TO_EVERY_RANK || rank_of(kids[i]) == to)
+            hit[n_hit++] = kids[i];
+    cr_assert_gt(n_hit, 0, "no rank %d among mpirun's children", to);
+    for (int k = 0; k < 1 + !!twice; k++) {
+        struct timespec gap = {0, 20000000}; /* two signals back to back could merge */
+        if (k)
+            nanosleep(&gap, NULL);
+        for (int i = 0; i < n_hit; i++)
+            kill((pid_t)hit[i], sig);
+    }
+    mpi_wait(&o, pid, fo, fe);
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+static int occurrences(const char *s, const char *what)
+{
+    int k = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        k++;
+    return k;
+}
+
+/* The stop as nqueens count reports it, once (rank 0 only), with whole records only. */
+static void expect_interrupted(const char *journal, int n, const char *sig_name, int status)
+{
+    char hint[160], what[64];
+    snprintf(hint, sizeof(hint),
+             "nqueens-mpi count: resume with: nqueens-mpi count %d "
+             "--checkpoint %s\n",
+             n, journal);
+    snprintf(what, sizeof(what), "nqueens-mpi count: interrupted by %s: ", sig_name);
+    cr_expect_eq(o.status, status, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_str_eq(o.out, "", "no total from a stopped run");
+    cr_expect_eq(occurrences(o.err, what), 1, "%s", o.err);
+    cr_expect_eq(occurrences(o.err, hint), 1, "%s", o.err);
+    cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
+                 "whole records only");
+}
+
+/* Resume the journal (np ranks, or nqueens when np is 0) with --progress=json: the total
+ * and the final progress line, which counts the journal's tasks too, are the published. */
+static void expect_resume(int np, int n, const char *journal)
+{
+    char n_s[8], want[64];
+    const char *const args[] = {"count",        n_s,     "--threads",       "1", "--no-pin",
+                                "--checkpoint", journal, "--progress=json", NULL};
+    snprintf(n_s, sizeof(n_s), "%d", n);
+    if (np)
+        mpi_run(&o, np, args);
+    else
+        cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", n));
+    cr_expect_str_eq(o.out, want);
+    expect_partial_resume(o.err);
+    expect_progress(o.err, n);
+}
+
+/* n=16 on three ranks of one thread: about a second, so the signal lands inside the run. */
+static void signal_and_resume(int to, int sig, const char *sig_name)
+{
+    char journal[64];
+    const char *const args[] = {"count",    "16",           "--threads", "1",
+                                "--no-pin", "--checkpoint", journal,     NULL};
+    temp_path(journal, sizeof(journal), "journal");
+    start_and_signal(3, args, journal, 5, 0, to, sig, 0);
+    expect_interrupted(journal, 16, sig_name, 128 + sig);
+    expect_resume(2, 16, journal);
+    unlink(journal);
+}
+
+Test(unit, mpi_sigint_to_every_rank_then_resume)
+{
+    signal_and_resume(TO_EVERY_RANK, SIGINT, "SIGINT");
+}
+
+/* The workers get no signal: rank 0's stop cancels their batches. */
+Test(unit, mpi_sigterm_to_rank_0_then_resume)
+{
+    signal_and_resume(0, SIGTERM, "SIGTERM");
+}
+
+/* Rank 0 gets no signal: the worker's report stops the job, and rank 0 says so. */
+Test(unit, mpi_sigint_to_one_worker_then_resume)
+{
+    signal_and_resume(2, SIGINT, "SIGINT");
+}
+
+/* One-row prefixes of n on two ranks (tasks of several seconds at n=18, about a minute at
+ * n=19), sig sent to rank 0 (twice when twice is set) once the tasks have started. */
+static void signal_long_tasks(const char *n, const char *journal, int sig, int twice)
+{
+    const char *const args[] = {"count", n,           "--engine", "prefix",   "--prefix-rows",
+                                "1",     "--threads", "1",        "--no-pin", "--checkpoint",
+                                journal, NULL};
+    /* the header is written before any task starts: give the ranks time to start some */
+    start_and_signal(2, args, journal, 0, 300, 0, sig, twice);
+}
+
+/* A second signal does not wait for the task boundary, which the first one alone would. */
+Test(unit, mpi_second_signal_exits_at_once)
+{
+    char journal[64];
+    temp_path(journal, sizeof(journal), "journal");
+    signal_long_tasks("18", journal, SIGINT, 1);
+    cr_expect_eq(o.status, 128 + SIGINT, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_null(strstr(o.err, "resume with"), "the first signal's slow path ran: %s", o.err);
+    cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0);
+    unlink(journal);
+}
+
+/* Ctrl-C on mpirun: Open MPI 4.1's mpirun sends the ranks SIGCONT, a second later SIGTERM
+ * and a second after that SIGKILL, and exits 1 whatever they return. n=17 runs long
+ * enough for the SIGTERM to land inside the run. */
+Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
+{
+    char journal[64];
+    const char *const args[] = {"count",    "17",           "--threads", "1",
+                                "--no-pin", "--checkpoint", journal,     NULL};
+    temp_path(journal, sizeof(journal), "journal");
+    start_and_signal(2, args, journal, 5, 0, TO_MPIRUN, SIGINT, 0);
+    cr_expect_neq(o.status, 0, "stderr: %s", o.err);
+    o.status = 0; /* mpirun's own code, not the tool's */
+    expect_interrupted(journal, 17, "SIGTERM", 0);
+    expect_resume(0, 17, journal); /* and nqueens finishes it */
+    unlink(journal);
+}
+
+/* Tasks longer than rank 0's grace after a stop: rank 0 still reports and ends the job
+ * once the grace is over, it does not wait for them. */
+Test(slow, mpi_stop_does_not_wait_for_long_tasks)
+{
+    char journal[64];
+    temp_path(journal, sizeof(journal), "journal");
+    signal_long_tasks("19", journal, SIGTERM, 0);
+    expect_interrupted(journal, 19, "SIGTERM", 128 + SIGTERM);
     unlink(journal);
 }

@@ -1,6 +1,7 @@
 /* The checkpoint journal from the command line: adopts an existing journal's task set,
  * opens it, and turns its failures into one-line messages (see checkpoint.h). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,4 +71,45 @@ int checkpoint_close(const char *path, nq_journal **j, int status)
     if (status == NQ_OK && rc != NQ_OK)
         return args_run_error(cmd, "journal %s: final fsync failed; rerun to resume", path);
     return 0;
+}
+
+/* path as one shell word, for the "resume with" hint. */
+static void print_shell_word(FILE *f, const char *s)
+{
+    if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-+=:,") ==
+        strlen(s)) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (; *s; s++)
+        *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
+    fputc('\'', f);
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
+                           uint64_t tasks)
+{
+    if (path && *j) {
+        int crc = nq_journal_close(j);
+        fprintf(stderr, "%s %s: interrupted by %s: %llu of %llu tasks recorded in %s%s\n",
+                args_program, cmd, signal_name(sig), (unsigned long long)done,
+                (unsigned long long)tasks, path, crc == NQ_OK ? "" : " (final fsync failed)");
+        fprintf(stderr, "%s %s: resume with: %s count %d --checkpoint ", args_program, cmd,
+                args_program, n);
+        print_shell_word(stderr, path);
+        fputc('\n', stderr);
+    } else {
+        fprintf(stderr,
+                "%s %s: interrupted by %s after %llu of %llu tasks; nothing was saved "
+                "(--checkpoint FILE makes a run resumable)\n",
+                args_program, cmd, signal_name(sig), (unsigned long long)done,
+                (unsigned long long)tasks);
+    }
+    return 128 + sig;
 }

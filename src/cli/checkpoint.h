@@ -17,4 +17,11 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
 /* After the run: close the journal; status is the run's. Returns 0 or an exit code. */
 int checkpoint_close(const char *path, nq_journal **j, int status);
 
+/* After a signal (sig) stopped the run: with a journal (path and *j), close it, which
+ * syncs it, and say how many of the tasks are recorded (done) and the command that
+ * resumes; without one (path NULL), say that nothing was saved after done tasks.
+ * Returns the exit code, 128 + sig. */
+int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
+                           uint64_t tasks);
+
 #endif

@@ -107,6 +107,8 @@ int count_args_parse(count_args *a, const char *cmd, const char *help, int argc,
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)
         return EXIT_USAGE;
+    if (a->r.checkpoint && a->r.subtotals && strcmp(a->r.checkpoint, a->r.subtotals) == 0)
+        return args_usage_error(cmd, "--checkpoint and --subtotals name the same file");
     if (count_output_check(cmd, &a->o, a->unique) != 0)
         return EXIT_USAGE;
     return -1;

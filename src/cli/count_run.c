@@ -2,23 +2,30 @@
  * progress thread and the per-task subtotals into the count's hooks, and turns signals
  * and journal failures into messages and exit codes. */
 #include <errno.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "checkpoint.h"
 #include "count_run.h"
 #include "progress.h"
 #include "signals.h"
+#include "subtotals.h"
 
 /* ---- hooks: journal, subtotals and the progress counters in one place ------------- */
+
+/* Counters for the display: tasks taken from the journal and tasks computed by this
+ * process, each with its unweighted subtotal sum. */
+typedef struct progress_counts {
+    atomic_uint_fast64_t reused, reused_sum, computed, computed_sum;
+} progress_counts;
 
 typedef struct run_hooks {
     nq_journal *journal;
     uint64_t *subs; /* indexed by task id, or NULL */
     uint64_t tasks;
     progress_counts counts;
+    const nq_solver *sv; /* for the display, once created */
 } run_hooks;
 
 static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
@@ -45,41 +52,25 @@ static int hook_done(void *user, uint64_t id, uint64_t subtotal)
     return 0;
 }
 
-/* ---- helpers ------------------------------------------------------------------------ */
-
-/* path as one shell word, for the "resume with" hint. */
-static void print_shell_word(FILE *f, const char *s)
+/* The display's snapshot: the solver's own progress, and the share of it this process
+ * computed. Hooks see unweighted subtotals, so the weighted total is scaled by the
+ * computed share of the unweighted sums, so that the rate leaves out the journal. */
+static void run_progress(void *user, progress_snapshot *out)
 {
-    if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-+=:,") ==
-        strlen(s)) {
-        fputs(s, f);
-        return;
-    }
-    fputc('\'', f);
-    for (; *s; s++)
-        *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
-    fputc('\'', f);
-}
+    const run_hooks *h = user;
+    nq_progress np;
+    uint64_t csum = atomic_load(&h->counts.computed_sum);
+    uint64_t rsum = atomic_load(&h->counts.reused_sum);
+    double weighted;
 
-static int write_subtotals(const char *cmd, const char *path, const uint64_t *subs, uint64_t tasks)
-{
-    FILE *f = fopen(path, "w");
-    int ok;
-    if (!f)
-        return args_run_error(cmd, "cannot write --subtotals %s: %s", path, strerror(errno));
-    fputs("task,subtotal\n", f);
-    for (uint64_t i = 0; i < tasks; i++)
-        fprintf(f, "%llu,%llu\n", (unsigned long long)i, (unsigned long long)subs[i]);
-    ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        return args_run_error(cmd, "cannot write --subtotals %s: %s", path, strerror(errno));
-    return 0;
-}
-
-static const char *signal_name(int sig)
-{
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+    nq_solver_progress(h->sv, &np);
+    out->tasks_done = np.tasks_done;
+    out->tasks_total = np.tasks_total;
+    out->solutions = np.partial_total;
+    out->tasks_computed = atomic_load(&h->counts.computed);
+    weighted = (double)np.partial_total.hi * 18446744073709551616.0 + (double)np.partial_total.lo;
+    out->solutions_computed =
+        csum + rsum > 0 ? weighted * ((double)csum / (double)(csum + rsum)) : 0.0;
 }
 
 /* ---- the run -------------------------------------------------------------------------- */
@@ -94,13 +85,9 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
     run_hooks h;
     nq_hooks hooks = {0};
     progress pg;
-    int mode = r->progress, rc, exit_code = 0, sig;
+    int mode = progress_mode(r->progress), rc, exit_code = 0, sig;
     uint64_t recorded;
 
-    if (r->checkpoint && r->subtotals && strcmp(r->checkpoint, r->subtotals) == 0)
-        return args_usage_error(cmd, "--checkpoint and --subtotals name the same file");
-    if (mode == PROGRESS_AUTO)
-        mode = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_OFF;
     memset(&h, 0, sizeof(h));
     signals_install();
     if (r->checkpoint && (rc = checkpoint_adopt(r->checkpoint, o, s)) != 0)
@@ -129,7 +116,8 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
         goto done;
     }
     signals_target(sv);
-    if (progress_start(&pg, mode, sv, journal, &h.counts) != 0) {
+    h.sv = sv;
+    if (progress_start(&pg, mode, run_progress, &h, journal) != 0) {
         exit_code = args_run_error(cmd, "cannot start the progress thread");
         goto done;
     }
@@ -157,23 +145,9 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
         goto done;
     }
     if (rc == NQ_ECANCELED && sig) {
-        if (journal) {
-            int crc = nq_journal_close(&journal);
-            fprintf(stderr, "nqueens %s: interrupted by %s: %llu of %llu tasks recorded in %s%s\n",
-                    cmd, signal_name(sig), (unsigned long long)recorded,
-                    (unsigned long long)ts.tasks, r->checkpoint,
-                    crc == NQ_OK ? "" : " (final fsync failed)");
-            fprintf(stderr, "nqueens %s: resume with: nqueens count %d --checkpoint ", cmd, s->n);
-            print_shell_word(stderr, r->checkpoint);
-            fputc('\n', stderr);
-        } else {
-            fprintf(stderr,
-                    "nqueens %s: interrupted by %s after %llu of %llu tasks; nothing was saved "
-                    "(--checkpoint FILE makes a run resumable)\n",
-                    cmd, signal_name(sig), (unsigned long long)atomic_load(&h.counts.computed),
-                    (unsigned long long)ts.tasks);
-        }
-        exit_code = 128 + sig;
+        exit_code = checkpoint_interrupted(
+            r->checkpoint, &journal, s->n, sig,
+            journal ? recorded : (uint64_t)atomic_load(&h.counts.computed), ts.tasks);
         goto done;
     }
     if (rc != NQ_OK) {
@@ -186,7 +160,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
         goto done;
     }
     if (h.subs)
-        exit_code = write_subtotals(cmd, r->subtotals, h.subs, ts.tasks);
+        exit_code = subtotals_write(cmd, r->subtotals, h.subs, ts.tasks);
 done:
     signals_restore();
     if (journal)

@@ -1,9 +1,10 @@
 /* Progress display and the journal's fsync timer, in one thread that wakes a few times
- * a second. It only reads the solver's progress snapshot and the hooks' counters, so it
- * never slows the workers; everything it prints goes to stderr. */
+ * a second. It only reads a snapshot of the count (progress_read_fn), so it never slows
+ * the workers; everything it prints goes to stderr. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "progress.h"
 
@@ -40,26 +41,22 @@ static void format_rate(double r, char *buf, size_t size)
 
 static void print_progress(progress *p, int final)
 {
-    nq_progress np;
+    progress_snapshot sn;
     char total[40], el[32], eta[32], rate_s[32];
     double elapsed = now_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
-    uint64_t computed = atomic_load(&p->counts->computed);
-    uint64_t csum = atomic_load(&p->counts->computed_sum);
-    uint64_t rsum = atomic_load(&p->counts->reused_sum);
-    double weighted;
 
-    nq_solver_progress(p->sv, &np);
-    nq_u128_to_string(np.partial_total, total, sizeof(total));
-    pct = np.tasks_total ? 100.0 * (double)np.tasks_done / (double)np.tasks_total : 0.0;
-    /* Hooks see unweighted subtotals; scale the weighted total by the share computed
-     * here, so that the rate leaves out what came from the journal. */
-    weighted = (double)np.partial_total.hi * 18446744073709551616.0 + (double)np.partial_total.lo;
-    if (elapsed > 0 && csum + rsum > 0)
-        sol_rate = weighted * ((double)csum / (double)(csum + rsum)) / elapsed;
-    if (elapsed > 0)
-        task_rate = (double)computed / elapsed;
-    if (task_rate > 0 && np.tasks_total >= np.tasks_done)
-        eta_s = (double)(np.tasks_total - np.tasks_done) / task_rate;
+    memset(&sn, 0, sizeof(sn));
+    p->read(p->user, &sn);
+    nq_u128_to_string(sn.solutions, total, sizeof(total));
+    pct = sn.tasks_total ? 100.0 * (double)sn.tasks_done / (double)sn.tasks_total : 0.0;
+    /* Rates count only this run's work, so that a resumed run's ETA is not flattered by
+     * what the journal held. */
+    if (elapsed > 0) {
+        sol_rate = sn.solutions_computed / elapsed;
+        task_rate = (double)sn.tasks_computed / elapsed;
+    }
+    if (task_rate > 0 && sn.tasks_total >= sn.tasks_done)
+        eta_s = (double)(sn.tasks_total - sn.tasks_done) / task_rate;
     format_duration(elapsed, el, sizeof(el));
     if (p->mode == PROGRESS_JSON) {
         char eta_j[32] = "null";
@@ -69,7 +66,7 @@ static void print_progress(progress *p, int final)
                 "{\"progress\": {\"tasks_done\": %llu, \"tasks_total\": %llu, \"percent\": %.2f, "
                 "\"solutions\": %s, \"solutions_per_second\": %.0f, \"tasks_per_second\": %.2f, "
                 "\"elapsed\": %.1f, \"eta\": %s, \"final\": %s}}\n",
-                (unsigned long long)np.tasks_done, (unsigned long long)np.tasks_total, pct, total,
+                (unsigned long long)sn.tasks_done, (unsigned long long)sn.tasks_total, pct, total,
                 sol_rate, task_rate, elapsed, eta_j, final ? "true" : "false");
     } else {
         if (eta_s >= 0)
@@ -80,7 +77,7 @@ static void print_progress(progress *p, int final)
         /* \r and erase-to-end redraw one line in place on a terminal. */
         fprintf(stderr,
                 "\r\033[K%llu/%llu tasks %5.1f%%  %s solutions  %s sol/s  elapsed %s  ETA %s%s",
-                (unsigned long long)np.tasks_done, (unsigned long long)np.tasks_total, pct, total,
+                (unsigned long long)sn.tasks_done, (unsigned long long)sn.tasks_total, pct, total,
                 rate_s, el, eta, final ? "\n" : "");
     }
     fflush(stderr);
@@ -117,14 +114,20 @@ static void *progress_main(void *arg)
     return NULL;
 }
 
-int progress_start(progress *p, int mode, const nq_solver *sv, nq_journal *journal,
-                   const progress_counts *counts)
+int progress_mode(int requested)
+{
+    if (requested != PROGRESS_AUTO)
+        return requested;
+    return isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_OFF;
+}
+
+int progress_start(progress *p, int mode, progress_read_fn read, void *user, nq_journal *journal)
 {
     memset(p, 0, sizeof(*p));
     p->mode = mode;
-    p->sv = sv;
+    p->read = read;
+    p->user = user;
     p->journal = journal;
-    p->counts = counts;
     p->t0 = now_seconds();
     p->last_print = p->t0;
     if (mode == PROGRESS_OFF && !journal)

@@ -4,24 +4,30 @@
 #define NQ_CLI_PROGRESS_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "nqueens/nqueens.h"
 
 enum { PROGRESS_AUTO = -1, PROGRESS_OFF = 0, PROGRESS_BAR = 1, PROGRESS_JSON = 2 };
 
-/* Counters the count's hooks keep for the display: tasks taken from the journal and
- * tasks computed by this process, each with its unweighted subtotal sum. */
-typedef struct progress_counts {
-    atomic_uint_fast64_t reused, reused_sum, computed, computed_sum;
-} progress_counts;
+/* What the display shows, taken a few times a second from whoever runs the count (one
+ * process's solver in nqueens count, every rank's results in nqueens-mpi). */
+typedef struct progress_snapshot {
+    uint64_t tasks_done;       /* the journal's included */
+    uint64_t tasks_total;      /* 0 until known */
+    nq_u128 solutions;         /* weighted total so far, the journal's included */
+    uint64_t tasks_computed;   /* by this run, not read from the journal: the rates */
+    double solutions_computed; /* weighted, by this run */
+} progress_snapshot;
+
+/* Fills *out; called from the progress thread, so it must be safe against the count. */
+typedef void (*progress_read_fn)(void *user, progress_snapshot *out);
 
 typedef struct progress {
     int mode;
-    const nq_solver *sv;
+    progress_read_fn read;
+    void *user;
     nq_journal *journal; /* may be NULL */
-    const progress_counts *counts;
     double t0, last_print;
     int stop, journal_failed;
     pthread_mutex_t lock;
@@ -30,9 +36,12 @@ typedef struct progress {
     int started;
 } progress;
 
+/* The mode a PROGRESS_AUTO request means here: a bar when stderr is a terminal, else
+ * nothing; any other mode is returned as it is. */
+int progress_mode(int requested);
+
 /* Start the thread if there is anything to do (a mode other than OFF, or a journal). */
-int progress_start(progress *p, int mode, const nq_solver *sv, nq_journal *journal,
-                   const progress_counts *counts);
+int progress_start(progress *p, int mode, progress_read_fn read, void *user, nq_journal *journal);
 /* Stop it; in BAR and JSON modes print the final state (and end the bar's line). */
 void progress_stop(progress *p);
 

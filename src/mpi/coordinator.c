@@ -1,9 +1,12 @@
 /* nqueens-mpi, rank 0: hands out batches of task ids on request, records every task's
- * subtotal (and through the store, journals it), computes with its own thread pool too,
- * and at the end reduces the subtotals into the exact total.
+ * subtotal (and journals it), computes with its own thread pool too, shows progress, and
+ * at the end reduces the subtotals into the exact total. A signal on any rank, or a
+ * failure, stops the hand-out and every rank's running batch; rank 0 waits a bounded
+ * time for what finished and never longer.
  *
  * Ownership: the main thread alone calls MPI (MPI_THREAD_FUNNELED); the local compute
- * thread and the main thread share the coordinator state under one mutex. */
+ * thread, the progress thread and the main thread share the coordinator state under one
+ * mutex. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
@@ -11,7 +14,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/progress.h"
+#include "cli/signals.h"
 #include "mpi_job.h"
+#include "u128.h"
 
 /* Guided self-scheduling: a batch is this fraction of the rank's share of what is left,
  * so batches shrink as the run nears its end and the last ones finish close together. */
@@ -19,11 +25,14 @@
 /* And at most this many seconds of work at the rank's measured rate, so that a batch's
  * subtotals reach the journal (and a killed run loses) no more than about this much. */
 #define BATCH_TARGET_SECONDS 2.0
+/* After a stop, how long rank 0 waits for the tasks still running (each stops at its
+ * next task boundary) before it gives up on them: a task can take minutes at large n. */
+#define STOP_GRACE_SECONDS 10.0
 
 typedef struct coord {
     pthread_mutex_t mu;
     const nq_settings *s;
-    const nq_hooks *store;
+    nq_hooks store; /* the journal's reuse and task_done, or all NULL */
     const int *rank_threads;
     int total_threads;
     uint64_t n_tasks;
@@ -34,13 +43,51 @@ typedef struct coord {
     uint64_t left;   /* ids neither known nor handed out */
     double *rate;    /* per rank: tasks per second, 0 until measured */
     int *pinned;     /* per rank: most workers a batch ran pinned */
-    int failed;      /* first failure; once set, no more work is handed out */
+    int failed;      /* first failure */
+    int signal;      /* first signal that stopped the run, on any rank */
+    int halted;      /* failed or signalled: no more work is handed out */
+    double halted_at;
+    int abandoned;          /* rank 0 stopped waiting: record nothing more */
+    nq_solver *local_sv;    /* rank 0's own solver while it exists */
+    int local_finished;     /* the local thread has ended (or never started) */
+    int local_in_batch;     /* a task of the local batch has finished: its progress is current */
+    uint64_t reused;        /* tasks known from the journal */
+    uint64_t computed;      /* tasks recorded during this run */
+    u128 reused_weighted;   /* their weighted sums, for the display */
+    u128 computed_weighted; /* finished batches only; the local one running is added live */
 } coord;
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Under the mutex. The first stop cancels rank 0's own batch; the main thread sends the
+ * workers theirs. */
+static void coord_halt(coord *c)
+{
+    if (c->halted)
+        return;
+    c->halted = 1;
+    c->halted_at = seconds_now();
+    if (c->local_sv)
+        nq_solver_cancel(c->local_sv);
+}
 
 static void coord_fail(coord *c, int status)
 {
     if (c->failed == NQ_OK)
         c->failed = status;
+    coord_halt(c);
+}
+
+static void coord_interrupt(coord *c, int sig)
+{
+    if (!c->signal)
+        c->signal = sig;
+    coord_halt(c);
 }
 
 /* Under the mutex. Fills ids with the next batch for rank; returns its length. */
@@ -49,7 +96,7 @@ static size_t coord_next_batch(coord *c, int rank, uint64_t *ids)
     uint64_t size, k = 0;
     int threads = c->rank_threads[rank];
 
-    if (c->failed != NQ_OK || c->left == 0)
+    if (c->halted || c->left == 0)
         return 0;
     size = c->left * (uint64_t)threads / ((uint64_t)GUIDE_FACTOR * (uint64_t)c->total_threads);
     if (c->rate[rank] > 0 && (double)size > c->rate[rank] * BATCH_TARGET_SECONDS)
@@ -74,13 +121,16 @@ static size_t coord_next_batch(coord *c, int rank, uint64_t *ids)
 /* Under the mutex. */
 static void coord_record(coord *c, uint64_t id, uint64_t subtotal)
 {
+    if (c->abandoned)
+        return; /* the journal is being closed */
     if (id >= c->n_tasks || !c->given[id] || c->have[id]) {
         coord_fail(c, NQ_EINVAL); /* a rank answered for a task it was not given */
         return;
     }
     c->sub[id] = subtotal;
     c->have[id] = 1;
-    if (c->store && c->store->task_done && c->store->task_done(c->store->user, id, subtotal))
+    c->computed++;
+    if (c->store.task_done && c->store.task_done(c->store.user, id, subtotal))
         coord_fail(c, NQ_ECALLBACK);
 }
 
@@ -93,13 +143,28 @@ static void coord_measure(coord *c, int rank, uint64_t tasks, double seconds)
     c->rate[rank] = c->rate[rank] > 0 ? 0.5 * (c->rate[rank] + r) : r;
 }
 
-/* ---- rank 0's own share of the work ---------------------------------------------- */
+/* The progress thread's view: tasks finished on every rank, and their weighted sum. */
+static void coord_progress(void *user, progress_snapshot *out)
+{
+    coord *c = user;
+    u128 run;
 
-typedef struct local {
-    coord *c;
-    int status;
-    int pinned;
-} local;
+    pthread_mutex_lock(&c->mu);
+    out->tasks_total = c->n_tasks;
+    out->tasks_done = c->reused + c->computed;
+    out->tasks_computed = c->computed;
+    run = c->computed_weighted;
+    if (c->local_sv && c->local_in_batch) {
+        nq_progress np;
+        nq_solver_progress(c->local_sv, &np);
+        run += u128_unpack(np.partial_total);
+    }
+    out->solutions = u128_pack(c->reused_weighted + run);
+    pthread_mutex_unlock(&c->mu);
+    out->solutions_computed = (double)run;
+}
+
+/* ---- rank 0's own share of the work ---------------------------------------------- */
 
 static int local_done(void *user, uint64_t id, uint64_t subtotal)
 {
@@ -107,29 +172,30 @@ static int local_done(void *user, uint64_t id, uint64_t subtotal)
     int failed;
     pthread_mutex_lock(&c->mu);
     coord_record(c, id, subtotal);
+    /* The pool reset its counters before its first task, so from now on the solver's
+     * progress is this batch's alone. */
+    c->local_in_batch = 1;
     failed = c->failed != NQ_OK;
     pthread_mutex_unlock(&c->mu);
     return failed; /* stops the local pool at once */
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void *local_main(void *p)
 {
-    local *l = p;
-    coord *c = l->c;
+    coord *c = p;
     nq_solver *sv = NULL;
     uint64_t *ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
     nq_hooks h = {c, NULL, local_done};
+    int status;
 
     pthread_setname_np(pthread_self(), "nq-mpi-local");
-    l->status = ids ? nq_create_solver(&sv, c->s) : NQ_ENOMEM;
-    while (l->status == NQ_OK) {
+    status = ids ? nq_create_solver(&sv, c->s) : NQ_ENOMEM;
+    pthread_mutex_lock(&c->mu);
+    c->local_sv = sv;
+    if (c->halted) /* a stop that came first must not be missed */
+        nq_solver_cancel(sv);
+    pthread_mutex_unlock(&c->mu);
+    while (status == NQ_OK) {
         nq_result r = {0};
         size_t k;
         double t0;
@@ -140,18 +206,21 @@ static void *local_main(void *p)
         if (k == 0)
             break;
         t0 = seconds_now();
-        l->status = nq_count_tasks(sv, ids, k, &h, &r);
+        status = nq_count_tasks(sv, ids, k, &h, &r);
         pthread_mutex_lock(&c->mu);
+        c->computed_weighted += u128_unpack(r.total);
+        c->local_in_batch = 0;
         coord_measure(c, 0, k, seconds_now() - t0);
-        pthread_mutex_unlock(&c->mu);
-        if (r.n_pinned > l->pinned)
-            l->pinned = r.n_pinned;
-    }
-    if (l->status != NQ_OK) {
-        pthread_mutex_lock(&c->mu);
-        coord_fail(c, l->status);
+        if (r.n_pinned > c->pinned[0])
+            c->pinned[0] = r.n_pinned;
         pthread_mutex_unlock(&c->mu);
     }
+    pthread_mutex_lock(&c->mu);
+    if (status != NQ_OK && status != NQ_ECANCELED) /* canceled: by a stop, not a failure */
+        coord_fail(c, status);
+    c->local_sv = NULL;
+    c->local_finished = 1;
+    pthread_mutex_unlock(&c->mu);
     nq_destroy_solver(&sv);
     free(ids);
     return NULL;
@@ -159,47 +228,98 @@ static void *local_main(void *p)
 
 /* ---- serving the other ranks ------------------------------------------------------ */
 
-static void serve_ranks(coord *c, int n_ranks, int *requests, int *handed, uint64_t *msg,
-                        uint64_t *ids)
+typedef struct serve_state {
+    int n_ranks;
+    int open;       /* workers that may still send a request */
+    int *requests;  /* per rank: requests received */
+    int *handed;    /* per rank: non-empty batches sent */
+    uint8_t *stops; /* per rank: TAG_STOP sent */
+    uint64_t *msg, *ids;
+} serve_state;
+
+static void send_stop(serve_state *ss, int rank)
 {
-    int open = n_ranks - 1;
+    if (ss->stops[rank])
+        return;
+    ss->stops[rank] = 1;
+    MPI_Send(NULL, 0, MPI_UINT64_T, rank, TAG_STOP, MPI_COMM_WORLD);
+}
 
-    while (open > 0) {
+/* One TAG_RESULT from rank: record it and answer with the next batch. */
+static void serve_one(coord *c, serve_state *ss, int rank)
+{
+    MPI_Status st;
+    int count;
+    size_t k;
+    double seconds;
+    uint64_t *msg = ss->msg;
+
+    MPI_Recv(msg, MPI_RESULT_HEAD + 2 * MPI_BATCH_MAX, MPI_UINT64_T, rank, TAG_RESULT,
+             MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_UINT64_T, &count);
+    pthread_mutex_lock(&c->mu);
+    if (count < MPI_RESULT_HEAD || (count - MPI_RESULT_HEAD) % 2) {
+        coord_fail(c, NQ_EINVAL);
+    } else {
+        int status = (int)(int64_t)msg[0];
+        if (status == NQ_ECANCELED && msg[3])
+            coord_interrupt(c, (int)msg[3]); /* that rank was signalled */
+        else if (status != NQ_OK && status != NQ_ECANCELED)
+            coord_fail(c, status);
+        for (int i = MPI_RESULT_HEAD; i + 1 < count; i += 2)
+            coord_record(c, msg[i], msg[i + 1]);
+        c->computed_weighted += u128_unpack((nq_u128){msg[4], msg[5]});
+        memcpy(&seconds, &msg[1], sizeof(double));
+        coord_measure(c, rank, (uint64_t)(count - MPI_RESULT_HEAD) / 2, seconds);
+        if ((int)msg[2] > c->pinned[rank])
+            c->pinned[rank] = (int)msg[2];
+    }
+    k = coord_next_batch(c, rank, ss->ids);
+    pthread_mutex_unlock(&c->mu);
+    /* Replies go out even after a stop (empty), so that every worker ends. */
+    MPI_Send(ss->ids, (int)k, MPI_UINT64_T, rank, TAG_WORK, MPI_COMM_WORLD);
+    ss->handed[rank] += k > 0;
+    /* A worker sends MPI_PIPELINE opening requests plus one per batch it was given. */
+    if (++ss->requests[rank] == MPI_PIPELINE + ss->handed[rank]) {
+        ss->open--;
+        send_stop(ss, rank);
+    }
+}
+
+/* Until every worker and the local thread are done, or the grace after a stop is over.
+ * Returns 1 if it gave up waiting. */
+static int serve_ranks(coord *c, serve_state *ss)
+{
+    for (;;) {
         MPI_Status st;
-        int flag = 0, count, rank;
-        size_t k;
-        double seconds;
+        int flag = 0, sig = signals_caught(), halted, local_finished;
+        double halted_at;
 
-        MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
-        if (!flag) {
-            mpi_job_nap();
-            continue;
-        }
-        rank = st.MPI_SOURCE;
-        MPI_Recv(msg, MPI_RESULT_HEAD + 2 * MPI_BATCH_MAX, MPI_UINT64_T, rank, TAG_RESULT,
-                 MPI_COMM_WORLD, &st);
-        MPI_Get_count(&st, MPI_UINT64_T, &count);
         pthread_mutex_lock(&c->mu);
-        if (count < MPI_RESULT_HEAD || (count - MPI_RESULT_HEAD) % 2) {
-            coord_fail(c, NQ_EINVAL);
-        } else {
-            if ((int64_t)msg[0] != NQ_OK)
-                coord_fail(c, (int)(int64_t)msg[0]);
-            for (int i = MPI_RESULT_HEAD; i + 1 < count; i += 2)
-                coord_record(c, msg[i], msg[i + 1]);
-            memcpy(&seconds, &msg[1], sizeof(double));
-            coord_measure(c, rank, (uint64_t)(count - MPI_RESULT_HEAD) / 2, seconds);
-            if ((int)msg[2] > c->pinned[rank])
-                c->pinned[rank] = (int)msg[2];
-        }
-        k = coord_next_batch(c, rank, ids);
+        if (sig)
+            coord_interrupt(c, sig);
+        halted = c->halted;
+        halted_at = c->halted_at;
+        local_finished = c->local_finished;
         pthread_mutex_unlock(&c->mu);
-        /* Replies go out even after a failure (empty), so that every worker ends. */
-        MPI_Send(ids, (int)k, MPI_UINT64_T, rank, TAG_WORK, MPI_COMM_WORLD);
-        handed[rank] += k > 0;
-        /* A worker sends MPI_PIPELINE opening requests plus one per batch it was given. */
-        if (++requests[rank] == MPI_PIPELINE + handed[rank])
-            open--;
+        if (halted)
+            for (int r = 1; r < ss->n_ranks; r++)
+                send_stop(ss, r);
+        if (ss->open == 0 && local_finished)
+            return 0;
+        if (halted && seconds_now() - halted_at > STOP_GRACE_SECONDS)
+            return 1;
+        if (ss->open > 0)
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            serve_one(c, ss, st.MPI_SOURCE);
+        } else if (ss->open > 0) {
+            mpi_job_nap();
+        } else {
+            /* only the local thread and the signals to watch: no hurry */
+            struct timespec ts = {0, 5000000};
+            nanosleep(&ts, NULL);
+        }
     }
 }
 
@@ -213,93 +333,164 @@ static int coord_reuse(void *user, uint64_t id, uint64_t *subtotal)
     return 1;
 }
 
-static int store_reuse(const nq_hooks *store, uint64_t id, uint64_t *subtotal)
+/* A count on one thread that only reuses known subtotals: the engine applies its own
+ * task weights (and whatever else it reports) as in a one-process run, so no weight table
+ * lives here. ids NULL: every task (the exact reduction); else only those. */
+static int coord_reduce(coord *c, const uint64_t *ids, size_t n_ids, nq_result *out)
 {
-    return store && store->reuse && store->reuse(store->user, id, subtotal) == 1;
+    nq_settings rs = *c->s;
+    nq_solver *sv = NULL;
+    nq_hooks h = {c, coord_reuse, NULL};
+    int rc;
+
+    rs.n_threads = 1;
+    rs.pin_threads = 0;
+    rc = nq_create_solver(&sv, &rs);
+    if (rc == NQ_OK)
+        rc = ids ? nq_count_tasks(sv, ids, n_ids, &h, out) : nq_count(sv, &h, out);
+    nq_destroy_solver(&sv);
+    return rc;
+}
+
+/* The journal's tasks: not handed out again, and their weighted sum for the display. */
+static int coord_take_journal(coord *c, int weigh)
+{
+    uint64_t *ids;
+    nq_result r = {0};
+    int rc;
+
+    for (uint64_t id = 0; id < c->n_tasks; id++) {
+        if (c->store.reuse && c->store.reuse(c->store.user, id, &c->sub[id]) == 1) {
+            c->have[id] = 1;
+            c->reused++;
+        }
+    }
+    if (!weigh || c->reused == 0)
+        return NQ_OK;
+    ids = malloc(sizeof(uint64_t) * c->reused);
+    if (!ids)
+        return NQ_ENOMEM;
+    for (uint64_t id = 0, k = 0; id < c->n_tasks; id++)
+        if (c->have[id])
+            ids[k++] = id;
+    rc = coord_reduce(c, ids, c->reused, &r);
+    c->reused_weighted = u128_unpack(r.total);
+    free(ids);
+    return rc;
+}
+
+static void coord_free(coord *c)
+{
+    free(c->sub);
+    free(c->have);
+    free(c->given);
+    free(c->rate);
+    free(c->pinned);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
 }
 
 int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
-                    const nq_hooks *store, mpi_outcome *out)
+                    const coordinator_opts *opts, mpi_outcome *out)
 {
-    coord c;
-    local l;
+    coord *c = calloc(1, sizeof(*c));
+    serve_state ss;
+    progress pg;
     pthread_t th;
-    uint64_t *msg, *ids;
-    int *requests, *handed, rc, started = 0;
+    int rc, started = 0, gave_up;
 
     memset(out, 0, sizeof(*out));
-    memset(&c, 0, sizeof(c));
-    c.s = s;
-    c.store = store;
-    c.rank_threads = rank_threads;
+    memset(&ss, 0, sizeof(ss));
+    if (!c)
+        MPI_Abort(MPI_COMM_WORLD, 1); /* without it the workers could not be released */
+    c->s = s;
+    if (opts->journal)
+        nq_journal_hooks(opts->journal, &c->store);
+    c->rank_threads = rank_threads;
     for (int r = 0; r < n_ranks; r++)
-        c.total_threads += rank_threads[r];
-    rc = nq_task_count(s, &c.n_tasks);
-    c.sub = calloc(c.n_tasks + 1, sizeof(*c.sub));
-    c.have = calloc(c.n_tasks + 1, 1);
-    c.given = calloc(c.n_tasks + 1, 1);
-    c.rate = calloc((size_t)n_ranks, sizeof(*c.rate));
-    c.pinned = calloc((size_t)n_ranks, sizeof(*c.pinned));
-    requests = calloc((size_t)n_ranks, sizeof(*requests));
-    handed = calloc((size_t)n_ranks, sizeof(*handed));
-    msg = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
-    ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
-    if (!c.sub || !c.have || !c.given || !c.rate || !c.pinned || !requests || !handed || !msg ||
-        !ids)
-        MPI_Abort(MPI_COMM_WORLD, 1); /* without them the workers could not be released */
-    pthread_mutex_init(&c.mu, NULL);
-    c.failed = rc;
+        c->total_threads += rank_threads[r];
+    rc = nq_task_count(s, &c->n_tasks);
+    c->sub = calloc(c->n_tasks + 1, sizeof(*c->sub));
+    c->have = calloc(c->n_tasks + 1, 1);
+    c->given = calloc(c->n_tasks + 1, 1);
+    c->rate = calloc((size_t)n_ranks, sizeof(*c->rate));
+    c->pinned = calloc((size_t)n_ranks, sizeof(*c->pinned));
+    ss.n_ranks = n_ranks;
+    ss.open = n_ranks - 1;
+    ss.requests = calloc((size_t)n_ranks, sizeof(*ss.requests));
+    ss.handed = calloc((size_t)n_ranks, sizeof(*ss.handed));
+    ss.stops = calloc((size_t)n_ranks, 1);
+    ss.msg = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
+    ss.ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
+    if (!c->sub || !c->have || !c->given || !c->rate || !c->pinned || !ss.requests || !ss.handed ||
+        !ss.stops || !ss.msg || !ss.ids)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    pthread_mutex_init(&c->mu, NULL);
+    out->r.tasks = c->n_tasks;
+    if (rc == NQ_OK)
+        rc = coord_take_journal(c, opts->progress != PROGRESS_OFF);
+    if (rc != NQ_OK)
+        coord_fail(c, rc);
+    out->reused = c->reused;
+    c->left = c->n_tasks - c->reused;
 
-    /* What the store already holds is not handed out again. */
-    for (uint64_t id = 0; c.failed == NQ_OK && id < c.n_tasks; id++) {
-        if (store_reuse(store, id, &c.sub[id])) {
-            c.have[id] = 1;
-            out->reused++;
+    /* Only the display reads the coordinator; the journal's timer needs the thread too. */
+    if (progress_start(&pg, opts->progress, coord_progress, c, opts->journal) != 0)
+        coord_fail(c, NQ_ETHREAD);
+    c->local_finished = 1;
+    if (!c->halted) {
+        c->local_finished = 0;
+        if (pthread_create(&th, NULL, local_main, c) == 0) {
+            started = 1;
+        } else {
+            c->local_finished = 1;
+            coord_fail(c, NQ_ETHREAD);
         }
     }
-    c.left = c.n_tasks - out->reused;
-
-    l = (local){&c, NQ_OK, 0};
-    if (c.failed == NQ_OK) {
-        if (pthread_create(&th, NULL, local_main, &l) == 0)
-            started = 1;
-        else
-            coord_fail(&c, NQ_ETHREAD);
-    }
-    serve_ranks(&c, n_ranks, requests, handed, msg, ids);
-    if (started)
+    gave_up = serve_ranks(c, &ss);
+    if (gave_up) {
+        /* Ranks still busy past the grace: record nothing more, so that the caller can
+         * close the journal, and leave them (and the local thread, which still uses c)
+         * to MPI_Abort. */
+        pthread_mutex_lock(&c->mu);
+        c->abandoned = 1;
+        pthread_mutex_unlock(&c->mu);
+    } else if (started) {
         pthread_join(th, NULL);
-
-    out->threads = c.total_threads;
-    out->pinned = l.pinned;
-    for (int r = 1; r < n_ranks; r++)
-        out->pinned += c.pinned[r];
-    rc = c.failed;
-    for (uint64_t id = 0; rc == NQ_OK && id < c.n_tasks; id++)
-        if (!c.have[id])
-            rc = NQ_EINVAL; /* cannot happen: every batch handed out comes back */
-    if (rc == NQ_OK) {
-        /* The exact reduction: a count that reuses every subtotal, so the engine applies
-         * its own task weights (and whatever else it reports) as in a one-process run. */
-        nq_settings rs = *s;
-        nq_solver *sv = NULL;
-        nq_hooks h = {&c, coord_reuse, NULL};
-        rs.n_threads = 1;
-        rs.pin_threads = 0;
-        rc = nq_create_solver(&sv, &rs);
-        if (rc == NQ_OK)
-            rc = nq_count(sv, &h, &out->r);
-        nq_destroy_solver(&sv);
     }
-    free(c.sub);
-    free(c.have);
-    free(c.given);
-    free(c.rate);
-    free(c.pinned);
-    free(requests);
-    free(handed);
-    free(msg);
-    free(ids);
-    pthread_mutex_destroy(&c.mu);
+    progress_stop(&pg);
+
+    out->threads = c->total_threads;
+    out->abandoned = gave_up;
+    out->computed = c->computed;
+    pthread_mutex_lock(&c->mu);
+    for (int r = 0; r < n_ranks; r++)
+        out->pinned += c->pinned[r];
+    rc = c->failed;
+    if (rc == NQ_OK)
+        for (uint64_t id = 0; id < c->n_tasks; id++)
+            if (!c->have[id]) {
+                /* Only a stop leaves tasks undone; one after the last task changed nothing. */
+                rc = c->signal ? NQ_ECANCELED : NQ_EINVAL;
+                break;
+            }
+    if (rc == NQ_ECANCELED)
+        out->signal = c->signal;
+    pthread_mutex_unlock(&c->mu);
+    /* After giving up, nothing records any more, so every subtotal stays as it is. */
+    if (rc == NQ_OK) {
+        rc = coord_reduce(c, NULL, 0, &out->r);
+        if (rc == NQ_OK && opts->keep_subtotals) {
+            out->sub = c->sub;
+            c->sub = NULL;
+        }
+    }
+    free(ss.requests);
+    free(ss.handed);
+    free(ss.stops);
+    free(ss.msg);
+    free(ss.ids);
+    if (!gave_up)
+        coord_free(c);
     return rc;
 }

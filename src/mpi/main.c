@@ -10,18 +10,18 @@
 #include "cli/checkpoint.h"
 #include "cli/count_args.h"
 #include "cli/count_output.h"
+#include "cli/progress.h"
+#include "cli/signals.h"
+#include "cli/subtotals.h"
 #include "mpi_job.h"
 
 static const char count_help[] =
     "usage: nqueens-mpi count N [options]        (run it under mpirun or srun)\n"
     "Count the solutions of the N-queens problem (1 <= N <= 32) over every rank of the\n"
     "MPI job and print the total on rank 0, as 'nqueens count' does. Rank 0 hands out\n"
-    "batches of tasks and computes too; --threads is per rank.\n"
-    "\n" COUNT_OPTS_HELP
-    "  --checkpoint FILE  rank 0 records each finished task in FILE (nqueens count's\n"
-    "                     format); rerun the same command, or nqueens count, to resume\n"
-    "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "
-    "(default 5)\n"
+    "batches of tasks and computes too; --threads is per rank. Rank 0 keeps the\n"
+    "checkpoint (nqueens count can resume it too), the progress and the subtotals.\n"
+    "\n" COUNT_OPTS_HELP COUNT_RUN_HELP
     "  --json             print one JSON object (n, total, unique, engine, threads,\n"
     "                     tasks, seconds, solutions_per_second, verified, ranks)\n"
     "  --unique           print the solutions up to symmetry (OEIS A002562) instead\n"
@@ -34,23 +34,6 @@ typedef struct mpi_args {
     int exit_code; /* -1: run; otherwise every rank exits with it */
     count_args c;
 } mpi_args;
-
-static int parse_count(int argc, char **argv, mpi_args *a)
-{
-    static const char *const cmd = "count";
-    int rc = count_args_parse(&a->c, cmd, count_help, argc, argv);
-
-    if (rc >= 0)
-        return rc;
-    /* Rank 0 coordinates from its main thread; per-task files and a progress display
-     * are nqueens count's. */
-    if (a->c.r.subtotals)
-        return args_usage_error(cmd, "--subtotals is not supported by nqueens-mpi (run "
-                                     "nqueens count on the finished journal instead)");
-    if (a->c.r.progress > 0)
-        return args_usage_error(cmd, "--progress is not supported by nqueens-mpi");
-    return -1;
-}
 
 static int parse_args(int argc, char **argv, mpi_args *a)
 {
@@ -73,7 +56,7 @@ static int parse_args(int argc, char **argv, mpi_args *a)
                                 "unknown command '%s': expected count (see 'nqueens-mpi "
                                 "--help')",
                                 argv[1]);
-    return parse_count(argc - 1, argv + 1, a);
+    return count_args_parse(&a->c, "count", count_help, argc - 1, argv + 1);
 }
 
 static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
@@ -89,9 +72,10 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
 }
 
 /* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
- * those of the journal being resumed), and the journal opened. */
+ * those of the journal being resumed), and the journal opened (*done_before: the tasks
+ * it held). */
 static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, nq_journal **j,
-                         nq_hooks *store)
+                         uint64_t *done_before)
 {
     int rc;
     count_opts_settings(&a->c.o, a->c.n, s);
@@ -103,16 +87,38 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, n
         return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
     if (a->c.r.checkpoint) {
         nq_task_set ts;
-        uint64_t done_before;
         rc = nq_task_set_describe(s, &ts);
         if (rc != NQ_OK)
             return args_run_error("count", "cannot describe the task set: %s", nq_strerror(rc));
-        rc = checkpoint_open(a->c.r.checkpoint, &ts, a->c.r.sync_interval, j, &done_before);
-        if (rc == 0)
-            nq_journal_hooks(*j, store);
-        return rc;
+        return checkpoint_open(a->c.r.checkpoint, &ts, a->c.r.sync_interval, j, done_before);
     }
     return 0;
+}
+
+/* Rank 0 after the coordinator: the journal closed, the subtotals written and the result
+ * printed, or what stopped the run said. Returns the exit code every rank leaves with. */
+static int finish(const mpi_args *a, int rc, mpi_outcome *m, nq_journal **journal,
+                  uint64_t done_before, int n_ranks)
+{
+    const char *path = a->c.r.checkpoint;
+
+    if (rc == NQ_ECANCELED && m->signal) {
+        uint64_t done = *journal ? done_before + nq_journal_appended(*journal) : m->computed;
+        return checkpoint_interrupted(path, journal, a->c.n, m->signal, done, m->r.tasks);
+    }
+    if (*journal && checkpoint_close(path, journal, rc) != 0)
+        return EXIT_RUN_FAILED; /* reported */
+    if (rc < 0)
+        return args_run_error("count", "count failed: %s", nq_strerror(rc));
+    if (m->sub && subtotals_write("count", a->c.r.subtotals, m->sub, m->r.tasks) != 0)
+        return EXIT_RUN_FAILED;
+    if (m->reused < m->r.tasks) { /* no pool ran when the journal held every task */
+        nq_result shown = {0};
+        shown.n_threads = m->threads;
+        shown.n_pinned = m->pinned;
+        args_warn_unpinned(&a->c.o, &shown);
+    }
+    return print_result(a, m, n_ranks);
 }
 
 int main(int argc, char **argv)
@@ -123,7 +129,7 @@ int main(int argc, char **argv)
     int provided, rank, n_ranks, mine, rc = 0;
     int *rank_threads = NULL;
     nq_journal *journal = NULL;
-    nq_hooks store = {0};
+    uint64_t done_before = 0;
     double t0;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -131,6 +137,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
     args_program = "nqueens-mpi";
     t0 = MPI_Wtime();
+    /* On every rank, before anything runs: a signal that comes early stops the run as
+     * soon as it starts. mpirun turns a SIGINT or SIGTERM it receives into SIGTERM to
+     * every rank. */
+    signals_install();
 
     /* Only rank 0 reads the arguments, so that a mistake is reported once. */
     memset(&a, 0, sizeof(a));
@@ -153,7 +163,7 @@ int main(int argc, char **argv)
         int total = 0;
         for (int r = 0; r < n_ranks; r++)
             total += rank_threads[r];
-        rc = plan_settings(&a, total, &s, &journal, &store);
+        rc = plan_settings(&a, total, &s, &journal, &done_before);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -166,23 +176,20 @@ int main(int argc, char **argv)
     s.pin_threads = a.c.o.pin;
 
     if (rank == 0) {
-        rc = coordinator_run(&s, rank_threads, n_ranks, journal ? &store : NULL, &m);
-        if (journal && checkpoint_close(a.c.r.checkpoint, &journal, rc) != 0)
-            rc = EXIT_RUN_FAILED; /* reported */
-        else if (rc == NQ_OK) {
-            nq_result shown = {0};
-            m.r.seconds = MPI_Wtime() - t0;
-            shown.n_threads = m.threads;
-            shown.n_pinned = m.pinned;
-            if (m.reused < m.r.tasks) /* no pool ran when the journal held every task */
-                args_warn_unpinned(&a.c.o, &shown);
-            rc = print_result(&a, &m, n_ranks);
-        } else if (rc < 0) {
-            rc = args_run_error("count", "count failed: %s", nq_strerror(rc));
+        coordinator_opts opts = {journal, progress_mode(a.c.r.progress), a.c.r.subtotals != NULL};
+        rc = coordinator_run(&s, rank_threads, n_ranks, &opts, &m);
+        m.r.seconds = MPI_Wtime() - t0;
+        rc = finish(&a, rc, &m, &journal, done_before, n_ranks);
+        free(m.sub);
+        if (m.abandoned) {
+            /* Some rank is still inside a task: end it with the job. */
+            fflush(NULL);
+            MPI_Abort(MPI_COMM_WORLD, rc);
         }
     } else {
         worker_run(&s); /* a failure here reached rank 0, which reports it */
     }
+    signals_restore();
     /* Every rank leaves with rank 0's verdict, so mpirun's exit code is the tool's. */
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(rank_threads);

@@ -1,12 +1,23 @@
 /* nqueens-mpi, ranks 1..n-1: ask rank 0 for batches of task ids, run each with the local
  * thread pool, send back every task's subtotal. One batch is always in flight, so the
- * pool never waits on the network between batches. */
+ * pool never waits on the network between batches.
+ *
+ * Threads: this (the main) thread alone calls MPI (MPI_THREAD_FUNNELED). Each batch runs
+ * on a thread of its own, so that the main thread can watch for rank 0's stop meanwhile
+ * and cancel the batch at its next task boundary. A signal to this rank cancels it too,
+ * from the handler (cli/signals.c). */
+#define _GNU_SOURCE
 #include <mpi.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cli/signals.h"
 #include "mpi_job.h"
+
+/* How often the main thread looks for rank 0's stop while a batch runs. */
+#define WATCH_MS 5
 
 void mpi_job_nap(void)
 {
@@ -14,14 +25,36 @@ void mpi_job_nap(void)
     nanosleep(&ts, NULL);
 }
 
+typedef struct worker {
+    nq_solver *sv;
+    int stopped; /* TAG_STOP received */
+} worker;
+
+/* Take rank 0's stop if it has come: cancel the solver, whatever it runs now or later. */
+static void poll_stop(worker *w)
+{
+    int flag = 0;
+    MPI_Status st;
+
+    if (w->stopped)
+        return;
+    MPI_Iprobe(0, TAG_STOP, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+        return;
+    MPI_Recv(NULL, 0, MPI_UINT64_T, 0, TAG_STOP, MPI_COMM_WORLD, &st);
+    w->stopped = 1;
+    nq_solver_cancel(w->sv);
+}
+
 /* Wait for a request to finish without Open MPI's busy spin. */
-static void wait_polling(MPI_Request *req, MPI_Status *st)
+static void wait_polling(worker *w, MPI_Request *req, MPI_Status *st)
 {
     int flag = 0;
     for (;;) {
         MPI_Test(req, &flag, st);
         if (flag)
             return;
+        poll_stop(w);
         mpi_job_nap();
     }
 }
@@ -29,7 +62,7 @@ static void wait_polling(MPI_Request *req, MPI_Status *st)
 typedef struct batch_sink {
     const uint64_t *ids;
     size_t n;
-    uint64_t *pairs; /* (id, subtotal) at the task's position in ids */
+    uint64_t *pairs; /* (id, subtotal) at the task's position in ids; id UINT64_MAX: not done */
 } batch_sink;
 
 static int sink_done(void *user, uint64_t id, uint64_t subtotal)
@@ -50,6 +83,82 @@ static int sink_done(void *user, uint64_t id, uint64_t subtotal)
     return 0;
 }
 
+/* Move the finished pairs to the front; returns how many there are. */
+static size_t sink_compact(batch_sink *b)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->pairs[2 * i] == UINT64_MAX)
+            continue;
+        b->pairs[2 * k] = b->pairs[2 * i];
+        b->pairs[2 * k + 1] = b->pairs[2 * i + 1];
+        k++;
+    }
+    return k;
+}
+
+typedef struct batch_run {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int finished;
+    nq_solver *sv;
+    const uint64_t *ids;
+    size_t n;
+    const nq_hooks *h;
+    nq_result r;
+    int status;
+} batch_run;
+
+static void *batch_main(void *p)
+{
+    batch_run *b = p;
+    int status;
+
+    pthread_setname_np(pthread_self(), "nq-mpi-batch");
+    status = nq_count_tasks(b->sv, b->ids, b->n, b->h, &b->r);
+    pthread_mutex_lock(&b->mu);
+    b->status = status;
+    b->finished = 1;
+    pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+/* nq_count_tasks on a thread of its own, while this thread takes rank 0's stop. */
+static int run_watched(worker *w, const uint64_t *ids, size_t n, const nq_hooks *h, nq_result *r)
+{
+    batch_run b;
+    pthread_t th;
+
+    b = (batch_run){.sv = w->sv, .ids = ids, .n = n, .h = h};
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_cond_init(&b.cv, NULL);
+    if (pthread_create(&th, NULL, batch_main, &b) != 0) {
+        b.status = NQ_ETHREAD;
+    } else {
+        pthread_mutex_lock(&b.mu);
+        while (!b.finished) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += WATCH_MS * 1000000L;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&b.cv, &b.mu, &until);
+            pthread_mutex_unlock(&b.mu);
+            poll_stop(w);
+            pthread_mutex_lock(&b.mu);
+        }
+        pthread_mutex_unlock(&b.mu);
+        pthread_join(th, NULL);
+    }
+    pthread_cond_destroy(&b.cv);
+    pthread_mutex_destroy(&b.mu);
+    *r = b.r;
+    return b.status;
+}
+
 static double seconds_now(void)
 {
     struct timespec ts;
@@ -60,7 +169,7 @@ static double seconds_now(void)
 int worker_run(const nq_settings *s)
 {
     uint64_t *buf[2], *res;
-    nq_solver *sv = NULL;
+    worker w = {NULL, 0};
     MPI_Request req;
     MPI_Status st;
     int cur = 0, outstanding = 0, status, pinned = 0, failed = NQ_OK;
@@ -68,25 +177,27 @@ int worker_run(const nq_settings *s)
     buf[0] = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
     buf[1] = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
     res = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
-    status = (!buf[0] || !buf[1] || !res) ? NQ_ENOMEM : nq_create_solver(&sv, s);
+    status = (!buf[0] || !buf[1] || !res) ? NQ_ENOMEM : nq_create_solver(&w.sv, s);
     if (status != NQ_OK)
         failed = status;
+    signals_target(w.sv); /* cancels it at once if a signal came before */
 
     /* Open the pipeline with empty results; a failed rank reports and takes no work. */
     for (int i = 0; i < MPI_PIPELINE; i++) {
-        uint64_t head[MPI_RESULT_HEAD] = {(uint64_t)(int64_t)failed, 0, 0};
+        uint64_t head[MPI_RESULT_HEAD] = {(uint64_t)(int64_t)failed, 0, 0, 0, 0, 0};
         MPI_Send(head, MPI_RESULT_HEAD, MPI_UINT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
         outstanding++;
     }
     MPI_Irecv(buf[cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
     for (;;) {
         int k;
-        nq_result r;
+        size_t done;
+        nq_result r = {0};
         batch_sink sink;
         nq_hooks h;
         double t0, t1;
 
-        wait_polling(&req, &st);
+        wait_polling(&w, &req, &st);
         outstanding--;
         MPI_Get_count(&st, MPI_UINT64_T, &k);
         if (k == 0)
@@ -94,30 +205,42 @@ int worker_run(const nq_settings *s)
         /* the reply to the other open request lands in the other buffer meanwhile */
         MPI_Irecv(buf[!cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
         sink = (batch_sink){buf[cur], (size_t)k, res + MPI_RESULT_HEAD};
-        memset(sink.pairs, 0, sizeof(uint64_t) * 2 * (size_t)k);
+        memset(sink.pairs, 0xff, sizeof(uint64_t) * 2 * (size_t)k);
         h = (nq_hooks){&sink, NULL, sink_done};
         t0 = seconds_now();
-        status = failed ? failed : nq_count_tasks(sv, buf[cur], (size_t)k, &h, &r);
+        status = failed ? failed : run_watched(&w, buf[cur], (size_t)k, &h, &r);
         t1 = seconds_now();
-        if (status != NQ_OK) {
+        /* What finished is sent whatever the status: rank 0 records it. A stop is not a
+         * failure of this rank; any other status is, and this rank takes no more work. */
+        done = failed ? 0 : sink_compact(&sink);
+        if (status != NQ_OK && status != NQ_ECANCELED)
             failed = status;
-            k = 0; /* report the failure with no subtotals; rank 0 stops handing out work */
-        } else if (r.n_pinned > pinned) {
+        if (r.n_pinned > pinned)
             pinned = r.n_pinned;
-        }
         res[0] = (uint64_t)(int64_t)status;
         memcpy(&res[1], &(double){t1 - t0}, sizeof(double));
         res[2] = (uint64_t)pinned;
-        MPI_Send(res, MPI_RESULT_HEAD + 2 * k, MPI_UINT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
+        res[3] = status == NQ_ECANCELED ? (uint64_t)signals_caught() : 0;
+        res[4] = r.total.lo;
+        res[5] = r.total.hi;
+        MPI_Send(res, MPI_RESULT_HEAD + 2 * (int)done, MPI_UINT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
         outstanding++;
         cur = !cur;
     }
     /* No more work: the replies to the requests still open are empty too. */
     while (outstanding-- > 0) {
         MPI_Irecv(buf[!cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
-        wait_polling(&req, &st);
+        wait_polling(&w, &req, &st);
     }
-    nq_destroy_solver(&sv);
+    /* Rank 0's stop is the last message it sends this rank: take it, so that nothing is
+     * left unreceived. */
+    while (!w.stopped) {
+        poll_stop(&w);
+        if (!w.stopped)
+            mpi_job_nap();
+    }
+    signals_target(NULL);
+    nq_destroy_solver(&w.sv);
     free(buf[0]);
     free(buf[1]);
     free(res);
