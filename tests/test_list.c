@@ -421,18 +421,24 @@ static int reference_collect(void *user, const int *q, int n)
     return collect_one(c, cols, n);
 }
 
-static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
+/* An unpinned solver for board n with threads workers and a task source rows deep. */
+static nq_solver *list_solver(int n, int threads, int rows)
 {
     nq_settings s;
     nq_solver *sv = NULL;
-    int rc;
     nq_default_settings(&s);
     s.n = n;
     s.n_threads = threads;
     s.prefix_rows = rows;
     s.pin_threads = 0;
     cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
-    rc = nq_list(sv, collect_one, c, limit, r);
+    return sv;
+}
+
+static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
+{
+    nq_solver *sv = list_solver(n, threads, rows);
+    int rc = nq_list(sv, collect_one, c, limit, r);
     nq_destroy_solver(&sv);
     return rc;
 }
@@ -478,15 +484,8 @@ Test(unit, list_api_full_rings)
     reference_list(12, reference_collect, &want);
     for (int threads = 1; threads <= 3; threads += 2) {
         collect got = {.n = 12};
-        nq_settings s;
-        nq_solver *sv = NULL;
+        nq_solver *sv = list_solver(12, threads, 1);
         nq_result r;
-        nq_default_settings(&s);
-        s.n = 12;
-        s.n_threads = threads;
-        s.prefix_rows = 1;
-        s.pin_threads = 0;
-        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
         cr_assert_eq(nq_list(sv, collect_slowly, &got, 0, &r), NQ_OK);
         nq_destroy_solver(&sv);
         cr_expect_eq(got.count, oeis_value("A000170", 12));
@@ -652,16 +651,10 @@ static void list_polled(int n, int threads, int rows, nq_result *r, nq_progress 
     const uint64_t total = oeis_value("A000170", n);
     progress_poll pp = {0};
     paced pc = {&pp, 0, total / 2};
-    nq_settings s;
     nq_progress end;
     pthread_t reader;
 
-    nq_default_settings(&s);
-    s.n = n;
-    s.n_threads = threads;
-    s.prefix_rows = rows;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&pp.sv, &s), NQ_OK);
+    pp.sv = list_solver(n, threads, rows);
     atomic_init(&pp.stop, 0);
     atomic_init(&pp.asked, 0);
     cr_assert_eq(pthread_create(&reader, NULL, poll_progress, &pp), 0);
