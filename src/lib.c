@@ -167,8 +167,9 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
         return NQ_EINVAL;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
-    job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
-                     user,   limit,          &s->ps.cancel};
+    job = (list_job){
+        s->s.n,        s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn, user, limit,
+        &s->ps.cancel, &s->ps};
     rc = list_run(&job, &r);
     r.seconds = now_seconds() - t0;
     r.engine = s->s.engine;

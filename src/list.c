@@ -57,6 +57,10 @@
 #define LIST_STOP_CHECK 0xffffu
 /* The automatic depth stops growing here: counting deeper prefixes costs time. */
 #define LIST_AUTO_MAX_TASKS (1u << 20)
+/* An explicit depth's tasks are counted before the run only up to here (some 25 ms), so
+ * that the first board never waits long; past it the count is known once the source
+ * has emitted its last task. */
+#define LIST_COUNT_UP_FRONT (1u << 22)
 /* Boards a head task accumulates before its worker wakes the consumer. */
 #define LIST_WAKE_BATCH 256u
 /* The longest a sleeper waits without being signalled. */
@@ -90,6 +94,7 @@ typedef struct list_ctx {
     uint64_t head;      /* lowest task id not yet fully delivered */
     uint64_t pushed;    /* tasks pushed so far */
     uint64_t delivered; /* boards passed to the callback */
+    pool_slot *shown;   /* head and delivered as nq_solver_progress reads them */
     int rc;
 } list_ctx;
 
@@ -260,6 +265,14 @@ static void *list_worker_main(void *p)
     return NULL;
 }
 
+/* Show head and delivered to nq_solver_progress. The calling thread is their only
+ * writer and each only grows, so relaxed stores never let a reader see one go back. */
+static void list_show(list_ctx *c)
+{
+    atomic_store_explicit(&c->shown->lo, c->delivered, memory_order_relaxed);
+    atomic_store_explicit(&c->shown->done, c->head, memory_order_relaxed);
+}
+
 static void list_stop(list_ctx *c, int rc)
 {
     if (c->rc == NQ_OK)
@@ -304,15 +317,15 @@ static int list_deliver(list_ctx *c)
         if ((r & 63) == 0) { /* let a worker with a full ring go on */
             atomic_store_explicit(&s->read, r, memory_order_release);
             list_wake_worker(c, s, r);
+            list_show(c);
         }
     }
     atomic_store_explicit(&s->read, r, memory_order_release);
     list_wake_worker(c, s, r);
-    if (done && r == w) {
+    if (done && r == w)
         c->head++;
-        return 1;
-    }
-    return r != r0;
+    list_show(c);
+    return (done && r == w) || r != r0;
 }
 
 /* Is the target task done, or has the head task a batch of boards ready? */
@@ -371,6 +384,7 @@ typedef struct lex_walk {
     int rows;
     uint32_t all;
     uint64_t next_id;
+    uint64_t cap; /* counting stops at this many */
     int stopped;
     uint8_t prefix[NQ_MAX_N];
 } lex_walk;
@@ -382,7 +396,7 @@ static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t
     if (row == w->rows) {
         task t = {
             .id = w->next_id++, .cols = cols, .ld = ld, .rd = rd, .row = (uint8_t)row, .weight = 1};
-        if (w->c && list_emit(w->c, &t, w->prefix))
+        if (w->c ? list_emit(w->c, &t, w->prefix) : w->next_id == w->cap)
             w->stopped = 1;
         return;
     }
@@ -400,30 +414,33 @@ static uint32_t list_all(int n)
     return n == 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
-uint64_t list_prefix_count(int n, int rows)
+uint64_t list_prefix_count(int n, int rows, uint64_t cap)
 {
-    lex_walk w = {NULL, rows, list_all(n), 0, 0, {0}};
-    lex_place(&w, 0, 0, 0, 0);
+    lex_walk w = {NULL, rows, list_all(n), 0, cap, 0, {0}};
+    if (cap > 0)
+        lex_place(&w, 0, 0, 0, 0);
     return w.next_id;
 }
 
-int list_auto_rows(int n, int threads)
+int list_auto_rows(int n, int threads, uint64_t *tasks)
 {
     nq_u128 known;
     int have = nq_known_total(n, &known) == NQ_OK;
     int rows = 1;
 
     for (; rows < n; rows++) {
-        uint64_t tasks = list_prefix_count(n, rows);
         int enough, small;
-        if (tasks == 0)
+        *tasks = list_prefix_count(n, rows, UINT64_MAX);
+        if (*tasks == 0)
             break;
-        enough = tasks >= 32ull * (uint64_t)threads;
+        enough = *tasks >= 32ull * (uint64_t)threads;
         /* A task whose output overflows its ring makes its worker wait for the head. */
-        small = !have || known.lo / tasks <= LIST_RING / 4;
-        if ((enough && small) || tasks >= LIST_AUTO_MAX_TASKS)
+        small = !have || known.lo / *tasks <= LIST_RING / 4;
+        if ((enough && small) || *tasks >= LIST_AUTO_MAX_TASKS)
             break;
     }
+    if (rows == n) /* the loop ended without counting this depth */
+        *tasks = list_prefix_count(n, rows, UINT64_MAX);
     return rows;
 }
 
@@ -457,6 +474,7 @@ int list_run(const list_job *job, nq_result *out)
     pthread_t *threads = NULL;
     affinity *aff = NULL;
     int started = 0, rows, have_queue = 0, have_sync = 0;
+    uint64_t tasks = 0;
     lex_walk walk;
 
     memset(&c, 0, sizeof(c));
@@ -470,9 +488,16 @@ int list_run(const list_job *job, nq_result *out)
     atomic_init(&c.stop, 0);
     atomic_init(&c.wait_head, LIST_NOBODY);
     atomic_init(&c.wait_target, LIST_NOBODY);
-    rows = job->rows > 0 ? job->rows : list_auto_rows(job->n, job->n_threads);
-    if (rows > job->n)
-        rows = job->n;
+    if (job->rows > 0) {
+        rows = job->rows < job->n ? job->rows : job->n;
+        tasks = list_prefix_count(job->n, rows, LIST_COUNT_UP_FRONT);
+        if (tasks == LIST_COUNT_UP_FRONT)
+            tasks = 0; /* maybe more: known when the source is through */
+    } else {
+        rows = list_auto_rows(job->n, job->n_threads, &tasks);
+    }
+    c.shown = pool_source_slot(job->progress);
+    pool_progress_reset(job->progress, tasks);
     /* Pages of the rings are only touched as boards are stored, so a large window
      * costs address space, not memory, until it is used. */
     c.slots = aligned_alloc(64, sizeof(list_slot) * c.n_slots);
@@ -503,12 +528,16 @@ int list_run(const list_job *job, nq_result *out)
         }
         started++;
     }
-    walk = (lex_walk){&c, rows, c.all, 0, 0, {0}};
-    if (c.rc == NQ_OK)
+    walk = (lex_walk){&c, rows, c.all, 0, UINT64_MAX, 0, {0}};
+    if (c.rc == NQ_OK) {
         lex_place(&walk, 0, 0, 0, 0);
+        if (!walk.stopped)
+            atomic_store(&job->progress->tasks_total, c.pushed);
+    }
     while (c.head < c.pushed)
         if (list_step(&c))
             break;
+    list_show(&c);
     queue_close(&c.q);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);

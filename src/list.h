@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "nqueens/nqueens.h"
+#include "pool.h"
 
 typedef struct list_job {
     int n;
@@ -17,17 +18,21 @@ typedef struct list_job {
     void *user;
     uint64_t limit; /* 0 = no limit */
     const atomic_int *cancel;
+    /* Where the run shows how far it is, for nq_solver_progress: the task count, and in
+     * the source's slot the tasks fully delivered (done) and the boards delivered (lo). */
+    pool_state *progress;
 } list_job;
 
 /* Runs the job; fills total (solutions passed to fn), tasks, n_threads, n_pinned and
  * prefix_rows. Returns NQ_OK, NQ_ECALLBACK, NQ_ECANCELED, NQ_ENOMEM or NQ_ETHREAD. */
 int list_run(const list_job *job, nq_result *out);
 
-/* Prefixes of rows rows (all columns, no symmetry) on board n: the task count. */
-uint64_t list_prefix_count(int n, int rows);
+/* Prefixes of rows rows (all columns, no symmetry) on board n: the task count, or cap
+ * if there are at least that many (counting stops there). */
+uint64_t list_prefix_count(int n, int rows, uint64_t cap);
 
 /* Rows deep enough that there are plenty of tasks per worker and, where the total is
- * known, each task's output fits comfortably in its buffer. */
-int list_auto_rows(int n, int threads);
+ * known, each task's output fits comfortably in its buffer; *tasks is their count. */
+int list_auto_rows(int n, int threads, uint64_t *tasks);
 
 #endif

@@ -94,7 +94,7 @@ static int feed_emit(void *user, const task *t)
     feed *f = user;
     const nq_hooks *h = f->job->hooks;
     uint64_t sub;
-    pool_slot *own = &f->ps->slots[f->ps->n_slots - 1];
+    pool_slot *own = pool_source_slot(f->ps);
 
     if (stopping(f->ps, f->stop))
         return 1;
@@ -155,14 +155,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     if (job->n_threads + 1 > ps->n_slots)
         return NQ_EINVAL;
     atomic_init(&stop, 0);
-    atomic_store(&ps->tasks_total, expected);
-    for (int i = 0; i < ps->n_slots; i++) {
-        atomic_store(&ps->slots[i].lo, 0);
-        atomic_store(&ps->slots[i].hi, 0);
-        atomic_store(&ps->slots[i].done, 0);
-        atomic_store(&ps->slots[i].unique_lo, 0);
-        atomic_store(&ps->slots[i].unique_hi, 0);
-    }
+    pool_progress_reset(ps, expected);
     /* A few records per worker keep everyone busy; the source refills as they drain. */
     if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK)
         return NQ_ENOMEM;
@@ -232,4 +225,16 @@ void pool_progress(const pool_state *ps, nq_progress *p)
     p->tasks_done = done;
     p->tasks_total = atomic_load_explicit(&ps->tasks_total, memory_order_relaxed);
     p->partial_total = u128_pack(total);
+}
+
+void pool_progress_reset(pool_state *ps, uint64_t tasks_total)
+{
+    for (int i = 0; i < ps->n_slots; i++) {
+        atomic_store(&ps->slots[i].lo, 0);
+        atomic_store(&ps->slots[i].hi, 0);
+        atomic_store(&ps->slots[i].done, 0);
+        atomic_store(&ps->slots[i].unique_lo, 0);
+        atomic_store(&ps->slots[i].unique_hi, 0);
+    }
+    atomic_store(&ps->tasks_total, tasks_total);
 }

@@ -57,5 +57,13 @@ void pool_state_free(pool_state *ps);
 int pool_run(pool_state *ps, const pool_job *job, nq_result *out);
 /* Snapshot for progress, racy but monotonic enough for display. */
 void pool_progress(const pool_state *ps, nq_progress *p);
+/* Start a run's progress from nothing: every slot zero, tasks_total (0: not known yet). */
+void pool_progress_reset(pool_state *ps, uint64_t tasks_total);
+
+/* The calling thread's own slot (the task source's), after the workers' ones. */
+static inline pool_slot *pool_source_slot(pool_state *ps)
+{
+    return &ps->slots[ps->n_slots - 1];
+}
 
 #endif

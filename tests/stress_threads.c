@@ -2,8 +2,8 @@
  * (Criterion's sandbox crashes under TSan, Snaipe/Criterion#274). It drives the queue,
  * the pool, the reduction and the journal from several threads at once: counts with
  * journal hooks while another thread polls progress and ticks the journal, a cancel from
- * another thread in mid-run, then a resume. Exit status 0 when every total matches
- * ../shared/oeis. */
+ * another thread in mid-run, then a resume; and listings while another thread polls
+ * their progress. Exit status 0 when every total matches ../shared/oeis. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -52,7 +52,8 @@ static void *watch(void *arg)
     while (!atomic_load(&w->stop)) {
         nq_progress p;
         nq_solver_progress(w->sv, &p);
-        nq_journal_tick(w->j);
+        if (w->j)
+            nq_journal_tick(w->j);
         if (w->cancel_after_polls >= 0 && ++polls == w->cancel_after_polls)
             nq_solver_cancel(w->sv);
         usleep(200);
@@ -92,6 +93,50 @@ static int run(const char *path, int n, int threads, long cancel_after, nq_resul
     return rc;
 }
 
+static int count_board(void *user, const uint8_t *cols, int n)
+{
+    (void)cols;
+    (void)n;
+    (*(unsigned long long *)user)++;
+    return 0;
+}
+
+/* nq_list with a thread polling its progress; the boards and the final progress must
+ * both be the published total. */
+static void list_polled(int n, int threads)
+{
+    nq_settings s;
+    watcher w = {0};
+    pthread_t t;
+    nq_result r;
+    nq_progress p;
+    unsigned long long boards = 0;
+    int rc;
+
+    nq_default_settings(&s);
+    s.n = n;
+    s.n_threads = threads;
+    s.pin_threads = 0;
+    if (nq_create_solver(&w.sv, &s) != NQ_OK) {
+        fprintf(stderr, "stress: list setup failed\n");
+        exit(1);
+    }
+    w.cancel_after_polls = -1;
+    pthread_create(&t, NULL, watch, &w);
+    rc = nq_list(w.sv, count_board, &boards, 0, &r);
+    atomic_store(&w.stop, 1);
+    pthread_join(t, NULL);
+    nq_solver_progress(w.sv, &p);
+    nq_destroy_solver(&w.sv);
+    if (rc != NQ_OK || boards != oeis(n) || p.partial_total.lo != boards ||
+        p.tasks_done != r.tasks || p.tasks_total != r.tasks) {
+        fprintf(stderr, "stress: list n=%d: %llu boards, progress %llu of %llu tasks (%s)\n", n,
+                boards, (unsigned long long)p.tasks_done, (unsigned long long)p.tasks_total,
+                nq_strerror(rc));
+        failures++;
+    }
+}
+
 int main(void)
 {
     char path[] = "/tmp/nq-stress-XXXXXX";
@@ -117,6 +162,8 @@ int main(void)
         }
     }
     unlink(path);
+    for (int n = 11; n <= 12; n++)
+        list_polled(n, 3);
     printf("stress: %s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }

@@ -1,11 +1,15 @@
 /* Listing: nq_list and `nqueens list` against hand-checked files (tests/data), against
  * the textbook reference engine (tests/reference.c) in every format, across thread
- * counts, with --limit, on bad input and on a reader that closes the pipe early. */
+ * counts, with --limit, with --progress, on bad input and on a reader that closes the
+ * pipe early; nq_solver_progress read from another thread while nq_list runs. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,7 @@
 #include "cli_run.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
+#include "progress_json.h"
 #include "reference.h"
 
 static const char *const formats[] = {"columns", "leetcode", "acwing", "luogu"};
@@ -157,23 +162,39 @@ static int lines_in(const char *s)
     return k;
 }
 
-/* Run `list n --format f --threads t [--limit k]` and return its stdout (to free). */
-static char *list_output(int n, const char *format, int threads, uint64_t limit)
+/* Run `list n --format f --threads t [--limit k] [option]` and return its stdout (to
+ * free); its stderr goes to *err (to free), or must be empty when err is NULL. */
+static char *list_output_with(int n, const char *format, int threads, uint64_t limit,
+                              const char *option, char **err)
 {
     char ns[16], ts[16], ls[32];
+    const char *args[12] = {"list", ns, "--format", format, "--threads", ts, "--no-pin"};
+    int k = 7;
     run_out o;
     snprintf(ns, sizeof(ns), "%d", n);
     snprintf(ts, sizeof(ts), "%d", threads);
     snprintf(ls, sizeof(ls), "%llu", (unsigned long long)limit);
-    const char *const args[] = {"list",      ns,  "--format", format,
-                                "--threads", ts,  "--no-pin", limit ? "--limit" : NULL,
-                                ls,          NULL};
+    if (limit) {
+        args[k++] = "--limit";
+        args[k++] = ls;
+    }
+    if (option)
+        args[k++] = option;
     run_tool(&o, args);
     cr_assert_eq(o.status, 0, "list %d --format %s --threads %d: exit %d, stderr: %s", n, format,
                  threads, o.status, o.err);
-    cr_assert_str_eq(o.err, "", "list %d --format %s: stderr not empty", n, format);
-    free(o.err);
+    if (err) {
+        *err = o.err;
+    } else {
+        cr_assert_str_eq(o.err, "", "list %d --format %s: stderr not empty", n, format);
+        free(o.err);
+    }
     return o.out;
+}
+
+static char *list_output(int n, const char *format, int threads, uint64_t limit)
+{
+    return list_output_with(n, format, threads, limit, NULL, NULL);
 }
 
 static char *read_file(const char *path)
@@ -280,6 +301,9 @@ Test(unit, list_bad_input_exit_2)
         {"list", "8", "--limit", NULL},
         {"list", "8", "--threads", "0x2", NULL},
         {"list", "8", "--bogus", NULL},
+        {"list", "8", "--progress=foo", NULL},
+        {"list", "8", "--progress=", NULL},
+        {"list", "8", "--no-progress=1", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         run_out o;
@@ -288,6 +312,36 @@ Test(unit, list_bad_input_exit_2)
         cr_expect_eq(lines_in(o.err), 1, "case %zu: one line on stderr, got: %s", i, o.err);
         cr_expect_str_eq(o.out, "", "case %zu: nothing on stdout", i);
         run_free(&o);
+    }
+}
+
+/* Progress goes to stderr only: stdout is the same bytes as the reference's in every
+ * format, and the final progress (the bar's last line, the last JSON line) has every
+ * task done and the published total (luogu's is its count's). */
+Test(unit, list_progress_leaves_stdout_alone)
+{
+    for (int n = 8; n <= 10; n++) {
+        char want_bar[64];
+        snprintf(want_bar, sizeof(want_bar), "100.0%%  %llu solutions",
+                 (unsigned long long)oeis_value("A000170", n));
+        for (int f = 0; f < N_FORMATS; f++) {
+            text want;
+            char *bar_err, *json_err;
+            char *bar = list_output_with(n, formats[f], 2, 0, "--progress", &bar_err);
+            char *json = list_output_with(n, formats[f], 2, 0, "--progress=json", &json_err);
+            reference_text(&want, n, formats[f], 0);
+            cr_expect_str_eq(bar, want.s, "list %d --format %s --progress", n, formats[f]);
+            cr_expect_str_eq(json, want.s, "list %d --format %s --progress=json", n, formats[f]);
+            cr_expect_not_null(strstr(bar_err, want_bar), "list %d --format %s: %s", n, formats[f],
+                               bar_err);
+            cr_expect(bar_err[0] && bar_err[strlen(bar_err) - 1] == '\n', "%s", bar_err);
+            expect_progress(json_err, n, NULL);
+            free(bar);
+            free(bar_err);
+            free(json);
+            free(json_err);
+            text_free(&want);
+        }
     }
 }
 
@@ -367,18 +421,24 @@ static int reference_collect(void *user, const int *q, int n)
     return collect_one(c, cols, n);
 }
 
-static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
+/* An unpinned solver for board n with threads workers and a task source rows deep. */
+static nq_solver *list_solver(int n, int threads, int rows)
 {
     nq_settings s;
     nq_solver *sv = NULL;
-    int rc;
     nq_default_settings(&s);
     s.n = n;
     s.n_threads = threads;
     s.prefix_rows = rows;
     s.pin_threads = 0;
     cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
-    rc = nq_list(sv, collect_one, c, limit, r);
+    return sv;
+}
+
+static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
+{
+    nq_solver *sv = list_solver(n, threads, rows);
+    int rc = nq_list(sv, collect_one, c, limit, r);
     nq_destroy_solver(&sv);
     return rc;
 }
@@ -424,15 +484,8 @@ Test(unit, list_api_full_rings)
     reference_list(12, reference_collect, &want);
     for (int threads = 1; threads <= 3; threads += 2) {
         collect got = {.n = 12};
-        nq_settings s;
-        nq_solver *sv = NULL;
+        nq_solver *sv = list_solver(12, threads, 1);
         nq_result r;
-        nq_default_settings(&s);
-        s.n = 12;
-        s.n_threads = threads;
-        s.prefix_rows = 1;
-        s.pin_threads = 0;
-        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
         cr_assert_eq(nq_list(sv, collect_slowly, &got, 0, &r), NQ_OK);
         nq_destroy_solver(&sv);
         cr_expect_eq(got.count, oeis_value("A000170", 12));
@@ -515,6 +568,146 @@ Test(unit, list_api_cancel)
     cr_expect_lt(r.total.lo, oeis_value("A000170", 16));
     cr_expect_eq(r.total.lo, c.seen);
     nq_destroy_solver(&c.sv);
+}
+
+/* --progress=json for n = 12: the lines parse, never go back, and the last one has every
+ * task of the listing done (as many as nq_list makes with the same threads) and the
+ * published total, while stdout has every board. */
+Test(unit, list_progress_json_n12)
+{
+    collect lib = {.n = 12, .count_only = 1};
+    progress_line last;
+    nq_result r;
+    char *err, *got = list_output_with(12, "columns", 2, 0, "--progress=json", &err);
+
+    cr_expect_eq((uint64_t)lines_in(got), oeis_value("A000170", 12));
+    expect_progress(err, 12, &last);
+    cr_assert_eq(list_api(12, 2, 0, 0, &lib, &r), NQ_OK);
+    cr_expect_eq(last.total, r.tasks, "the listing's tasks: %s", err);
+    free(got);
+    free(err);
+}
+
+/* nq_solver_progress read from a second thread while nq_list runs. At one board the
+ * callback waits until the reader has taken a sample, so that one sample is surely
+ * from the middle of the run. */
+typedef struct progress_poll {
+    nq_solver *sv;
+    atomic_int stop;
+    atomic_int asked; /* 1: the callback waits for a sample; 2: it is taken */
+    nq_progress mid;  /* that sample */
+    uint64_t max_done, max_listed, task_count, went_back, count_changed;
+} progress_poll;
+
+static void *poll_progress(void *arg)
+{
+    progress_poll *pp = arg;
+    nq_progress prev = {0}, now;
+
+    while (!atomic_load(&pp->stop)) {
+        if (atomic_load(&pp->asked) == 1) {
+            nq_solver_progress(pp->sv, &pp->mid);
+            atomic_store(&pp->asked, 2);
+        }
+        nq_solver_progress(pp->sv, &now);
+        if (now.tasks_done < prev.tasks_done || now.partial_total.lo < prev.partial_total.lo ||
+            now.partial_total.hi != 0)
+            pp->went_back++;
+        if (now.tasks_total && pp->task_count && now.tasks_total != pp->task_count)
+            pp->count_changed++;
+        if (now.tasks_total)
+            pp->task_count = now.tasks_total;
+        if (now.tasks_done > pp->max_done)
+            pp->max_done = now.tasks_done;
+        if (now.partial_total.lo > pp->max_listed)
+            pp->max_listed = now.partial_total.lo;
+        prev = now;
+    }
+    return NULL;
+}
+
+typedef struct paced {
+    progress_poll *pp;
+    uint64_t seen, ask_at;
+} paced;
+
+static int wait_for_a_sample(void *user, const uint8_t *cols, int n)
+{
+    paced *p = user;
+    (void)cols;
+    (void)n;
+    if (++p->seen == p->ask_at) {
+        atomic_store(&p->pp->asked, 1);
+        while (atomic_load(&p->pp->asked) != 2)
+            sched_yield();
+    }
+    return 0;
+}
+
+/* List board n with a reader polling; checks what holds for every run and returns the
+ * run's result and the sample from its middle. */
+static void list_polled(int n, int threads, int rows, nq_result *r, nq_progress *mid)
+{
+    const uint64_t total = oeis_value("A000170", n);
+    progress_poll pp = {0};
+    paced pc = {&pp, 0, total / 2};
+    nq_progress end;
+    pthread_t reader;
+
+    pp.sv = list_solver(n, threads, rows);
+    atomic_init(&pp.stop, 0);
+    atomic_init(&pp.asked, 0);
+    cr_assert_eq(pthread_create(&reader, NULL, poll_progress, &pp), 0);
+    cr_expect_eq(nq_list(pp.sv, wait_for_a_sample, &pc, 0, r), NQ_OK);
+    atomic_store(&pp.stop, 1);
+    pthread_join(reader, NULL);
+    nq_solver_progress(pp.sv, &end);
+    nq_destroy_solver(&pp.sv);
+
+    cr_expect_eq(r->total.lo, total, "n=%d threads=%d rows=%d", n, threads, rows);
+    cr_expect_eq(end.tasks_done, r->tasks, "n=%d threads=%d rows=%d", n, threads, rows);
+    cr_expect_eq(end.tasks_total, r->tasks, "n=%d threads=%d rows=%d", n, threads, rows);
+    cr_expect(end.partial_total.lo == total && end.partial_total.hi == 0,
+              "n=%d threads=%d rows=%d: %llu listed", n, threads, rows,
+              (unsigned long long)end.partial_total.lo);
+    cr_expect_eq(pp.went_back, 0, "n=%d threads=%d rows=%d", n, threads, rows);
+    cr_expect_eq(pp.count_changed, 0, "n=%d threads=%d rows=%d", n, threads, rows);
+    cr_expect_leq(pp.max_done, end.tasks_done);
+    cr_expect_leq(pp.max_listed, total);
+    /* The middle: some boards listed, not yet every task. */
+    cr_expect(pp.mid.partial_total.lo > 0 && pp.mid.partial_total.lo <= pc.ask_at,
+              "n=%d threads=%d rows=%d: %llu listed at board %llu", n, threads, rows,
+              (unsigned long long)pp.mid.partial_total.lo, (unsigned long long)pc.ask_at);
+    cr_expect_lt(pp.mid.tasks_done, r->tasks, "n=%d threads=%d rows=%d", n, threads, rows);
+    *mid = pp.mid;
+}
+
+Test(unit, list_api_progress_while_listing)
+{
+    for (int n = 12; n <= 13; n++) {
+        for (int threads = 1; threads <= 3; threads += 2) {
+            for (int rows = 0; rows <= 3; rows += 3) {
+                nq_result r;
+                nq_progress mid;
+                list_polled(n, threads, rows, &r, &mid);
+                /* A depth this shallow is counted before the first board. */
+                cr_expect_eq(mid.tasks_total, r.tasks, "n=%d threads=%d rows=%d", n, threads, rows);
+            }
+        }
+    }
+}
+
+/* n = 14 placed 9 rows deep makes over four million tasks, too many to count before the
+ * first board: the task count may appear only once the source is through, but then it
+ * must be there, and it never changes. */
+Test(unit, list_api_progress_deep_source)
+{
+    nq_result r;
+    nq_progress mid;
+    list_polled(14, 2, 9, &r, &mid);
+    cr_expect_gt(r.tasks, 4000000);
+    cr_expect(mid.tasks_total == 0 || mid.tasks_total == r.tasks, "%llu",
+              (unsigned long long)mid.tasks_total);
 }
 
 Test(slow, list_matches_reference_n12_n13)

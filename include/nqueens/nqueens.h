@@ -110,14 +110,24 @@ typedef int (*nq_solution_fn)(void *user, const uint8_t *cols, int n);
  * limit > 0 stops after that many solutions (NQ_OK); 0 lists them all. out->total is the
  * number of solutions passed to fn. A nonzero return from fn stops the run with
  * NQ_ECALLBACK; nq_solver_cancel stops it with NQ_ECANCELED. No mirror halving here:
- * settings.prefix_rows is the depth of the lexicographic task source (0 = auto). */
+ * settings.prefix_rows is the depth of the lexicographic task source (0 = auto).
+ * nq_solver_progress follows the listing from another thread: see there. */
 NQ_API int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out);
 
 /* Ask a running nq_count to stop at the next task boundary. Async-signal-safe: it is one
  * atomic store, so a signal handler may call it. */
 NQ_API void nq_solver_cancel(nq_solver *s);
 
-/* Progress of the count running on s, safe to call from another thread at any time. */
+/* Progress of the nq_count or nq_list running on s, safe to call from another thread at
+ * any time; after the run it holds the run's final values, until the next run on s
+ * starts again from zero. Each member only grows during a run.
+ * nq_count: tasks finished (or reused through hooks) and their weighted total so far.
+ * nq_list: tasks_done is the tasks whose solutions have all been passed to fn (they
+ * finish in id order), partial_total the solutions passed to fn so far (updated every
+ * few dozen solutions and at each task's end). tasks_total is known from the start,
+ * except for an explicit prefix_rows with millions of tasks: 0 until the source has
+ * made them all. When the listing completes, tasks_done = tasks_total = out->tasks and
+ * partial_total = out->total. */
 typedef struct nq_progress {
     uint64_t tasks_done;
     uint64_t tasks_total; /* 0 until the task source has counted its tasks */

@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "progress.h"
 
 enum list_format { FMT_COLUMNS, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
 static const char *const format_names[] = {"columns", "leetcode", "acwing", "luogu"};
@@ -18,6 +19,14 @@ static const char *const format_names[] = {"columns", "leetcode", "acwing", "luo
 #define LUOGU_SHOWN 3
 /* The longest text of one board: a LeetCode board of 32 rows is 32 * 35 + 2 bytes. */
 #define BOARD_TEXT_MAX 1200
+
+/* Off by default: stdout is mostly a pipe or a file, and a bar between boards on a
+ * terminal would only be in the way. */
+#define LIST_PROGRESS_HELP                                                                         \
+    PROGRESS_HELP("off: stdout is mostly a\n"                                                      \
+                  "                     pipe or a file; bar: solutions listed, tasks done;\n"      \
+                  "                     json: nqueens count's lines, one a second; luogu:\n"       \
+                  "                     until the total is counted too")
 
 static const char list_help[] =
     "usage: nqueens list N [options]\n"
@@ -32,7 +41,7 @@ static const char list_help[] =
     "                     luogu: the first 3 solutions as columns, then the total\n"
     "                       (Luogu P1219)\n"
     "  --limit K          stop after K solutions, K >= 1 (luogu: prints min(3, K) and\n"
-    "                     still the full total)\n" COUNT_OPTS_HELP
+    "                     still the full total)\n" COUNT_OPTS_HELP LIST_PROGRESS_HELP
     "  -h, --help         this help\n";
 
 /* Output goes through one buffer written with write(2), so that a closed pipe shows
@@ -174,12 +183,13 @@ int cmd_list(int argc, char **argv)
     count_opts o;
     args_iter it;
     const char *arg, *n_arg = NULL, *v;
-    int n = 0, kind, rc, format = FMT_COLUMNS;
+    int n = 0, kind, rc, format = FMT_COLUMNS, progress_asked = PROGRESS_OFF;
     uint64_t limit = 0;
     long k;
     nq_settings s;
     nq_solver *sv;
     nq_result r;
+    progress pg;
 
     count_opts_default(&o);
     args_iter_init(&it, argc, argv);
@@ -216,7 +226,9 @@ int cmd_list(int argc, char **argv)
             }
             continue;
         }
-        rc = count_opts_take(&o, cmd, &it);
+        rc = progress_take(&progress_asked, cmd, &it);
+        if (rc == 0)
+            rc = count_opts_take(&o, cmd, &it);
         if (rc == EXIT_USAGE)
             return rc;
         if (rc == 1)
@@ -239,6 +251,11 @@ int cmd_list(int argc, char **argv)
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
         return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
+    /* Progress reads the solver, so stdout carries the same bytes with it or without. */
+    if (progress_start(&pg, progress_asked, progress_read_solver, sv, NULL) != 0) {
+        nq_destroy_solver(&sv);
+        return args_run_error(cmd, "cannot start the progress thread");
+    }
     if (format == FMT_LEETCODE)
         out_text(&out, "[");
     rc = nq_list(sv, list_board, &out, limit, &r);
@@ -253,6 +270,7 @@ int cmd_list(int argc, char **argv)
             out_text(&out, "\n");
         }
     }
+    progress_stop(&pg);
     nq_destroy_solver(&sv);
     if (out.closed || out.err)
         return out_status(cmd, &out);

@@ -40,24 +40,7 @@ int count_run_take(count_run_opts *r, const char *cmd, args_iter *it)
                                     v);
         return 1;
     }
-    if (strcmp(it->name, "no-progress") == 0) {
-        if (args_has_inline_value(it))
-            return args_usage_error(cmd, "--no-progress takes no value");
-        r->progress = PROGRESS_OFF;
-        return 1;
-    }
-    if (strcmp(it->name, "progress") == 0) {
-        /* Only the --progress=KIND form takes a value, so "--progress 15" stays N. */
-        v = it->inline_value;
-        if (!v || strcmp(v, "bar") == 0)
-            r->progress = PROGRESS_BAR;
-        else if (strcmp(v, "json") == 0)
-            r->progress = PROGRESS_JSON;
-        else
-            return args_usage_error(cmd, "invalid --progress '%s': expected bar or json", v);
-        return 1;
-    }
-    return 0;
+    return progress_take(&r->progress, cmd, it);
 }
 
 int count_args_parse(count_args *a, const char *cmd, const char *help, int argc, char **argv)

@@ -58,19 +58,13 @@ static int hook_done(void *user, uint64_t id, uint64_t subtotal)
 static void run_progress(void *user, progress_snapshot *out)
 {
     const run_hooks *h = user;
-    nq_progress np;
     uint64_t csum = atomic_load(&h->counts.computed_sum);
     uint64_t rsum = atomic_load(&h->counts.reused_sum);
-    double weighted;
 
-    nq_solver_progress(h->sv, &np);
-    out->tasks_done = np.tasks_done;
-    out->tasks_total = np.tasks_total;
-    out->solutions = np.partial_total;
+    progress_read_solver((void *)h->sv, out);
     out->tasks_computed = atomic_load(&h->counts.computed);
-    weighted = (double)np.partial_total.hi * 18446744073709551616.0 + (double)np.partial_total.lo;
     out->solutions_computed =
-        csum + rsum > 0 ? weighted * ((double)csum / (double)(csum + rsum)) : 0.0;
+        csum + rsum > 0 ? out->solutions_computed * ((double)csum / (double)(csum + rsum)) : 0.0;
 }
 
 /* ---- the run -------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
 #define NQ_CLI_COUNT_RUN_H
 
 #include "args.h"
+#include "progress.h"
 
 typedef struct count_run_opts {
     const char *checkpoint; /* journal path, or NULL */
@@ -25,9 +26,8 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
     "  --checkpoint FILE  record each finished task in FILE; rerun the same command to\n"          \
     "                     resume after a crash or Ctrl-C (see README: Long runs)\n"                \
     "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "                \
-    "(default 5)\n"                                                                                \
-    "  --progress[=bar|json]  progress on stderr (default: bar when stderr is a terminal)\n"       \
-    "  --no-progress      no progress output\n"                                                    \
-    "  --subtotals FILE   write every task's id and subtotal to FILE as CSV\n"
+    "(default 5)\n" PROGRESS_HELP(                                                                 \
+        "bar when stderr is a terminal") "  --subtotals FILE   write every task's id and "         \
+                                         "subtotal to FILE as CSV\n"
 
 #endif

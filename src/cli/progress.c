@@ -1,5 +1,5 @@
 /* Progress display and the journal's fsync timer, in one thread that wakes a few times
- * a second. It only reads a snapshot of the count (progress_read_fn), so it never slows
+ * a second. It only reads a snapshot of the run (progress_read_fn), so it never slows
  * the workers; everything it prints goes to stderr. */
 #include <stdio.h>
 #include <string.h>
@@ -114,6 +114,19 @@ static void *progress_main(void *arg)
     return NULL;
 }
 
+void progress_read_solver(void *user, progress_snapshot *out)
+{
+    nq_progress np;
+
+    nq_solver_progress(user, &np);
+    out->tasks_done = np.tasks_done;
+    out->tasks_total = np.tasks_total;
+    out->solutions = np.partial_total;
+    out->tasks_computed = np.tasks_done;
+    out->solutions_computed =
+        (double)np.partial_total.hi * 18446744073709551616.0 + (double)np.partial_total.lo;
+}
+
 int progress_mode(int requested)
 {
     if (requested != PROGRESS_AUTO)
@@ -157,4 +170,27 @@ void progress_stop(progress *p)
     }
     if (p->mode != PROGRESS_OFF)
         print_progress(p, 1);
+}
+
+int progress_take(int *mode, const char *cmd, args_iter *it)
+{
+    const char *v;
+
+    if (strcmp(it->name, "no-progress") == 0) {
+        if (args_has_inline_value(it))
+            return args_usage_error(cmd, "--no-progress takes no value");
+        *mode = PROGRESS_OFF;
+        return 1;
+    }
+    if (strcmp(it->name, "progress") != 0)
+        return 0;
+    /* Only the --progress=KIND form takes a value, so "--progress 15" stays N. */
+    v = it->inline_value;
+    if (!v || strcmp(v, "bar") == 0)
+        *mode = PROGRESS_BAR;
+    else if (strcmp(v, "json") == 0)
+        *mode = PROGRESS_JSON;
+    else
+        return args_usage_error(cmd, "invalid --progress '%s': expected bar or json", v);
+    return 1;
 }

@@ -1,11 +1,13 @@
-/* The monitor thread of a long count: redraws a progress line (or writes JSON lines) on
- * stderr and gives the journal its periodic fsync. */
+/* The monitor thread of a long count or listing: redraws a progress line (or writes JSON
+ * lines) on stderr and gives the journal its periodic fsync; and the options that ask
+ * for it. */
 #ifndef NQ_CLI_PROGRESS_H
 #define NQ_CLI_PROGRESS_H
 
 #include <pthread.h>
 #include <stdint.h>
 
+#include "args.h"
 #include "nqueens/nqueens.h"
 
 enum { PROGRESS_AUTO = -1, PROGRESS_OFF = 0, PROGRESS_BAR = 1, PROGRESS_JSON = 2 };
@@ -22,6 +24,10 @@ typedef struct progress_snapshot {
 
 /* Fills *out; called from the progress thread, so it must be safe against the count. */
 typedef void (*progress_read_fn)(void *user, progress_snapshot *out);
+
+/* A progress_read_fn for a run whose every task and solution one solver computed (no
+ * journal): user is the const nq_solver *. */
+void progress_read_solver(void *user, progress_snapshot *out);
 
 typedef struct progress {
     int mode;
@@ -44,5 +50,14 @@ int progress_mode(int requested);
 int progress_start(progress *p, int mode, progress_read_fn read, void *user, nq_journal *journal);
 /* Stop it; in BAR and JSON modes print the final state (and end the bar's line). */
 void progress_stop(progress *p);
+
+/* Take --progress[=bar|json] or --no-progress into *mode: 1 if it was one of them, 0 if
+ * not, EXIT_USAGE on a bad value (already reported). */
+int progress_take(int *mode, const char *cmd, args_iter *it);
+
+/* The help lines of those options; dflt says what happens without them. */
+#define PROGRESS_HELP(dflt)                                                                        \
+    "  --progress[=bar|json]  progress on stderr (default: " dflt ")\n"                            \
+    "  --no-progress      no progress output\n"
 
 #endif
