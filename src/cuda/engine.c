@@ -334,12 +334,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 
     n_tasks = d4_enumerate(job->n, NULL, NULL);
     out->tasks = n_tasks;
-    atomic_store(&job->ps->tasks_total, n_tasks);
-    for (int i = 0; i < job->ps->n_slots; i++) {
-        atomic_store(&job->ps->slots[i].lo, 0);
-        atomic_store(&job->ps->slots[i].hi, 0);
-        atomic_store(&job->ps->slots[i].done, 0);
-    }
+    pool_progress_reset(job->ps, n_tasks);
     tasks = calloc(n_tasks + 1, sizeof(*tasks));
     plans = calloc(n_tasks + 1, sizeof(*plans));
     subtotal = calloc(n_tasks + 1, sizeof(*subtotal));
