@@ -210,6 +210,12 @@ static int device_start(void *handle, uint64_t max_subs, int levels)
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->dev));
     CHECK(cudaFuncSetAttribute(device_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)h->smem));
+    /* The stacks, not the registers, bound the resident blocks (about 1000 threads per
+     * multiprocessor at n = 21); NQ_CUDA_CARVEOUT (percent of the unified L1 given to
+     * shared memory) is for device sessions to try whether more of it helps. */
+    if (env_int("NQ_CUDA_CARVEOUT") > 0)
+        CHECK(cudaFuncSetAttribute(device_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   env_int("NQ_CUDA_CARVEOUT")));
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device_kernel, DEVICE_BLOCK,
                                                         h->smem));
     if (cap > 0 && cap < per_sm)
