@@ -746,3 +746,69 @@ Test(slow, list_api_counts_n13_n15)
         cr_expect_eq(got.count, oeis_value("A000170", n), "n=%d", n);
     }
 }
+
+/* 1 if the n numbers of line (1-based columns) place n queens that leave each other
+ * alone. */
+static int line_is_solution(const char *line, int n, int *cols)
+{
+    const char *p = line;
+    for (int r = 0; r < n; r++) {
+        char *end;
+        long c = strtol(p, &end, 10);
+        if (end == p || c < 1 || c > n)
+            return 0;
+        cols[r] = (int)c;
+        p = end;
+        for (int q = 0; q < r; q++)
+            if (cols[q] == cols[r] || abs(cols[q] - cols[r]) == r - q)
+                return 0;
+    }
+    return *p == '\n';
+}
+
+/* Ctrl-C in the middle of a listing: exit 130 and one line on stderr saying how many
+ * solutions were listed, and stdout holds exactly that many whole lines, each a
+ * solution, in increasing lexicographic order (the first ones of the listing). */
+Test(unit, sigint_ends_a_listing_with_whole_lines)
+{
+    const char *const args[] = {"list", "16", "--threads", "1", "--no-pin", NULL};
+    char out_path[] = "/tmp/nq-list-int-XXXXXX", err_path[] = "/tmp/nq-list-err-XXXXXX";
+    char line[256], err[1024] = "";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path), st, prev[16], cols[16];
+    unsigned long long said = 0, lines = 0;
+    FILE *f;
+    pid_t pid;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    pid = cli_start(args, fo, fe);
+    for (int i = 0; i < 5000 && lseek(fo, 0, SEEK_END) < 200000; i++)
+        usleep(1000); /* a few thousand boards out: the listing is under way */
+    kill(pid, SIGINT);
+    st = cli_wait(pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, err, sizeof(err));
+    cr_expect_eq(st, 128 + SIGINT, "exit %d, stderr: %s", st, err);
+    cr_expect_eq(count_lines(err), 1, "%s", err);
+    cr_assert_eq(sscanf(strstr(err, "after ") ? strstr(err, "after ") : "", "after %llu", &said), 1,
+                 "%s", err);
+    f = fopen(out_path, "r");
+    cr_assert_not_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        cr_assert(line_is_solution(line, 16, cols), "line %llu: %s", lines + 1, line);
+        for (int r = 0; lines && r < 16; r++)
+            if (cols[r] != prev[r]) {
+                cr_assert_gt(cols[r], prev[r], "line %llu is out of order", lines + 1);
+                break;
+            }
+        memcpy(prev, cols, sizeof(cols));
+        lines++;
+    }
+    fclose(f);
+    cr_expect_gt(lines, 1000, "the signal landed inside the listing");
+    cr_expect_lt(lines, oeis_value("A000170", 16), "stopped before the end");
+    cr_expect_eq(lines, said, "stdout has %llu lines, stderr says %llu", lines, said);
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}

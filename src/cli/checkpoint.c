@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "signals.h"
 
 static const char *const cmd = "count";
 
@@ -87,18 +88,13 @@ static void print_shell_word(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-static const char *signal_name(int sig)
-{
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
-}
-
 int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
                            uint64_t tasks)
 {
     if (path && *j) {
         int crc = nq_journal_close(j);
         fprintf(stderr, "%s %s: interrupted by %s: %llu of %llu tasks recorded in %s%s\n",
-                args_program, cmd, signal_name(sig), (unsigned long long)done,
+                args_program, cmd, signals_name(sig), (unsigned long long)done,
                 (unsigned long long)tasks, path, crc == NQ_OK ? "" : " (final fsync failed)");
         fprintf(stderr, "%s %s: resume with: %s count %d --checkpoint ", args_program, cmd,
                 args_program, n);
@@ -108,7 +104,7 @@ int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uin
         fprintf(stderr,
                 "%s %s: interrupted by %s after %llu of %llu tasks; nothing was saved "
                 "(--checkpoint FILE makes a run resumable)\n",
-                args_program, cmd, signal_name(sig), (unsigned long long)done,
+                args_program, cmd, signals_name(sig), (unsigned long long)done,
                 (unsigned long long)tasks);
     }
     return 128 + sig;

@@ -11,6 +11,7 @@
 #include "args.h"
 #include "commands.h"
 #include "progress.h"
+#include "signals.h"
 
 enum list_format { FMT_COLUMNS, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
 static const char *const format_names[] = {"columns", "leetcode", "acwing", "luogu"};
@@ -183,7 +184,7 @@ int cmd_list(int argc, char **argv)
     count_opts o;
     args_iter it;
     const char *arg, *n_arg = NULL, *v;
-    int n = 0, kind, rc, format = FMT_COLUMNS, progress_asked = PROGRESS_OFF;
+    int n = 0, kind, rc, sig, format = FMT_COLUMNS, progress_asked = PROGRESS_OFF;
     uint64_t limit = 0;
     long k;
     nq_settings s;
@@ -258,6 +259,10 @@ int cmd_list(int argc, char **argv)
     }
     if (format == FMT_LEETCODE)
         out_text(&out, "[");
+    /* Ctrl-C ends the listing between boards, so that the lines already listed reach
+     * the output whole and a progress line is finished; a second one exits at once. */
+    signals_install();
+    signals_target(sv);
     rc = nq_list(sv, list_board, &out, limit, &r);
     if (rc == NQ_OK)
         args_warn_unpinned(&o, &r);
@@ -270,8 +275,17 @@ int cmd_list(int argc, char **argv)
             out_text(&out, "\n");
         }
     }
+    signals_target(NULL);
+    sig = signals_caught();
     progress_stop(&pg);
+    signals_restore();
     nq_destroy_solver(&sv);
+    if (rc == NQ_ECANCELED && sig) {
+        int flushed = out_flush(&out);
+        fprintf(stderr, "%s %s: interrupted by %s after %llu solutions\n", args_program, cmd,
+                signals_name(sig), (unsigned long long)r.total.lo);
+        return flushed == 0 || out.closed ? 128 + sig : out_status(cmd, &out);
+    }
     if (out.closed || out.err)
         return out_status(cmd, &out);
     if (rc != NQ_OK)

@@ -1,4 +1,4 @@
-/* Signal handling for nqueens count. The handler only does async-signal-safe things:
+/* Signal handling for nqueens count and list. The handler only does async-signal-safe things:
  * atomic loads and stores, nq_solver_cancel (one atomic store) and _exit. Everything
  * else (flushing the journal, telling how to resume) happens in the main thread after
  * nq_count has returned NQ_ECANCELED. */
@@ -53,4 +53,9 @@ void signals_restore(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     atomic_store(&target, NULL);
+}
+
+const char *signals_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }

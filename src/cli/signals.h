@@ -1,4 +1,4 @@
-/* SIGINT / SIGTERM for long counts: the first one stops the workers at the next task
+/* SIGINT / SIGTERM for long counts and listings: the first one stops the workers at the next task
  * boundary (nq_solver_cancel is async-signal-safe); a second one exits at once. */
 #ifndef NQ_CLI_SIGNALS_H
 #define NQ_CLI_SIGNALS_H
@@ -14,5 +14,7 @@ void signals_target(nq_solver *s);
 int signals_caught(void);
 /* Back to the default dispositions. */
 void signals_restore(void);
+/* "SIGINT", "SIGTERM" or "a signal", for messages. */
+const char *signals_name(int sig);
 
 #endif
