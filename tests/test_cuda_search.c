@@ -528,6 +528,48 @@ Test(unit, engine_reports_hook_failures_device_errors_and_missing_devices)
     cr_assert_eq(atomic_load(&b.calls), 0);
 }
 
+/* nq_count_tasks (what nqueens-mpi runs on each rank) sets ps->only: the engine runs
+ * exactly those ids, the hooks see only them, and the total is their weighted sum. */
+Test(unit, engine_runs_only_the_ids_asked_for)
+{
+    int n = 13;
+    uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks), ids[64], n_ids = 0;
+    uint64_t sum = 0; /* n = 13: far below 2^64 */
+    task_list *l = tasks_of(n);
+    cpu_backend b;
+    nq_result r;
+    recorder rec;
+    nq_hooks h = {0};
+    pool_state ps;
+    engine_backend be = backend_of(&b, 2);
+    engine_job job = {n, 0, 2, &h, &ps};
+
+    for (uint64_t i = 3; i < n_tasks && n_ids < 64; i += 7) {
+        ids[n_ids++] = i;
+        sum += want[i] * l->t[i].weight;
+    }
+    recorder_init(&rec, n_tasks);
+    h.user = &rec;
+    h.task_done = rec_done;
+    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    ps.only = ids;
+    ps.n_only = n_ids;
+    cr_assert_eq(engine_run(&job, &be, &r), NQ_OK);
+    pool_state_free(&ps);
+    cr_assert_eq(r.tasks, n_ids);
+    cr_assert_eq(r.total.lo, sum);
+    for (uint64_t i = 0, k = 0; i < n_tasks; i++) {
+        int asked = k < n_ids && ids[k] == i;
+        k += asked;
+        cr_assert_eq(rec.seen[i], asked, "task %llu", (unsigned long long)i);
+        if (asked)
+            cr_assert_eq(rec.sub[i], want[i], "task %llu", (unsigned long long)i);
+    }
+    recorder_free(&rec);
+    free(want);
+    free(l);
+}
+
 /* Each device keeps two chunks in flight, opens once and closes once, whatever the
  * number of devices. */
 Test(unit, engine_keeps_two_chunks_in_flight_per_device)

@@ -315,12 +315,12 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     search_sub *subs = NULL;
     uint64_t *counts = NULL, *subtotal = NULL, *sub_begin = NULL, *fixed = NULL;
     uint32_t *order = NULL, *chunk_begin = NULL;
-    uint8_t *done = NULL;
+    uint8_t *done = NULL, *fixed_ok = NULL;
     device_thread *threads = NULL;
     collect col;
     sub_sink sink;
     u128 total = 0, unique = 0;
-    uint64_t n_done = 0, n_fixed = 0;
+    uint64_t n_done = 0, n_wanted;
     pool_slot *slot = &job->ps->slots[0];
 
     memset(out, 0, sizeof(*out));
@@ -333,8 +333,10 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     out->n_threads = n_devs;
 
     n_tasks = d4_enumerate(job->n, NULL, NULL);
-    out->tasks = n_tasks;
-    pool_progress_reset(job->ps, n_tasks);
+    /* nq_count_tasks (nqueens-mpi) runs only the ids in ps->only, strictly ascending */
+    n_wanted = job->ps->only ? job->ps->n_only : n_tasks;
+    out->tasks = n_wanted;
+    pool_progress_reset(job->ps, n_wanted);
     tasks = calloc(n_tasks + 1, sizeof(*tasks));
     plans = calloc(n_tasks + 1, sizeof(*plans));
     subtotal = calloc(n_tasks + 1, sizeof(*subtotal));
@@ -342,8 +344,10 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     order = calloc(n_tasks + 1, sizeof(*order));
     sub_begin = calloc(n_tasks + 1, sizeof(*sub_begin));
     fixed = calloc(n_tasks + 1, sizeof(*fixed));
+    fixed_ok = calloc(n_tasks + 1, 1);
     threads = calloc((size_t)n_devs, sizeof(*threads));
-    if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !fixed || !threads) {
+    if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !fixed || !fixed_ok ||
+        !threads) {
         rc = NQ_ENOMEM;
         goto out;
     }
@@ -352,9 +356,14 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     plans_build(job->n, tasks, n_tasks, plans);
 
     /* Tasks recorded by an earlier run are counted as recorded and never expanded. */
-    for (uint64_t i = 0; i < n_tasks; i++) {
+    for (uint64_t i = 0, k = 0; i < n_tasks; i++) {
         const nq_hooks *h = job->hooks;
         uint64_t sub;
+        if (job->ps->only) {
+            if (k == job->ps->n_only || job->ps->only[k] != i)
+                continue;
+            k++;
+        }
         if (atomic_load_explicit(&job->ps->cancel, memory_order_relaxed))
             break;
         if (h && h->reuse && h->reuse(h->user, i, &sub) == 1) {
@@ -436,10 +445,12 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     c.n_chunks = n_chunks;
     set_ready(&c, 1);
 
-    /* The symmetric part of the unique count, while the devices run; what a stop cuts
-     * short is finished below for the tasks that were counted. */
-    for (; n_fixed < n_tasks && !stopping(&c); n_fixed++)
-        fixed[n_fixed] = d4_fixed_sum(job->n, &tasks[n_fixed]);
+    /* The symmetric part of the unique count of the tasks to run, while the devices run;
+     * reused tasks and what a stop cuts short are done below. */
+    for (uint32_t j = 0; j < m && !stopping(&c); j++) {
+        fixed[order[j]] = d4_fixed_sum(job->n, &tasks[order[j]]);
+        fixed_ok[order[j]] = 1;
+    }
 join:
     for (int d = 0; d < started; d++)
         pthread_join(threads[d].th, NULL);
@@ -455,7 +466,7 @@ out:
         if (!done[i])
             continue;
         total += (u128)subtotal[i] * tasks[i].weight;
-        if (i >= n_fixed)
+        if (!fixed_ok[i])
             fixed[i] = d4_fixed_sum(job->n, &tasks[i]);
         /* d4_unique's Burnside count */
         unique += (subtotal[i] + fixed[i]) / (8u / tasks[i].weight);
@@ -463,7 +474,7 @@ out:
     }
     out->total = u128_pack(total);
     out->unique = u128_pack(unique);
-    if (rc == NQ_OK && n_done != n_tasks)
+    if (rc == NQ_OK && n_done != n_wanted)
         rc = hook_stop ? NQ_ECALLBACK : NQ_ECANCELED;
     free(tasks);
     free(plans);
@@ -475,6 +486,7 @@ out:
     free(chunk_begin);
     free(done);
     free(fixed);
+    free(fixed_ok);
     free(threads);
     return rc;
 }
