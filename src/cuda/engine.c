@@ -26,8 +26,12 @@
 #include "engine.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
- * large GPU (about 2^18) each take a few dozen, so that the long ones even out. */
+ * large GPU (about 2^18) each take a few dozen, so that the long ones even out. Beyond
+ * ENGINE_SUBS_FROM_N it doubles per n, so that a sub-task's walk (what a stop waits for,
+ * and the tail of a launch) grows more slowly than the work; the ring keeps the host's
+ * memory bounded however many there are. */
 #define ENGINE_SUBS_PER_DEVICE (1ull << 22)
+#define ENGINE_SUBS_FROM_N 22
 /* Chunks per device: the unit of dynamic sharing between devices, of progress and of
  * what a checkpoint records. A launch ends in a tail where few threads still run, but
  * the next chunk, already launched on the other slot, fills the GPU meanwhile. */
@@ -367,6 +371,16 @@ int engine_ring_size(int n_devices)
     return 2 * n_devices + ENGINE_RING_SPARE;
 }
 
+/* The sub-task count the auto depth aims for (NQ_CUDA_SUBTASKS per device overrides
+ * the default, growth with n included). */
+static uint64_t subs_target(int n, int n_devices)
+{
+    uint64_t per = ENGINE_SUBS_PER_DEVICE;
+    if (n > ENGINE_SUBS_FROM_N)
+        per <<= n - ENGINE_SUBS_FROM_N < 16 ? n - ENGINE_SUBS_FROM_N : 16;
+    return env_number("NQ_CUDA_SUBTASKS", per) * (uint64_t)(n_devices > 0 ? n_devices : 1);
+}
+
 int engine_auto_rows(int n, int n_devices)
 {
     uint64_t n_tasks = d4_enumerate(n, NULL, NULL);
@@ -381,9 +395,7 @@ int engine_auto_rows(int n, int n_devices)
         plans_build(n, tasks, n_tasks, plans);
         for (uint64_t i = 0; i < n_tasks; i++)
             order[i] = (uint32_t)i;
-        rows = choose_rows(plans, order, (uint32_t)n_tasks,
-                           ENGINE_SUBS_PER_DEVICE * (uint64_t)(n_devices > 0 ? n_devices : 1), 0,
-                           NULL);
+        rows = choose_rows(plans, order, (uint32_t)n_tasks, subs_target(n, n_devices), 0, NULL);
     }
     free(tasks);
     free(plans);
@@ -410,7 +422,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 {
     engine_ctx c;
     int devs[64], n_devs, rc = NQ_OK, started = 0, rows, hook_stop = 0;
-    uint64_t n_tasks, n_subs = 0, target;
+    uint64_t n_tasks, n_subs = 0;
     uint32_t m = 0, n_chunks = 0, even;
     task *tasks = NULL;
     search_plan *plans = NULL;
@@ -507,8 +519,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         started++;
     }
 
-    target = env_number("NQ_CUDA_SUBTASKS", ENGINE_SUBS_PER_DEVICE) * (uint64_t)n_devs;
-    rows = choose_rows(plans, order, m, target, job->expand_rows, sub_begin);
+    rows = choose_rows(plans, order, m, subs_target(job->n, n_devs), job->expand_rows, sub_begin);
     out->prefix_rows = rows;
     n_subs = sub_begin[m];
     /* The stack a sub-task needs follows from its plan and the depth it starts at, which
