@@ -205,6 +205,10 @@ typedef struct cpu_backend {
     atomic_int calls, opened, closed, most_in_flight;
     atomic_ullong subs_run;
     atomic_int used[8];
+    /* The sub-task buffers submitted: the distinct ones of the run, and those in flight
+     * by device and slot; engine_run's ring bounds both. */
+    atomic_uintptr_t bufs[64], in_flight[8][2];
+    atomic_int n_bufs;
 } cpu_backend;
 
 /* One device of the CPU backend: the batch of each slot is run by wait, one sub-task at
@@ -251,18 +255,46 @@ static int cpu_start(void *handle, uint64_t max_subs, int levels)
     return NQ_OK;
 }
 
+/* Notes buffer subs in flight on device dev's slot: no other batch in flight may use it
+ * (the engine would be rewriting a buffer a device still reads), and the run may use no
+ * more distinct buffers than the engine's ring holds. */
+static void buffer_in_flight(cpu_backend *b, int dev, int slot, const search_sub *subs)
+{
+    uintptr_t p = (uintptr_t)subs;
+    int known = 0, n;
+
+    for (int d = 0; d < 8; d++)
+        for (int s = 0; s < 2; s++)
+            cr_assert_neq(atomic_load(&b->in_flight[d][s]), p, "a buffer in flight twice");
+    atomic_store(&b->in_flight[dev][slot], p);
+    n = atomic_load(&b->n_bufs);
+    for (int i = 0; i < n && i < 64; i++)
+        known |= atomic_load(&b->bufs[i]) == p;
+    if (!known) {
+        n = atomic_fetch_add(&b->n_bufs, 1);
+        if (n < 64)
+            atomic_store(&b->bufs[n], p);
+    }
+}
+
 static int cpu_submit(void *handle, int slot, const search_sub *subs, uint64_t n_subs,
                       uint64_t *counts)
 {
     cpu_device *d = handle;
     cpu_backend *b = d->b;
+    const char *cap = getenv("NQ_CUDA_CHUNK_SUBS");
 
     cr_assert_geq(d->levels, 0, "start before submit");
     cr_assert(slot == 0 || slot == 1);
     cr_assert_null(d->slot[slot].subs, "slot %d submitted twice", slot);
     cr_assert_leq(n_subs, d->max_subs);
+    /* a chunk over the cap is one task: its sub-tasks share one plan */
+    if (cap && n_subs > strtoull(cap, NULL, 10))
+        for (uint64_t i = 1; i < n_subs; i++)
+            cr_assert_eq(subs[i].plan_depth >> 5, subs[0].plan_depth >> 5, "chunk over the cap");
     if (atomic_fetch_add(&b->calls, 1) + 1 == b->fail_at_call)
         return NQ_EDEVICE;
+    buffer_in_flight(b, d->dev, slot, subs);
     atomic_fetch_add(&b->used[d->dev], 1);
     d->slot[slot].subs = subs;
     d->slot[slot].n = n_subs;
@@ -290,6 +322,7 @@ static int cpu_wait(void *handle, int slot, int (*stop)(void *arg), void *arg, u
             atomic_store(b->cancel, 1);
     }
     *done = i;
+    atomic_store(&b->in_flight[d->dev][slot], 0);
     d->slot[slot].subs = NULL;
     d->in_flight--;
     return NQ_OK;
@@ -444,11 +477,13 @@ Test(unit, engine_totals_and_unique_match_oeis)
             }
 }
 
-Test(unit, engine_subtotals_match_the_d4_engine_task_by_task)
+/* Per-task subtotals through engine_run on 1..max_devices devices equal the d4
+ * engine's, n = 12..14, and the run used no more buffers than the ring holds. */
+static void subtotals_match_d4(int max_devices)
 {
     for (int n = 12; n <= 14; n++) {
         uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks);
-        for (int devices = 1; devices <= 4; devices++) {
+        for (int devices = 1; devices <= max_devices; devices++) {
             cpu_backend b;
             nq_result r;
             recorder rec;
@@ -464,10 +499,16 @@ Test(unit, engine_subtotals_match_the_d4_engine_task_by_task)
             /* several devices share the chunks: each takes some when there are enough */
             if (devices > 1)
                 cr_assert_gt(atomic_load(&b.calls), 1);
+            cr_assert_leq(atomic_load(&b.n_bufs), engine_ring_size(devices));
             recorder_free(&rec);
         }
         free(want);
     }
+}
+
+Test(unit, engine_subtotals_match_the_d4_engine_task_by_task)
+{
+    subtotals_match_d4(4);
 }
 
 Test(unit, engine_reuses_recorded_tasks_without_running_them)
@@ -588,9 +629,8 @@ Test(unit, engine_keeps_two_chunks_in_flight_per_device)
 /* A stop in the middle of a chunk (Ctrl-C) keeps every task whose sub-tasks all ended
  * before it, with its right subtotal; the rerun that reuses them runs only the rest and
  * ends with the OEIS counts. */
-Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
+static void stop_and_resume(int n, int devices)
 {
-    int n = 13;
     uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks), all_subs, kept = 0;
     cpu_backend b;
     nq_result r;
@@ -606,10 +646,10 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
     h.user = &rec;
     h.task_done = rec_done;
     cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
-    be = backend_of(&b, 2);
+    be = backend_of(&b, devices);
     b.cancel = &ps.cancel;
     b.stop_after = all_subs / 3; /* a third of the way, inside some chunk */
-    cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED);
+    cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED, "devices=%d", devices);
     pool_state_free(&ps);
     for (uint64_t i = 0; i < n_tasks; i++)
         if (rec.seen[i]) {
@@ -628,7 +668,7 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
         h2.task_done = rec_done;
         h2.reuse = rec_reuse_seen;
         again.reuse_from = &rec;
-        cr_assert_eq(run_engine(n, 1, 0, 2, &h2, &b, &r), NQ_OK);
+        cr_assert_eq(run_engine(n, devices, 0, 2, &h2, &b, &r), NQ_OK);
         cr_assert_eq(r.total.lo, oeis_value("A000170", n));
         cr_assert_eq(r.unique.lo, oeis_value("A002562", n));
         for (uint64_t i = 0; i < n_tasks; i++)
@@ -639,6 +679,66 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
     }
     recorder_free(&rec);
     free(want);
+}
+
+Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
+{
+    stop_and_resume(13, 2);
+}
+
+/* With chunks of at most a few dozen sub-tasks (NQ_CUDA_CHUNK_SUBS), far more chunks
+ * than ring buffers go through the ring: the counts stay right, no more distinct
+ * buffers than the ring holds are ever submitted, and none while it is still in flight
+ * (the CPU backend counts a batch only when it is waited for, so a buffer rewritten
+ * too early would count the wrong sub-tasks). A cap of 1 makes nearly every task a
+ * chunk of its own, over the cap. */
+Test(unit, engine_ring_holds_many_small_chunks)
+{
+    static const char *const caps[] = {"40", "1"};
+    for (size_t c = 0; c < 2; c++) {
+        cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", caps[c], 1), 0);
+        for (int n = 8; n <= 14; n++)
+            for (int devices = 1; devices <= 3; devices++) {
+                cpu_backend b;
+                nq_result r;
+                int ring = engine_ring_size(devices);
+                cr_assert_eq(run_engine(n, devices, 0, 0, NULL, &b, &r), NQ_OK);
+                cr_assert_eq(r.total.lo, oeis_value("A000170", n), "n=%d devices=%d", n, devices);
+                cr_assert_eq(r.unique.lo, oeis_value("A002562", n), "n=%d devices=%d", n, devices);
+                cr_assert_leq(atomic_load(&b.n_bufs), ring, "n=%d devices=%d", n, devices);
+                if (n >= 11)
+                    cr_assert_gt(atomic_load(&b.calls), 4 * ring, "n=%d: many chunks", n);
+            }
+    }
+}
+
+Test(unit, engine_small_chunks_keep_subtotals_task_by_task)
+{
+    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "40", 1), 0);
+    subtotals_match_d4(3);
+}
+
+/* The stop, its wake-ups and the rerun with far more chunks than buffers: the
+ * expansion blocks on a full ring when the stop comes. */
+Test(unit, engine_stop_with_small_chunks)
+{
+    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "16", 1), 0);
+    for (int devices = 1; devices <= 3; devices++)
+        stop_and_resume(13, devices);
+}
+
+/* Device failures with far more chunks than buffers: nothing hangs, every device that
+ * opened closes, and the run reports the failure. */
+Test(unit, engine_failures_with_small_chunks)
+{
+    cpu_backend b;
+    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "16", 1), 0);
+    for (int devices = 1; devices <= 3; devices++) {
+        cr_assert_eq(run_failing(&b, devices, 7, 0, 0), NQ_EDEVICE, "devices=%d", devices);
+        cr_assert_eq(atomic_load(&b.closed), atomic_load(&b.opened));
+        cr_assert_eq(run_failing(&b, devices, 0, 1, 0), NQ_EDEVICE, "devices=%d", devices);
+        cr_assert_eq(run_failing(&b, devices, 0, 0, 1), NQ_ECANCELED, "devices=%d", devices);
+    }
 }
 
 /* ---- the library and the command line, in this build ------------------------------ */

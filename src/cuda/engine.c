@@ -1,14 +1,21 @@
 /* The GPU engine's host side (see engine.h). Plain C, built with or without CUDA: the
  * device work goes through an engine_backend, so the tests run all of this on the CPU.
  *
- * Ownership: the calling thread enumerates the tasks, asks the reuse hook, expands the
- * sub-tasks chunk by chunk, publishing each (ready and expanded, under the lock), and
- * joins. One host thread per device opens its device meanwhile, then takes chunks from
- * one atomic counter, waits for each to be expanded, keeps two in flight, and for each
- * that ends writes only its counts and subtotals and calls task_done for its tasks. The
- * progress slot, the first error and ready are shared under one mutex, taken a few times
- * per chunk (a chunk is thousands of tasks' worth of GPU time, so the lock is never
- * hot). */
+ * Ownership: the calling thread enumerates the tasks, asks the reuse hook, lays out the
+ * chunks, then expands them in order, each into a free buffer of a small ring (blocking
+ * while none is free), publishes each (expanded, under the lock), and joins. One host
+ * thread per device opens its device meanwhile, then takes chunks from one atomic
+ * counter, waits for each to be expanded, keeps two in flight, and for each that ends
+ * writes only its subtotals, calls task_done for its tasks and frees its buffer. The
+ * progress slot, the first error, the ring and the expansion state are shared under one
+ * mutex, taken a few times per chunk (a chunk is thousands of tasks' worth of GPU time,
+ * so the lock is never hot); every change a waiter may be waiting for is broadcast on
+ * one condition variable, stops and device exits included, so that nothing hangs.
+ *
+ * The ring has two buffers per device and two spare: a device holds at most two
+ * expanded chunks (in flight, or about to be), so while one waits for a chunk still to
+ * be expanded the others hold at most 2 x devices - 1 buffers and the expansion always
+ * finds one free; the spares let it run ahead of the devices. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,12 +26,30 @@
 #include "engine.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
- * large GPU (about 2^18) each take a few dozen, so that the long ones even out. */
+ * large GPU (about 2^18) each take a few dozen, so that the long ones even out. Beyond
+ * ENGINE_SUBS_FROM_N it doubles per n, so that a sub-task's walk (what a stop waits for,
+ * and the tail of a launch) grows more slowly than the work; the ring keeps the host's
+ * memory bounded however many there are. */
 #define ENGINE_SUBS_PER_DEVICE (1ull << 22)
+#define ENGINE_SUBS_FROM_N 22
 /* Chunks per device: the unit of dynamic sharing between devices, of progress and of
  * what a checkpoint records. A launch ends in a tail where few threads still run, but
  * the next chunk, already launched on the other slot, fills the GPU meanwhile. */
 #define ENGINE_CHUNKS_PER_DEVICE 16
+/* Most sub-tasks in one chunk (48 MiB of buffer with their counts), so that host memory
+ * stays bounded whatever n; a task with more is a chunk of its own, since a chunk is cut
+ * at task boundaries to keep each task's subtotal within one chunk. */
+#define ENGINE_CHUNK_SUBS (1ull << 21)
+/* Ring buffers beyond the two per device that the devices can hold. */
+#define ENGINE_RING_SPARE 2
+
+/* One ring buffer: the sub-tasks of one chunk and their counts. */
+typedef struct chunk_buf {
+    search_sub *subs;
+    uint64_t *counts;
+    uint32_t chunk; /* under lock: the chunk it holds while busy */
+    int busy;       /* under lock: holds a chunk not yet finished or abandoned */
+} chunk_buf;
 
 typedef struct engine_ctx {
     const engine_job *job;
@@ -32,8 +57,6 @@ typedef struct engine_ctx {
     const task *tasks;
     const search_plan *plans;
     uint32_t n_plans;
-    const search_sub *subs;
-    uint64_t *counts;
     const uint32_t *order;     /* the tasks to run, by id */
     const uint64_t *sub_begin; /* sub-tasks of order[j]: sub_begin[j] .. sub_begin[j+1]-1 */
     const uint32_t *chunk_begin;
@@ -42,13 +65,18 @@ typedef struct engine_ctx {
     uint64_t *subtotal;
     uint8_t *done;
     uint64_t max_chunk_subs;
+    chunk_buf *ring;
+    int n_ring;
     atomic_uint next_chunk;
     atomic_int stop;   /* a hook or a device failed */
     int error;         /* the first backend error, under lock */
     int ready;         /* under lock: 1 once the chunks are laid out, -1 if never */
     uint32_t expanded; /* under lock: chunks whose sub-tasks are written */
+    int expand_ended;  /* under lock: no further chunk will be expanded */
+    int ring_busy;     /* under lock: buffers holding a chunk */
+    int live;          /* under lock: device threads still running */
     pthread_mutex_t lock;
-    pthread_cond_t ready_cond;
+    pthread_cond_t cond; /* any change of the state under lock */
 } engine_ctx;
 
 static unsigned long long env_number(const char *name, unsigned long long fallback)
@@ -82,9 +110,20 @@ static void progress_add(pool_slot *s, u128 v, uint64_t done)
     atomic_fetch_add_explicit(&s->done, done, memory_order_relaxed);
 }
 
+/* Frees the buffer of a chunk that ended, finished or abandoned. */
+static void ring_release(engine_ctx *c, chunk_buf *b)
+{
+    pthread_mutex_lock(&c->lock);
+    b->busy = 0;
+    c->ring_busy--;
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* Records the tasks of chunk whose sub-tasks are all among the first done of it: all of
- * them unless the device was stopped. A task cut by the stop is run again next time. */
-static void chunk_finish(engine_ctx *c, uint32_t chunk, uint64_t done)
+ * them unless the device was stopped. A task cut by the stop is run again next time.
+ * The chunk's buffer b is free again afterwards. */
+static void chunk_finish(engine_ctx *c, uint32_t chunk, chunk_buf *b, uint64_t done)
 {
     const nq_hooks *h = c->job->hooks;
     uint64_t first = c->sub_begin[c->chunk_begin[chunk]], n_done = 0;
@@ -96,7 +135,7 @@ static void chunk_finish(engine_ctx *c, uint32_t chunk, uint64_t done)
         if (c->sub_begin[j + 1] - first > done)
             break;
         for (uint64_t i = c->sub_begin[j]; i < c->sub_begin[j + 1]; i++)
-            sub += c->counts[i];
+            sub += b->counts[i - first];
         if (h && h->task_done && h->task_done(h->user, id, sub) != 0) {
             atomic_store(&c->stop, 1);
             continue; /* not counted: the hook could not record it */
@@ -109,6 +148,7 @@ static void chunk_finish(engine_ctx *c, uint32_t chunk, uint64_t done)
     pthread_mutex_lock(&c->lock);
     progress_add(&c->job->ps->slots[0], sum, n_done);
     pthread_mutex_unlock(&c->lock);
+    ring_release(c, b);
 }
 
 static void engine_fail(engine_ctx *c, int rc)
@@ -116,8 +156,9 @@ static void engine_fail(engine_ctx *c, int rc)
     pthread_mutex_lock(&c->lock);
     if (!c->error)
         c->error = rc;
-    pthread_mutex_unlock(&c->lock);
     atomic_store(&c->stop, 1);
+    pthread_cond_broadcast(&c->cond); /* the expansion may wait for a buffer */
+    pthread_mutex_unlock(&c->lock);
 }
 
 static int stop_polled(void *arg)
@@ -131,27 +172,60 @@ static int wait_ready(engine_ctx *c)
     int ready;
     pthread_mutex_lock(&c->lock);
     while (!c->ready)
-        pthread_cond_wait(&c->ready_cond, &c->lock);
+        pthread_cond_wait(&c->cond, &c->lock);
     ready = c->ready;
     pthread_mutex_unlock(&c->lock);
     return ready > 0;
 }
 
-/* Blocks until the sub-tasks of chunk are written. */
-static void wait_expanded(engine_ctx *c, uint32_t chunk)
-{
-    pthread_mutex_lock(&c->lock);
-    while (c->expanded <= chunk)
-        pthread_cond_wait(&c->ready_cond, &c->lock);
-    pthread_mutex_unlock(&c->lock);
-}
-
-static void set_ready(engine_ctx *c, int ready, uint32_t expanded)
+static void set_ready(engine_ctx *c, int ready)
 {
     pthread_mutex_lock(&c->lock);
     c->ready = ready;
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Blocks until the sub-tasks of chunk are written and returns their buffer; NULL if
+ * they never will be (the expansion stopped). */
+static chunk_buf *wait_expanded(engine_ctx *c, uint32_t chunk)
+{
+    chunk_buf *b = NULL;
+    pthread_mutex_lock(&c->lock);
+    while (c->expanded <= chunk && !c->expand_ended)
+        pthread_cond_wait(&c->cond, &c->lock);
+    for (int i = 0; c->expanded > chunk && i < c->n_ring; i++)
+        if (c->ring[i].busy && c->ring[i].chunk == chunk)
+            b = &c->ring[i];
+    pthread_mutex_unlock(&c->lock);
+    return b;
+}
+
+/* Blocks until a ring buffer is free and takes it for chunk; NULL after a stop. */
+static chunk_buf *ring_take(engine_ctx *c, uint32_t chunk)
+{
+    chunk_buf *b = NULL;
+    pthread_mutex_lock(&c->lock);
+    while (c->ring_busy == c->n_ring && c->live && !stopping(c))
+        pthread_cond_wait(&c->cond, &c->lock);
+    for (int i = 0; !stopping(c) && !b && i < c->n_ring; i++)
+        if (!c->ring[i].busy) {
+            b = &c->ring[i];
+            b->busy = 1;
+            b->chunk = chunk;
+            c->ring_busy++;
+        }
+    pthread_mutex_unlock(&c->lock);
+    return b;
+}
+
+/* Publishes how many chunks are expanded, and whether that is all there will be. */
+static void set_expanded(engine_ctx *c, uint32_t expanded, int ended)
+{
+    pthread_mutex_lock(&c->lock);
     c->expanded = expanded;
-    pthread_cond_broadcast(&c->ready_cond);
+    c->expand_ended = ended;
+    pthread_cond_broadcast(&c->cond);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -164,7 +238,8 @@ typedef struct device_thread {
 /* One device: chunks in the order taken, at most two in flight (slots alternate), each
  * finished in turn. After a stop or an error it submits nothing more but still waits
  * for what it submitted, so that nothing runs on after the engine returns and every
- * complete task is recorded. */
+ * complete task is recorded; a chunk taken but not submitted is abandoned (its buffer
+ * freed, its tasks left for the next run). */
 static void *device_main(void *p)
 {
     device_thread *t = p;
@@ -172,6 +247,7 @@ static void *device_main(void *p)
     const engine_backend *be = c->be;
     void *h = NULL;
     uint32_t chunk_in[2];
+    chunk_buf *buf_in[2];
     int head = 0, busy = 0, rc;
 
     pthread_setname_np(pthread_self(), "nq-gpu");
@@ -184,31 +260,39 @@ static void *device_main(void *p)
             uint32_t chunk = atomic_fetch_add(&c->next_chunk, 1);
             uint64_t first, n;
             int slot = (head + busy) & 1;
+            chunk_buf *b;
             if (chunk >= c->n_chunks)
                 break;
             first = c->sub_begin[c->chunk_begin[chunk]];
             n = c->sub_begin[c->chunk_begin[chunk + 1]] - first;
-            wait_expanded(c, chunk);
+            b = wait_expanded(c, chunk);
+            if (!b)
+                break; /* the expansion stopped */
             if (!n) {
-                chunk_finish(c, chunk, 0);
+                chunk_finish(c, chunk, b, 0);
                 continue;
             }
-            rc = be->submit(h, slot, c->subs + first, n, c->counts + first);
-            if (rc == NQ_OK) {
-                chunk_in[slot] = chunk;
-                busy++;
+            rc = be->submit(h, slot, b->subs, n, b->counts);
+            if (rc != NQ_OK) {
+                ring_release(c, b);
+                break;
             }
+            chunk_in[slot] = chunk;
+            buf_in[slot] = b;
+            busy++;
         }
         if (rc != NQ_OK)
-            atomic_store(&c->stop, 1); /* the other devices stop too */
+            engine_fail(c, rc); /* the other devices and the expansion stop too */
         if (!busy)
             break;
         {
             uint64_t done = 0;
             int w = be->wait(h, head, stop_polled, c, &done);
             if (w == NQ_OK)
-                chunk_finish(c, chunk_in[head], done);
-            else if (rc == NQ_OK)
+                chunk_finish(c, chunk_in[head], buf_in[head], done);
+            else
+                ring_release(c, buf_in[head]);
+            if (w != NQ_OK && rc == NQ_OK)
                 rc = w;
             head ^= 1;
             busy--;
@@ -219,6 +303,10 @@ out:
         engine_fail(c, rc);
     if (h)
         be->close(h);
+    pthread_mutex_lock(&c->lock);
+    c->live--;
+    pthread_cond_broadcast(&c->cond); /* the expansion may wait for this device's buffers */
+    pthread_mutex_unlock(&c->lock);
     return NULL;
 }
 
@@ -278,6 +366,21 @@ static void plans_build(int n, const task *tasks, uint64_t n_tasks, search_plan 
     }
 }
 
+int engine_ring_size(int n_devices)
+{
+    return 2 * n_devices + ENGINE_RING_SPARE;
+}
+
+/* The sub-task count the auto depth aims for (NQ_CUDA_SUBTASKS per device overrides
+ * the default, growth with n included). */
+static uint64_t subs_target(int n, int n_devices)
+{
+    uint64_t per = ENGINE_SUBS_PER_DEVICE;
+    if (n > ENGINE_SUBS_FROM_N)
+        per <<= n - ENGINE_SUBS_FROM_N < 16 ? n - ENGINE_SUBS_FROM_N : 16;
+    return env_number("NQ_CUDA_SUBTASKS", per) * (uint64_t)(n_devices > 0 ? n_devices : 1);
+}
+
 int engine_auto_rows(int n, int n_devices)
 {
     uint64_t n_tasks = d4_enumerate(n, NULL, NULL);
@@ -292,9 +395,7 @@ int engine_auto_rows(int n, int n_devices)
         plans_build(n, tasks, n_tasks, plans);
         for (uint64_t i = 0; i < n_tasks; i++)
             order[i] = (uint32_t)i;
-        rows = choose_rows(plans, order, (uint32_t)n_tasks,
-                           ENGINE_SUBS_PER_DEVICE * (uint64_t)(n_devices > 0 ? n_devices : 1), 0,
-                           NULL);
+        rows = choose_rows(plans, order, (uint32_t)n_tasks, subs_target(n, n_devices), 0, NULL);
     }
     free(tasks);
     free(plans);
@@ -321,17 +422,16 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 {
     engine_ctx c;
     int devs[64], n_devs, rc = NQ_OK, started = 0, rows, hook_stop = 0;
-    uint64_t n_tasks, n_subs = 0, target;
-    uint32_t m = 0, n_chunks;
+    uint64_t n_tasks, n_subs = 0;
+    uint32_t m = 0, n_chunks = 0, even;
     task *tasks = NULL;
     search_plan *plans = NULL;
-    search_sub *subs = NULL;
-    uint64_t *counts = NULL, *subtotal = NULL, *sub_begin = NULL, *fixed = NULL;
+    chunk_buf *ring = NULL;
+    uint64_t *subtotal = NULL, *sub_begin = NULL, *fixed = NULL, cap;
     uint32_t *order = NULL, *chunk_begin = NULL;
     uint8_t *done = NULL, *fixed_ok = NULL;
     device_thread *threads = NULL;
     collect col;
-    sub_sink sink;
     u128 total = 0, unique = 0;
     uint64_t n_done = 0, n_wanted;
     pool_slot *slot = &job->ps->slots[0];
@@ -358,9 +458,10 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     sub_begin = calloc(n_tasks + 1, sizeof(*sub_begin));
     fixed = calloc(n_tasks + 1, sizeof(*fixed));
     fixed_ok = calloc(n_tasks + 1, 1);
+    chunk_begin = calloc(n_tasks + 1, sizeof(*chunk_begin)); /* a chunk has a task at least */
     threads = calloc((size_t)n_devs, sizeof(*threads));
     if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !fixed || !fixed_ok ||
-        !threads) {
+        !chunk_begin || !threads) {
         rc = NQ_ENOMEM;
         goto out;
     }
@@ -400,33 +501,27 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     atomic_init(&c.next_chunk, 0);
     atomic_init(&c.stop, 0);
     pthread_mutex_init(&c.lock, NULL);
-    pthread_cond_init(&c.ready_cond, NULL);
+    pthread_cond_init(&c.cond, NULL);
     /* The devices start (a CUDA context takes a good part of a second) while this
      * thread expands the sub-tasks. */
     for (int d = 0; m && d < n_devs; d++) {
         threads[d] = (device_thread){.c = &c, .dev = devs[d]};
+        pthread_mutex_lock(&c.lock);
+        c.live++;
+        pthread_mutex_unlock(&c.lock);
         if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
+            pthread_mutex_lock(&c.lock);
+            c.live--;
+            pthread_mutex_unlock(&c.lock);
             engine_fail(&c, NQ_ETHREAD);
             break;
         }
         started++;
     }
 
-    target = env_number("NQ_CUDA_SUBTASKS", ENGINE_SUBS_PER_DEVICE) * (uint64_t)n_devs;
-    rows = choose_rows(plans, order, m, target, job->expand_rows, sub_begin);
+    rows = choose_rows(plans, order, m, subs_target(job->n, n_devs), job->expand_rows, sub_begin);
     out->prefix_rows = rows;
     n_subs = sub_begin[m];
-    subs = malloc((n_subs + 1) * sizeof(*subs));
-    counts = calloc(n_subs + 1, sizeof(*counts));
-    n_chunks = (uint32_t)env_number("NQ_CUDA_CHUNKS", ENGINE_CHUNKS_PER_DEVICE) * (uint32_t)n_devs;
-    if (n_chunks > m)
-        n_chunks = m;
-    chunk_begin = calloc((size_t)n_chunks + 1, sizeof(*chunk_begin));
-    if (!subs || !counts || !chunk_begin) {
-        engine_fail(&c, NQ_ENOMEM);
-        set_ready(&c, -1, 0);
-        goto join;
-    }
     /* The stack a sub-task needs follows from its plan and the depth it starts at, which
      * is the host depth unless the plan has fewer rows (search_expand). */
     for (uint32_t j = 0; j < m; j++) {
@@ -437,32 +532,68 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
             c.levels = l;
     }
     /* Chunks of about equal sub-task counts, cut at task boundaries so that a task's
-     * subtotal is complete when its chunk is. */
-    for (uint32_t k = 0, j = 0; k < n_chunks; k++) {
-        uint64_t want = n_subs * (k + 1) / n_chunks;
-        uint32_t after = n_chunks - k - 1; /* chunks still to cut, one task each at least */
-        chunk_begin[k] = j;
+     * subtotal is complete when its chunk is, and each cut again where it holds more than
+     * cap sub-tasks (a task with more is a chunk of its own). */
+    even = (uint32_t)env_number("NQ_CUDA_CHUNKS", ENGINE_CHUNKS_PER_DEVICE) * (uint32_t)n_devs;
+    if (even > m)
+        even = m;
+    cap = env_number("NQ_CUDA_CHUNK_SUBS", ENGINE_CHUNK_SUBS);
+    for (uint32_t k = 0, j = 0; k < even; k++) {
+        uint64_t want = n_subs * (k + 1) / even;
+        uint32_t after = even - k - 1; /* chunks still to cut, one task each at least */
+        uint32_t from = j;
+        chunk_begin[n_chunks++] = j;
         do
             j++;
         while (j < m - after && sub_begin[j] < want);
         if (after == 0)
             j = m;
-        chunk_begin[k + 1] = j;
-        if (sub_begin[j] - sub_begin[chunk_begin[k]] > c.max_chunk_subs)
-            c.max_chunk_subs = sub_begin[j] - sub_begin[chunk_begin[k]];
+        for (uint32_t t = from + 1; t < j; t++)
+            if (sub_begin[t + 1] - sub_begin[from] > cap)
+                chunk_begin[n_chunks++] = from = t;
     }
-    c.subs = subs;
-    c.counts = counts;
+    chunk_begin[n_chunks] = m;
+    for (uint32_t k = 0; k < n_chunks; k++) {
+        uint64_t n = sub_begin[chunk_begin[k + 1]] - sub_begin[chunk_begin[k]];
+        if (n > c.max_chunk_subs)
+            c.max_chunk_subs = n;
+    }
+    c.n_ring = engine_ring_size(n_devs);
+    if ((uint32_t)c.n_ring > n_chunks)
+        c.n_ring = (int)n_chunks;
+    ring = calloc((size_t)c.n_ring + 1, sizeof(*ring));
+    for (int i = 0; ring && i < c.n_ring; i++) {
+        ring[i].subs = malloc((c.max_chunk_subs + 1) * sizeof(*ring[i].subs));
+        ring[i].counts = calloc(c.max_chunk_subs + 1, sizeof(*ring[i].counts));
+        if (!ring[i].subs || !ring[i].counts) {
+            rc = NQ_ENOMEM;
+            break;
+        }
+    }
+    if (!ring || rc != NQ_OK) {
+        engine_fail(&c, NQ_ENOMEM);
+        set_ready(&c, -1);
+        rc = NQ_OK; /* c.error has it */
+        goto join;
+    }
+    c.ring = ring;
     c.chunk_begin = chunk_begin;
     c.n_chunks = n_chunks;
-    set_ready(&c, 1, 0);
+    set_ready(&c, 1);
     /* Chunk by chunk, so that the first GPU starts after one chunk's expansion rather
-     * than all of it (about 0.1 s of host time at n = 20). */
-    sink = (sub_sink){subs, 0};
-    for (uint32_t k = 0; k < n_chunks; k++) {
+     * than all of it (about 0.1 s of host time at n = 20), and into the ring, so that
+     * host memory stays bounded whatever n. */
+    for (uint32_t k = 0;; k++) {
+        chunk_buf *b = k < n_chunks ? ring_take(&c, k) : NULL;
+        sub_sink sink;
+        if (!b) {
+            set_expanded(&c, k, 1); /* all of them, or a stop */
+            break;
+        }
+        sink = (sub_sink){b->subs, 0};
         for (uint32_t j = chunk_begin[k]; j < chunk_begin[k + 1]; j++)
             search_expand(&plans[order[j]], order[j], rows, sub_store, &sink);
-        set_ready(&c, 1, k + 1);
+        set_expanded(&c, k + 1, 0);
     }
 
     /* The symmetric part of the unique count of the tasks to run, while the devices run;
@@ -474,7 +605,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 join:
     for (int d = 0; d < started; d++)
         pthread_join(threads[d].th, NULL);
-    pthread_cond_destroy(&c.ready_cond);
+    pthread_cond_destroy(&c.cond);
     pthread_mutex_destroy(&c.lock);
     if (rc == NQ_OK && c.error)
         rc = c.error;
@@ -498,8 +629,11 @@ out:
         rc = hook_stop ? NQ_ECALLBACK : NQ_ECANCELED;
     free(tasks);
     free(plans);
-    free(subs);
-    free(counts);
+    for (int i = 0; ring && i < c.n_ring; i++) {
+        free(ring[i].subs);
+        free(ring[i].counts);
+    }
+    free(ring);
     free(subtotal);
     free(sub_begin);
     free(order);

@@ -23,6 +23,9 @@ typedef struct engine_job {
  * NQ_ECANCELED or NQ_ECALLBACK; out holds what was counted in any case. */
 int engine_run(const engine_job *job, const engine_backend *be, nq_result *out);
 
+/* How many chunk buffers the host keeps for n_devices devices: what bounds its memory. */
+int engine_ring_size(int n_devices);
+
 /* The expansion depth engine_run chooses for n on n_devices devices (auto rows). */
 int engine_auto_rows(int n, int n_devices);
 
