@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda/search.h"
+#include "cuda/engine.h"
 #include "d4.h"
 #include "nqueens/nqueens.h"
 
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < ts.n; i++) {
             const task *t = &ts.at[i];
             search_plan p;
-            search_plan_build(n, t->edge[D4_TOP], t->edge[D4_LEFT], t->edge[D4_RIGHT], t->last, &p);
+            engine_plan_build(n, t, &p);
             est[k][i] = search_expand(&p, 0, k, NULL, NULL);
         }
         est_seconds[k] = seconds(CLOCK_MONOTONIC) - t0;

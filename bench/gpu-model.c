@@ -111,8 +111,7 @@ int main(int argc, char **argv)
         return 1;
     for (size_t i = 0; i < tasks.n; i++) {
         const task *t = (const task *)tasks.at + i;
-        search_plan_build(n, t->edge[D4_TOP], t->edge[D4_LEFT], t->edge[D4_RIGHT], t->last,
-                          &plans[i]);
+        engine_plan_build(n, t, &plans[i]);
         search_expand(&plans[i], (uint32_t)i, rows, keep_sub, &subs);
     }
     for (int live = 1; live;) {

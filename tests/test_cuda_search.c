@@ -34,11 +34,6 @@ static task_list *tasks_of(int n)
     return l;
 }
 
-static void plan_of(int n, const task *t, search_plan *p)
-{
-    search_plan_build(n, t->edge[D4_TOP], t->edge[D4_LEFT], t->edge[D4_RIGHT], t->last, p);
-}
-
 typedef struct sub_list {
     search_sub s[1 << 16];
     uint64_t n;
@@ -60,7 +55,7 @@ static uint64_t complete_by_subs(int n, const task *t, int rows, sub_list *subs)
     uint32_t stack[4 * 32];
     uint64_t sum = 0;
 
-    plan_of(n, t, &p);
+    engine_plan_build(n, t, &p);
     subs->n = 0;
     cr_assert_eq(search_expand(&p, 7, rows, keep_sub, subs), subs->n);
     cr_assert_eq(search_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
@@ -113,7 +108,7 @@ Test(unit, walks_stay_within_their_stack_levels)
         int most = 0;
         for (uint64_t i = 0; i < l->n; i++) {
             search_plan p;
-            plan_of(n, &l->t[i], &p);
+            engine_plan_build(n, &l->t[i], &p);
             for (int rows = 0; rows <= 4; rows++) {
                 uint64_t sum = 0;
                 subs->n = 0;
@@ -167,7 +162,7 @@ Test(unit, interleaved_walks_share_one_strided_stack)
         cr_assert_not_null(plans);
         subs->n = 0;
         for (uint64_t i = 0; i < l->n; i++) {
-            plan_of(n, &l->t[i], &plans[i]);
+            engine_plan_build(n, &l->t[i], &plans[i]);
             search_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
         }
         while (live) {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../d4.h"
+#include "../d4tail.h"
 #include "../u128.h"
 #include "engine.h"
 
@@ -357,13 +358,32 @@ static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t
     }
 }
 
+void engine_plan_build(int n, const task *t, search_plan *p)
+{
+    d4_plan q;
+
+    memset(&q, 0, sizeof(q));
+    memset(p, 0, sizeof(*p));
+    d4_plan_build(n, t, &q);
+    p->depth = q.depth;
+    p->last = q.last;
+    p->cols = q.cols;
+    for (int d = 0; d < 32; d++) {
+        p->free[d] = d < q.depth ? q.free[d] : 0;
+        p->shift[d] = (uint8_t)(d < q.depth ? q.shift[d] : 1);
+        p->to_last[d] = (uint8_t)(d < q.depth ? q.to_last[d] : 0);
+    }
+    for (int d = 0; d < 32; d++) {
+        uint64_t next_free = d + 1 < 32 ? p->free[d + 1] : 0;
+        uint64_t next_to_last = d + 1 < 32 ? p->to_last[d + 1] : 0;
+        p->step[d] = next_free | (uint64_t)p->shift[d] << 32 | next_to_last << 40;
+    }
+}
+
 static void plans_build(int n, const task *tasks, uint64_t n_tasks, search_plan *plans)
 {
-    for (uint64_t i = 0; i < n_tasks; i++) {
-        const task *t = &tasks[i];
-        search_plan_build(n, t->edge[D4_TOP], t->edge[D4_LEFT], t->edge[D4_RIGHT], t->last,
-                          &plans[i]);
-    }
+    for (uint64_t i = 0; i < n_tasks; i++)
+        engine_plan_build(n, &tasks[i], &plans[i]);
 }
 
 int engine_ring_size(int n_devices)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../pool.h"
+#include "../task.h"
 #include "backend.h"
 #include "nqueens/nqueens.h"
 
@@ -22,6 +23,10 @@ typedef struct engine_job {
  * compare task by task. Returns NQ_OK, NQ_ENODEV, NQ_EDEVICE, NQ_ENOMEM, NQ_ETHREAD,
  * NQ_ECANCELED or NQ_ECALLBACK; out holds what was counted in any case. */
 int engine_run(const engine_job *job, const engine_backend *be, nq_result *out);
+
+/* The search plan of d4 task t on an n x n board (n >= 2): the d4 engine's plan, with
+ * the rows past its depth zeroed and each step's reads packed. */
+void engine_plan_build(int n, const task *t, search_plan *p);
 
 /* How many chunk buffers the host keeps for n_devices devices: what bounds its memory. */
 int engine_ring_size(int n_devices);

@@ -16,8 +16,9 @@
 /* The inner rows of one border task in search order: the squares the three preset
  * border queens (top, left, right) leave open in each, the row gap to the next inner row
  * (1, or 2 and 3 where the left or right queen's row is skipped), and the rows from each
- * down to row n-1, for the look-ahead to the bottom row. Same construction as the d4
- * engine's plan (src/d4.c), rebuilt here so that the GPU needs nothing else. */
+ * down to row n-1, for the look-ahead to the bottom row. The d4 engine's plan
+ * (d4_plan_build) in a form the device copies and reads with few loads; the host makes
+ * it with engine_plan_build (engine.h). */
 typedef struct search_plan {
     /* What a step from depth d reads, in one 8-byte load: free[d + 1] in bits 0-31,
      * shift[d] in bits 32-39, to_last[d + 1] in bits 40-47. */
@@ -38,58 +39,6 @@ typedef struct search_sub {
     uint32_t plan_depth;
     uint32_t cols, ld, rd;
 } search_sub;
-
-/* Builds the plan of the border task (top, left, right, bottom mask last) on an n x n
- * board, n >= 2. Host code: the GPU only reads plans. */
-static inline void search_plan_build(int n, int top, int left, int right, uint32_t last,
-                                     search_plan *p)
-{
-    uint32_t all = n == 32 ? 0xffffffffu : (1u << n) - 1, taken_cols = 0, taken_rows = 0;
-    int sq[3][2] = {{0, top}, {left, 0}, {right, n - 1}}, row_of[32];
-
-    for (int i = 0; i < 3; i++) {
-        taken_rows |= 1u << sq[i][0];
-        taken_cols |= 1u << sq[i][1];
-    }
-    p->depth = 0;
-    p->unused = 0;
-    for (int r = 0; r < n; r++) {
-        uint32_t hit = taken_cols;
-        if (taken_rows >> r & 1)
-            continue;
-        for (int i = 0; i < 3; i++) {
-            int d = r > sq[i][0] ? r - sq[i][0] : sq[i][0] - r;
-            if (sq[i][1] + d < n)
-                hit |= 1u << (sq[i][1] + d);
-            if (sq[i][1] - d >= 0)
-                hit |= 1u << (sq[i][1] - d);
-        }
-        if (r == n - 1)
-            hit |= ~last;
-        row_of[p->depth] = r;
-        p->free[p->depth++] = all & ~hit;
-    }
-    p->cols = all & ~taken_cols;
-    p->last = all;
-    if (p->depth && row_of[p->depth - 1] == n - 1)
-        p->last = p->free[p->depth - 1];
-    for (int d = 0; d < 32; d++) {
-        p->shift[d] = 1;
-        p->to_last[d] = 0;
-    }
-    for (int d = 0; d < p->depth; d++) {
-        if (d + 1 < p->depth)
-            p->shift[d] = (uint8_t)(row_of[d + 1] - row_of[d]);
-        p->to_last[d] = (uint8_t)(n - 1 - row_of[d]);
-    }
-    for (int d = p->depth; d < 32; d++)
-        p->free[d] = 0;
-    for (int d = 0; d < 32; d++) {
-        uint64_t next_free = d + 1 < 32 ? p->free[d + 1] : 0;
-        uint64_t next_to_last = d + 1 < 32 ? p->to_last[d + 1] : 0;
-        p->step[d] = next_free | (uint64_t)p->shift[d] << 32 | next_to_last << 40;
-    }
-}
 
 /* The number of set bits, with the instruction of either compiler. */
 NQ_HD int search_popcount(uint32_t x)
