@@ -89,6 +89,18 @@ typedef struct feed {
     uint64_t only_next; /* index in ps->only of the next id to feed */
 } feed;
 
+int pool_wants(const pool_state *ps, uint64_t *cursor, uint64_t id)
+{
+    if (!ps->only)
+        return 1;
+    if (*cursor == ps->n_only)
+        return -1;
+    if (id != ps->only[*cursor])
+        return 0;
+    ++*cursor;
+    return 1;
+}
+
 static int feed_emit(void *user, const task *t)
 {
     feed *f = user;
@@ -98,12 +110,11 @@ static int feed_emit(void *user, const task *t)
 
     if (stopping(f->ps, f->stop))
         return 1;
-    if (f->ps->only) {
-        if (f->only_next == f->ps->n_only)
-            return 1; /* past the last id asked for: no need to enumerate further */
-        if (t->id != f->ps->only[f->only_next])
-            return 0;
-        f->only_next++;
+    switch (pool_wants(f->ps, &f->only_next, t->id)) {
+    case -1:
+        return 1; /* past the last id asked for: no need to enumerate further */
+    case 0:
+        return 0;
     }
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
         slot_add(own, f->job, t, sub);

@@ -32,6 +32,10 @@ typedef struct pool_state {
     int aff_planned;
 } pool_state;
 
+/* Whether a run over ids in ascending order wants task id (see only): 1 yes, 0 not this
+ * one, -1 none from here on. *cursor starts at 0 and is the run's place in only. */
+int pool_wants(const pool_state *ps, uint64_t *cursor, uint64_t id);
+
 /* A task source: emits every task in id order through emit; returns the count. */
 typedef uint64_t (*pool_source_fn)(void *src, task_emit_fn emit, void *emit_user);
 

@@ -493,11 +493,11 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     for (uint64_t i = 0, k = 0; i < n_tasks; i++) {
         const nq_hooks *h = job->hooks;
         uint64_t sub;
-        if (job->ps->only) {
-            if (k == job->ps->n_only || job->ps->only[k] != i)
-                continue;
-            k++;
-        }
+        int wanted = pool_wants(job->ps, &k, i);
+        if (wanted < 0)
+            break;
+        if (!wanted)
+            continue;
         if (atomic_load_explicit(&job->ps->cancel, memory_order_relaxed))
             break;
         if (h && h->reuse && h->reuse(h->user, i, &sub) == 1) {
