@@ -185,7 +185,7 @@ int cmd_list(int argc, char **argv)
     args_iter it;
     const char *arg, *n_arg = NULL, *v;
     int n = 0, kind, rc, sig, format = FMT_COLUMNS, progress_asked = PROGRESS_OFF;
-    uint64_t limit = 0;
+    uint64_t limit = 0, listed;
     long k;
     nq_settings s;
     nq_solver *sv;
@@ -264,6 +264,7 @@ int cmd_list(int argc, char **argv)
     signals_install();
     signals_target(sv);
     rc = nq_list(sv, list_board, &out, limit, &r);
+    listed = r.total.lo; /* luogu's count below reuses r */
     if (rc == NQ_OK)
         args_warn_unpinned(&o, &r);
     if (rc == NQ_OK && format == FMT_LUOGU) {
@@ -283,7 +284,7 @@ int cmd_list(int argc, char **argv)
     if (rc == NQ_ECANCELED && sig) {
         int flushed = out_flush(&out);
         fprintf(stderr, "%s %s: interrupted by %s after %llu solutions\n", args_program, cmd,
-                signals_name(sig), (unsigned long long)r.total.lo);
+                signals_name(sig), (unsigned long long)listed);
         return flushed == 0 || out.closed ? 128 + sig : out_status(cmd, &out);
     }
     if (out.closed || out.err)
