@@ -4,7 +4,7 @@
  * thread alone, REPEAT times (default 1) in rounds over all tasks, and the least thread
  * CPU time of the rounds is kept: other users' load adds to wall time and to some rounds,
  * rarely to the best one. The estimates are the partial placements after the first k
- * inner rows (k = 1..4), counted by search_expand of src/cuda/search.h with the pruning
+ * inner rows (k = 1..4), counted by search_expand of src/gpu/search.h with the pruning
  * the search itself applies; the time to compute each for all tasks goes in a comment.
  * Built by the bench/d4-task-times script. */
 #define _GNU_SOURCE
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuda/engine.h"
-#include "d4.h"
+#include "engines/d4.h"
+#include "gpu/engine.h"
 #include "nqueens/nqueens.h"
 
 enum { MAX_ROWS = 4 };

@@ -1,6 +1,6 @@
 /* bench/gpu-model N [ROWS]: what the GPU engine asks of a GPU, counted on the CPU, for
  * sessions without one. Runs every sub-task of the engine's expansion with the search of
- * src/cuda/search.h in 32 lanes kept in lock-step as a warp runs them (a lane that ends
+ * src/gpu/search.h in 32 lanes kept in lock-step as a warp runs them (a lane that ends
  * takes the next sub-task, as the kernel does) and prints:
  *   - lane steps: search_step calls, one queen placed per call;
  *   - warp iterations: loop turns of a warp, the figure that sets the kernel's time, and
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuda/engine.h"
-#include "d4.h"
+#include "engines/d4.h"
+#include "gpu/engine.h"
 #include "nqueens/nqueens.h"
 
 typedef struct growing {

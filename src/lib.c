@@ -4,15 +4,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "affinity.h"
 #include "config.h"
-#include "d4.h"
-#include "list.h"
-#include "pool.h"
-#include "prefix.h"
+#include "engines/d4.h"
+#include "engines/list.h"
+#include "engines/prefix.h"
+#include "runtime/affinity.h"
+#include "runtime/pool.h"
 #include "u128.h"
 #if NQ_HAVE_CUDA
-#include "cuda/engine.h"
+#include "gpu/engine.h"
 #endif
 
 /* The largest worker count accepted: far beyond any machine, small enough that a typo

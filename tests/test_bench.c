@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "bench_list.h"
-#include "bench_report.h"
+#include "cli/bench_list.h"
+#include "cli/bench_report.h"
 #include "cli_run.h"
 #include "oeis_data.h"
 

@@ -9,7 +9,7 @@
 #include "cli_run.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
-#include "src/journal.h"
+#include "store/journal.h"
 
 static cli_out o;
 static char jpath[64], spath[64];

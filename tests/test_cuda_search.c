@@ -1,4 +1,4 @@
-/* The GPU engine without a GPU: the search of src/cuda/search.h (the code the kernel
+/* The GPU engine without a GPU: the search of src/gpu/search.h (the code the kernel
  * runs) against the d4 engine task by task and against OEIS, walks interleaved in one
  * strided stack as a warp runs them, and the whole host side (engine_run: expansion,
  * chunks, devices, hooks, reduction) driven through a CPU backend. */
@@ -8,10 +8,10 @@
 
 #include "cli_run.h"
 #include "config.h"
+#include "engines/d4.h"
+#include "gpu/engine.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
-#include "src/cuda/engine.h"
-#include "src/d4.h"
 
 typedef struct task_list {
     task t[20000];

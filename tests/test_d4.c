@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/d4.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
-#include "src/d4.h"
 
 static nq_result run(int n, int engine, int threads)
 {

@@ -1,4 +1,4 @@
-/* The d4 engine's completion search (src/d4tail.c, five rows settled by table) against an
+/* The d4 engine's completion search (src/engines/d4tail.c, five rows settled by table) against an
  * independent textbook counter, on every border of small boards and on random borders
  * with random bottom masks up to n = 14, so that every row pattern of the tail (preset
  * rows skipped once or twice, anywhere in it) is met. Both builds are checked: the one
@@ -6,14 +6,14 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "src/d4.h"
-#include "src/d4tail.h"
+#include "engines/d4.h"
+#include "engines/d4tail.h"
 
 /* The portable build: the same source with pext turned off, under another name.
  * d4tail.h is already included, so its guard keeps the declaration from clashing. */
 #define NQ_D4_NO_PEXT 1
 #define d4tail_count d4tail_count_portable
-#include "src/d4tail.c"
+#include "engines/d4tail.c"
 #undef d4tail_count
 
 /* Textbook: fill the rows that have no preset queen, one square at a time, checking

@@ -5,14 +5,14 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
+#include "engines/dfs.h"
 #include "oeis_data.h"
-#include "src/dfs.h"
 
 /* The portable kernel: the same source with pext turned off. dfs.h is already included,
  * so its guard keeps the renamed definition from clashing with the declaration. */
 #define NQ_DFS_NO_PEXT 1
 #define dfs_count dfs_count_portable
-#include "src/dfs.c"
+#include "engines/dfs.c"
 #undef dfs_count
 
 /* Textbook: place rows row..stop-1 one square at a time, checking every earlier queen. */

@@ -13,7 +13,7 @@
 
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
-#include "src/journal.h"
+#include "store/journal.h"
 
 static char path[64];
 

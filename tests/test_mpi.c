@@ -20,7 +20,7 @@
 #include "cli_run.h"
 #include "oeis_data.h"
 #include "progress_json.h"
-#include "src/journal.h"
+#include "store/journal.h"
 
 static cli_out o;
 

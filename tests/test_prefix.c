@@ -3,9 +3,9 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
+#include "engines/dfs.h"
+#include "engines/prefix.h"
 #include "oeis_data.h"
-#include "src/dfs.h"
-#include "src/prefix.h"
 
 typedef struct collect {
     int n;

@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "src/queue.h"
+#include "runtime/queue.h"
 
 enum { PRODUCERS = 4, CONSUMERS = 4, PER_PRODUCER = 200000 };
 

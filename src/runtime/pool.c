@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affinity.h"
-#include "dfs.h"
-#include "pool.h"
-#include "queue.h"
+#include "engines/dfs.h"
+#include "runtime/affinity.h"
+#include "runtime/pool.h"
+#include "runtime/queue.h"
 #include "u128.h"
 
 typedef struct worker_arg {

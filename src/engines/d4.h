@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "prefix.h"
-#include "task.h"
+#include "engines/prefix.h"
+#include "engines/task.h"
 
 /* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
  * degrees (clockwise), then the mirrors left-right, top-bottom, main diagonal, anti

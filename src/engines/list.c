@@ -42,9 +42,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "affinity.h"
-#include "list.h"
-#include "queue.h"
+#include "engines/list.h"
+#include "runtime/affinity.h"
+#include "runtime/queue.h"
 
 /* Boards one task may hold ahead of the consumer before its worker waits. */
 #define LIST_RING 1024u

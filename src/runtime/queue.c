@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "nqueens/nqueens.h"
-#include "queue.h"
+#include "runtime/queue.h"
 
 struct queue_cell {
     atomic_size_t seq;

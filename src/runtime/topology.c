@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "affinity.h"
 #include "config.h"
 #include "nqueens/nqueens.h"
+#include "runtime/affinity.h"
 
 #if NQ_HAVE_HWLOC
 #include <hwloc.h>

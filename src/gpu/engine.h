@@ -6,10 +6,10 @@
 
 #include <stdint.h>
 
-#include "../pool.h"
-#include "../task.h"
-#include "backend.h"
+#include "engines/task.h"
+#include "gpu/backend.h"
 #include "nqueens/nqueens.h"
+#include "runtime/pool.h"
 
 typedef struct engine_job {
     int n;

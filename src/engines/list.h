@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "nqueens/nqueens.h"
-#include "pool.h"
+#include "runtime/pool.h"
 
 typedef struct list_job {
     int n;

@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "task.h"
+#include "engines/task.h"
 
 typedef struct queue_cell queue_cell;
 

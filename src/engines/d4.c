@@ -1,10 +1,10 @@
 /* The d4 engine. The task source presets the four border queens (row 0, row n-1,
  * column 0, column n-1) and keeps one border per orbit of the square's symmetry group;
  * the workers fill the inner rows with a bitmask DFS that skips the preset rows (its last
- * five rows settled by table in src/d4tail.c). Why the weights and the unique counts are
+ * five rows settled by table in src/engines/d4tail.c). Why the weights and the unique counts are
  * right: docs/d4.md. */
-#include "d4.h"
-#include "d4tail.h"
+#include "engines/d4.h"
+#include "engines/d4tail.h"
 
 #include <string.h>
 

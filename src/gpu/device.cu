@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cuda/backend.h"
+#include "gpu/backend.h"
 #include "nqueens/nqueens.h"
 
 namespace cg = cooperative_groups;

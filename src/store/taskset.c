@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "affinity.h"
-#include "d4.h"
+#include "engines/d4.h"
+#include "engines/prefix.h"
 #include "nqueens/nqueens.h"
-#include "prefix.h"
+#include "runtime/affinity.h"
 
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {

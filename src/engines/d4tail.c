@@ -1,6 +1,6 @@
 /* The d4 engine's completion search with its last five inner rows settled by table.
  *
- * The idea is the prefix kernel's (src/dfs.c): with five rows left, five columns are
+ * The idea is the prefix kernel's (src/engines/dfs.c): with five rows left, five columns are
  * free, and a completion is one of the 5! = 120 permutations of them (one bit each of a
  * 128-bit set). A permutation survives if (a) each row's queen sits on a square still
  * open in that row: an AND of five row tables indexed by the row's open squares,
@@ -19,7 +19,7 @@
  * Above the tail, the nodes with six rows left are not pushed: their children are settled
  * in place. Without BMI2 the open squares are compressed by reading the five free
  * columns one by one (a software pext); slower, same answer. */
-#include "d4tail.h"
+#include "engines/d4tail.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -5,8 +5,8 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "affinity.h"
 #include "config.h"
+#include "runtime/affinity.h"
 
 int affinity_cpu_count(void)
 {

@@ -6,8 +6,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "engines/prefix.h"
 #include "nqueens/nqueens.h"
-#include "prefix.h"
 
 /* One per worker plus one for the task source (reused subtotals), each on its own
  * cache line so that adding to it never bounces a line between cores. */

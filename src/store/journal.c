@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "journal.h"
+#include "store/journal.h"
 
 static const unsigned char magic[8] = {'N', 'Q', 'J', 'O', 'U', 'R', 'N', 'L'};
 

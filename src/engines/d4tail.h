@@ -1,12 +1,12 @@
 /* The d4 engine's search plan (the inner rows of one task, with what the border queens
  * leave open in each) and its fast completion, which never searches the last five rows
- * but settles them by table. Internal to the library; see src/d4tail.c. */
+ * but settles them by table. Internal to the library; see src/engines/d4tail.c. */
 #ifndef NQ_D4TAIL_H
 #define NQ_D4TAIL_H
 
 #include <stdint.h>
 
-#include "task.h"
+#include "engines/task.h"
 
 enum { D4TAIL_ROWS = 5 };
 
@@ -21,7 +21,7 @@ typedef struct d4_plan {
     int depth;            /* inner rows to fill */
 } d4_plan;
 
-/* Fill p from the task's border (src/d4.c). */
+/* Fill p from the task's border (src/engines/d4.c). */
 void d4_plan_build(int n, const task *t, d4_plan *p);
 
 /* The completions of a plan with at least D4TAIL_ROWS inner rows. */

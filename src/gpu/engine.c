@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../d4.h"
-#include "../d4tail.h"
-#include "../u128.h"
-#include "engine.h"
+#include "engines/d4.h"
+#include "engines/d4tail.h"
+#include "gpu/engine.h"
+#include "u128.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
  * large GPU (about 2^18) each take a few dozen, so that the long ones even out. Beyond

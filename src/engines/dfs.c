@@ -18,7 +18,7 @@
  * slower than pext, still well ahead of the plain search. */
 #include <pthread.h>
 
-#include "dfs.h"
+#include "engines/dfs.h"
 
 #if defined(__BMI2__) && !defined(NQ_DFS_NO_PEXT)
 #include <immintrin.h>

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "search.h"
+#include "gpu/search.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "task.h"
+#include "engines/task.h"
 
 /* Receives each task in id order; a nonzero return stops the enumeration. */
 typedef int (*task_emit_fn)(void *user, const task *t);

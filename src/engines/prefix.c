@@ -4,7 +4,7 @@
  * mirror image; there the reflection pairs up the choices of row 1 instead (row 1
  * can never use the middle column next to it), so row 1 takes the left half and the
  * weight is 2 again. Only a prefix of one row on an odd board keeps weight 1. */
-#include "prefix.h"
+#include "engines/prefix.h"
 
 typedef struct walk {
     int n, rows;
