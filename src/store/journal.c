@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,262 +14,6 @@
 #include <unistd.h>
 
 #include "store/journal.h"
-
-static const unsigned char magic[8] = {'N', 'Q', 'J', 'O', 'U', 'R', 'N', 'L'};
-
-/* ---- CRC-32 (IEEE 802.3, reflected), table built once ---------------------------- */
-
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-        crc_table[i] = c;
-    }
-}
-
-uint32_t journal_crc32(const void *buf, size_t len)
-{
-    const unsigned char *p = buf;
-    uint32_t c = 0xffffffffu;
-    pthread_once(&crc_once, crc_init);
-    for (size_t i = 0; i < len; i++)
-        c = crc_table[(c ^ p[i]) & 0xff] ^ (c >> 8);
-    return c ^ 0xffffffffu;
-}
-
-/* ---- little-endian fields --------------------------------------------------------- */
-
-static void put32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
-static void set_detail(nq_journal_info *info, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void set_detail(nq_journal_info *info, const char *fmt, ...)
-{
-    va_list ap;
-    if (!info)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(info->detail, sizeof(info->detail), fmt, ap);
-    va_end(ap);
-}
-
-/* ---- header ----------------------------------------------------------------------- */
-
-enum {
-    H_VERSION = 8,
-    H_N = 12,
-    H_TASKS = 16,
-    H_ENGINE = 24,
-    H_PARAMS = 48,
-    H_RESERVED = 120,
-    H_CRC = 124,
-};
-
-void journal_encode_header(const nq_task_set *ts, unsigned char out[JOURNAL_HEADER_SIZE])
-{
-    memset(out, 0, JOURNAL_HEADER_SIZE);
-    memcpy(out, magic, sizeof(magic));
-    put32(out + H_VERSION, JOURNAL_VERSION);
-    put32(out + H_N, (uint32_t)ts->n);
-    put64(out + H_TASKS, ts->tasks);
-    /* The last byte of each field stays NUL, whatever the caller's strings hold. */
-    memcpy(out + H_ENGINE, ts->engine, strnlen(ts->engine, sizeof(ts->engine) - 1));
-    memcpy(out + H_PARAMS, ts->params, strnlen(ts->params, sizeof(ts->params) - 1));
-    put32(out + H_CRC, journal_crc32(out, H_CRC));
-}
-
-/* A text field must be printable ASCII, NUL-terminated inside the field and zero after
- * the terminator, so that one task set has exactly one encoding. */
-static int text_field_ok(const unsigned char *p, size_t size, int allow_empty)
-{
-    size_t len = 0;
-    while (len < size && p[len])
-        if (p[len] < 0x20 || p[len] > 0x7e)
-            return 0;
-        else
-            len++;
-    if (len == size || (len == 0 && !allow_empty))
-        return 0;
-    for (size_t i = len; i < size; i++)
-        if (p[i])
-            return 0;
-    return 1;
-}
-
-int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
-                          nq_journal_info *info)
-{
-    uint32_t version, n;
-
-    if (len < sizeof(magic) || memcmp(buf, magic, sizeof(magic)) != 0) {
-        set_detail(info, "not an nqueens journal (no NQJOURNL magic at the start)");
-        return NQ_ECORRUPT;
-    }
-    if (len < JOURNAL_HEADER_SIZE) {
-        set_detail(info, "header cut short: %zu of %d bytes", len, JOURNAL_HEADER_SIZE);
-        return NQ_ECORRUPT;
-    }
-    if (get32(buf + H_CRC) != journal_crc32(buf, H_CRC)) {
-        set_detail(info, "header checksum mismatch");
-        return NQ_ECORRUPT;
-    }
-    version = get32(buf + H_VERSION);
-    if (version != JOURNAL_VERSION) {
-        set_detail(info, "journal format version %u, this build reads version %d", version,
-                   JOURNAL_VERSION);
-        return NQ_EUNSUPPORTED;
-    }
-    n = get32(buf + H_N);
-    if (n < 1 || n > NQ_MAX_N || get64(buf + H_TASKS) == 0 || get32(buf + H_RESERVED) != 0 ||
-        !text_field_ok(buf + H_ENGINE, sizeof(ts->engine), 0) ||
-        !text_field_ok(buf + H_PARAMS, sizeof(ts->params), 1)) {
-        set_detail(info, "header fields out of range");
-        return NQ_ECORRUPT;
-    }
-    memset(ts, 0, sizeof(*ts));
-    ts->n = (int)n;
-    ts->tasks = get64(buf + H_TASKS);
-    memcpy(ts->engine, buf + H_ENGINE, sizeof(ts->engine));
-    memcpy(ts->params, buf + H_PARAMS, sizeof(ts->params));
-    return NQ_OK;
-}
-
-/* ---- records ---------------------------------------------------------------------- */
-
-static void encode_record(uint64_t id, uint64_t subtotal, unsigned char out[JOURNAL_RECORD_SIZE])
-{
-    put64(out, id);
-    put64(out + 8, subtotal);
-    put32(out + 16, JOURNAL_KIND_TASK);
-    put32(out + 20, journal_crc32(out, 20));
-}
-
-static int record_valid(const unsigned char *p)
-{
-    return get32(p + 20) == journal_crc32(p, 20) && get32(p + 16) == JOURNAL_KIND_TASK;
-}
-
-static int entry_cmp(const void *a, const void *b)
-{
-    const journal_entry *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
-                  nq_journal_info *info)
-{
-    nq_task_set ts;
-    size_t body, n_full, n_good, out = 0;
-    int rc;
-
-    tab->e = NULL;
-    tab->len = 0;
-    *keep = 0;
-    rc = journal_decode_header(buf, len, &ts, info);
-    if (rc != NQ_OK)
-        return rc;
-    if (info)
-        info->found = ts;
-    body = len - JOURNAL_HEADER_SIZE;
-    n_full = body / JOURNAL_RECORD_SIZE;
-    /* Records are written one at a time at the end, so a crash can tear at most the last
-     * one: either a fragment shorter than a record, or (no fragment) a last full record
-     * whose checksum fails. Anything bad before that is damage, not a crash. */
-    n_good = n_full;
-    if (body % JOURNAL_RECORD_SIZE == 0 && n_full > 0 &&
-        !record_valid(buf + JOURNAL_HEADER_SIZE + (n_full - 1) * JOURNAL_RECORD_SIZE))
-        n_good = n_full - 1;
-    if (n_good) {
-        tab->e = malloc(n_good * sizeof(*tab->e));
-        if (!tab->e)
-            return NQ_ENOMEM;
-    }
-    for (size_t i = 0; i < n_good; i++) {
-        const unsigned char *p = buf + JOURNAL_HEADER_SIZE + i * JOURNAL_RECORD_SIZE;
-        if (!record_valid(p)) {
-            if (info)
-                info->offset = (uint64_t)(p - buf);
-            set_detail(info, "record %zu (byte %zu) fails its checksum", i, (size_t)(p - buf));
-            rc = NQ_ECORRUPT;
-            goto fail;
-        }
-        tab->e[i].id = get64(p);
-        tab->e[i].subtotal = get64(p + 8);
-        if (tab->e[i].id >= ts.tasks) {
-            if (info)
-                info->offset = (uint64_t)(p - buf);
-            set_detail(info, "record %zu names task %llu, but the task set has %llu tasks", i,
-                       (unsigned long long)tab->e[i].id, (unsigned long long)ts.tasks);
-            rc = NQ_ECORRUPT;
-            goto fail;
-        }
-    }
-    /* Sort, then fold duplicates: the same id twice with the same subtotal is harmless
-     * (two writers agreeing); with different subtotals one of them is wrong. */
-    if (n_good)
-        qsort(tab->e, n_good, sizeof(*tab->e), entry_cmp);
-    for (size_t i = 0; i < n_good; i++) {
-        if (out && tab->e[out - 1].id == tab->e[i].id) {
-            if (tab->e[out - 1].subtotal != tab->e[i].subtotal) {
-                set_detail(info,
-                           "task %llu is recorded twice with different subtotals (%llu "
-                           "and %llu)",
-                           (unsigned long long)tab->e[i].id,
-                           (unsigned long long)tab->e[out - 1].subtotal,
-                           (unsigned long long)tab->e[i].subtotal);
-                rc = NQ_ECORRUPT;
-                goto fail;
-            }
-            continue;
-        }
-        tab->e[out++] = tab->e[i];
-    }
-    tab->len = out;
-    *keep = JOURNAL_HEADER_SIZE + n_good * JOURNAL_RECORD_SIZE;
-    if (info) {
-        info->records = n_good;
-        info->tasks_done = out;
-        info->torn_bytes = len - *keep;
-    }
-    return NQ_OK;
-fail:
-    free(tab->e);
-    tab->e = NULL;
-    tab->len = 0;
-    return rc;
-}
 
 /* ---- the I/O the tests may replace -------------------------------------------------- */
 
@@ -333,7 +76,7 @@ static int io_fail(nq_journal_info *info, int err, const char *what)
 {
     if (info)
         info->sys_errno = err;
-    set_detail(info, "%s: %s", what, strerror(err));
+    journal_set_detail(info, "%s: %s", what, strerror(err));
     return NQ_EIO;
 }
 
@@ -344,7 +87,7 @@ static int lock_file(int fd, nq_journal_info *info)
     if (errno == EWOULDBLOCK) {
         if (info)
             info->sys_errno = errno;
-        set_detail(info, "in use by another running count");
+        journal_set_detail(info, "in use by another running count");
         return NQ_EIO;
     }
     return io_fail(info, errno, "cannot lock");
@@ -447,16 +190,16 @@ static int load_journal(nq_journal *j, unsigned char *buf, size_t len, nq_journa
         return rc;
     if (!nq_task_set_equal(&info->found, &j->ts)) {
         const nq_task_set *f = &info->found;
-        set_detail(info, "journal is for n=%d engine %s %s (%llu tasks)", f->n, f->engine,
-                   f->params, (unsigned long long)f->tasks);
+        journal_set_detail(info, "journal is for n=%d engine %s %s (%llu tasks)", f->n, f->engine,
+                           f->params, (unsigned long long)f->tasks);
         return NQ_EMISMATCH;
     }
     if (keep < len) {
         /* Cut the torn record off now, or the next append would land behind it. */
         if (ftruncate(j->fd, (off_t)keep) != 0 || (e = sync_fd(j->fd)) != 0)
             return io_fail(info, errno, "cannot cut off the torn last record");
-        set_detail(info, "cut off a torn last record (%llu bytes at byte %zu)",
-                   (unsigned long long)(len - keep), keep);
+        journal_set_detail(info, "cut off a torn last record (%llu bytes at byte %zu)",
+                           (unsigned long long)(len - keep), keep);
     }
     j->end = (off_t)keep;
     return NQ_OK;
@@ -626,7 +369,7 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
         return NQ_EINVAL;
     if (id >= j->ts.tasks)
         return NQ_EINVAL;
-    encode_record(id, subtotal, rec);
+    journal_encode_record(id, subtotal, rec);
     pthread_mutex_lock(&j->lock);
     if (j->err) {
         rc = NQ_EIO;

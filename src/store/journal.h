@@ -1,50 +1,12 @@
-/* The checkpoint journal's internals: the on-disk layout, the reader that works on a
- * buffer (shared by nq_journal_open and the fuzz target), and a write hook for tests. */
+/* The checkpoint journal's internals: the byte format (journal_codec.h) and a write hook
+ * for tests. */
 #ifndef NQ_JOURNAL_H
 #define NQ_JOURNAL_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <sys/types.h>
 
-#include "nqueens/nqueens.h"
-
-/* Layout, all integers little-endian:
- *   header (128 bytes): magic "NQJOURNL", u32 version, u32 n, u64 tasks, engine[24],
- *                       params[72], u32 reserved (0), u32 CRC-32 of bytes 0..123
- *   record (24 bytes):  u64 task id, u64 subtotal, u32 kind (1 = task done),
- *                       u32 CRC-32 of bytes 0..19
- * Text fields are NUL-padded printable ASCII, so equal task sets are equal bytes. */
-enum {
-    JOURNAL_VERSION = 1,
-    JOURNAL_HEADER_SIZE = 128,
-    JOURNAL_RECORD_SIZE = 24,
-    JOURNAL_KIND_TASK = 1,
-};
-
-typedef struct journal_entry {
-    uint64_t id, subtotal;
-} journal_entry;
-
-/* The records of a journal, sorted by id, one per id. */
-typedef struct journal_table {
-    journal_entry *e;
-    size_t len;
-} journal_table;
-
-uint32_t journal_crc32(const void *buf, size_t len);
-
-/* Header <-> task set. decode returns NQ_OK, NQ_ECORRUPT or NQ_EUNSUPPORTED (a newer
- * version), with info->detail saying why. */
-void journal_encode_header(const nq_task_set *ts, unsigned char out[JOURNAL_HEADER_SIZE]);
-int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
-                          nq_journal_info *info);
-
-/* Parse a whole journal image. On NQ_OK, tab holds its records (caller frees tab->e) and
- * *keep is the length of the valid part: len - keep bytes are a torn last record.
- * Never reads outside buf, whatever it holds. */
-int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
-                  nq_journal_info *info);
+#include "store/journal_codec.h"
 
 /* Tests replace the calls that write to the disk to simulate a full disk or an I/O
  * error; NULL restores the real ones. Not thread-safe: set before opening a journal. */

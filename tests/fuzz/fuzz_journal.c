@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "store/journal.h"
+#include "store/journal_codec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Writes the fuzz target's seed corpus (tests/fuzz/corpus/): journals in the format of
-# src/store/journal.h, whole and damaged. Rerun after a format change.
+# src/store/journal_codec.h, whole and damaged. Rerun after a format change.
 import os
 import struct
 import zlib
