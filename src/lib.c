@@ -5,15 +5,10 @@
 #include <time.h>
 
 #include "config.h"
-#include "engines/d4.h"
+#include "engines/engine.h"
 #include "engines/list.h"
-#include "engines/prefix.h"
 #include "runtime/affinity.h"
 #include "runtime/pool.h"
-#include "u128.h"
-#if NQ_HAVE_CUDA
-#include "gpu/engine.h"
-#endif
 
 /* The largest worker count accepted: far beyond any machine, small enough that a typo
  * cannot ask for millions of threads. */
@@ -38,13 +33,15 @@ void nq_default_settings(nq_settings *s)
 
 static int check_settings(const nq_settings *s)
 {
+    const engine_desc *e = engine_find(s->engine);
+
     if (s->n < 1 || s->n > NQ_MAX_N)
         return NQ_EINVAL;
     if (s->n_threads < 0 || s->n_threads > MAX_THREADS)
         return NQ_EINVAL;
-    if (s->engine == NQ_ENGINE_CUDA && !NQ_HAVE_CUDA)
+    if (e && !e->built)
         return NQ_EUNSUPPORTED;
-    if (s->engine != NQ_ENGINE_PREFIX && s->engine != NQ_ENGINE_D4 && s->engine != NQ_ENGINE_CUDA)
+    if (!e)
         return NQ_EINVAL;
     if (s->prefix_rows < 0 || s->prefix_rows > s->n)
         return NQ_EINVAL;
@@ -86,21 +83,6 @@ void nq_destroy_solver(nq_solver **s)
     *s = NULL;
 }
 
-typedef struct prefix_src {
-    int n, rows;
-} prefix_src;
-
-static uint64_t prefix_source(void *src, task_emit_fn emit, void *user)
-{
-    const prefix_src *p = src;
-    return prefix_enumerate(p->n, p->rows, emit, user);
-}
-
-static uint64_t d4_source(void *src, task_emit_fn emit, void *user)
-{
-    return d4_enumerate(*(const int *)src, emit, user);
-}
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -110,8 +92,8 @@ static double now_seconds(void)
 
 int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
-    prefix_src src;
-    pool_job job;
+    const engine_desc *e;
+    nq_settings rs;
     nq_result r;
     double t0;
     int rc;
@@ -120,38 +102,24 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         return NQ_EINVAL;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
-    src.n = s->s.n;
-#if NQ_HAVE_CUDA
-    if (s->s.engine == NQ_ENGINE_CUDA) {
-        engine_job ej = {s->s.n, s->s.devices, s->s.prefix_rows, hooks, &s->ps};
-        rc = engine_run(&ej, &device_backend, &r);
-        r.seconds = now_seconds() - t0;
-        *out = r;
-        return rc;
-    }
-#endif
-    job = (pool_job){.n = s->s.n,
-                     .n_threads = s->s.n_threads,
-                     .pin = s->s.pin_threads,
-                     .hooks = hooks,
-                     .source = prefix_source,
-                     .src = &src};
-    if (s->s.engine == NQ_ENGINE_D4) {
-        /* prefix_rows does not apply: the border rows 0 and n-1 are what is placed */
-        src.rows = s->s.n > 1 ? 2 : 1;
-        job.source = d4_source;
-        job.src = &src.n;
-        job.complete = d4_complete;
-        job.unique = d4_unique;
-        job.n_tasks = d4_enumerate(src.n, NULL, NULL);
+    e = engine_find(s->s.engine);
+    rs = s->s;
+    if (e->run) {
+        rc = e->run(&rs, hooks, &s->ps, &r);
     } else {
-        src.rows = s->s.prefix_rows ? s->s.prefix_rows : prefix_auto_rows(s->s.n, s->s.n_threads);
-        job.n_tasks = prefix_enumerate(src.n, src.rows, NULL, NULL);
+        pool_job job;
+        engine_resolve(e, &rs);
+        job = (pool_job){.engine = e,
+                         .s = &rs,
+                         .n_threads = rs.n_threads,
+                         .pin = rs.pin_threads,
+                         .hooks = hooks,
+                         .n_tasks = e->task_count(&rs)};
+        rc = pool_run(&s->ps, &job, &r);
+        r.prefix_rows = e->placed_rows(&rs);
+        r.engine = e->id;
     }
-    rc = pool_run(&s->ps, &job, &r);
     r.seconds = now_seconds() - t0;
-    r.prefix_rows = src.rows;
-    r.engine = s->s.engine;
     *out = r;
     return rc;
 }
@@ -165,6 +133,8 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 
     if (!s || !fn || !out)
         return NQ_EINVAL;
+    if (!engine_find(s->s.engine)->can_list)
+        return NQ_EUNSUPPORTED;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
     job = (list_job){
@@ -202,24 +172,24 @@ int nq_resolve_settings(nq_settings *s)
     if (rc != NQ_OK)
         return rc;
     /* The same rule nq_count applies, so that a resolved copy names the same task ids. */
-    if (s->prefix_rows == 0)
-        s->prefix_rows = prefix_auto_rows(s->n, s->n_threads ? s->n_threads : affinity_cpu_count());
+    engine_resolve(engine_find(s->engine), s);
     return NQ_OK;
 }
 
 int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 {
-    nq_task_set ts;
+    nq_settings rs;
     int rc;
 
     if (!s || !n_tasks)
         return NQ_EINVAL;
     rc = check_settings(s);
-    if (rc == NQ_OK)
-        rc = nq_task_set_describe(s, &ts); /* the one place that knows each engine's set */
-    if (rc == NQ_OK)
-        *n_tasks = ts.tasks;
-    return rc;
+    if (rc != NQ_OK)
+        return rc;
+    rs = *s;
+    engine_resolve(engine_find(rs.engine), &rs);
+    *n_tasks = engine_find(rs.engine)->task_count(&rs);
+    return NQ_OK;
 }
 
 int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hooks *hooks,
@@ -251,21 +221,18 @@ int nq_available_cpus(void)
     return affinity_cpu_count();
 }
 
-static const char *const engine_names[] = {"prefix", "d4", "cuda"};
-
 const char *nq_engine_name(int engine)
 {
-    if (engine < 0 || engine >= (int)(sizeof(engine_names) / sizeof(engine_names[0])))
-        return "unknown";
-    return engine_names[engine];
+    const engine_desc *e = engine_find(engine);
+    return e ? e->name : "unknown";
 }
 
 int nq_engine_from_name(const char *name)
 {
-    for (int i = 0; name && i < (int)(sizeof(engine_names) / sizeof(engine_names[0])); i++)
-        if (strcmp(name, engine_names[i]) == 0)
-            return i == NQ_ENGINE_CUDA && !NQ_HAVE_CUDA ? NQ_EUNSUPPORTED : i;
-    return NQ_EINVAL;
+    const engine_desc *e = engine_by_name(name);
+    if (!e)
+        return NQ_EINVAL;
+    return e->built ? e->id : NQ_EUNSUPPORTED;
 }
 
 /* One table from status to text, so the CLI and every binding say the same thing. */

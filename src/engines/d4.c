@@ -4,9 +4,12 @@
  * five rows settled by table in src/engines/d4tail.c). Why the weights and the unique counts are
  * right: docs/d4.md. */
 #include "engines/d4.h"
-#include "engines/d4tail.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "engines/d4tail.h"
+#include "engines/prefix.h"
 
 void d4_map(int n, int g, int *r, int *c)
 {
@@ -160,7 +163,7 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user)
 
 void d4_plan_build(int n, const task *t, d4_plan *p)
 {
-    uint32_t all = n == 32 ? 0xffffffffu : (1u << n) - 1, taken_cols = 0, taken_rows = 0;
+    uint32_t all = board_mask(n), taken_cols = 0, taken_rows = 0;
     int sq[3][2], row_of[32];
 
     /* top, left, right; the bottom queen is placed by the search, within t->last */
@@ -382,3 +385,63 @@ uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
 {
     return (subtotal + d4_fixed_sum(n, t)) / (8u / t->weight);
 }
+
+/* ---- the engine descriptor ------------------------------------------------------------ */
+
+/* The border set depends on n alone; the tag names the enumeration order, so a later
+ * change of that order must change the tag. */
+void d4_params_format(const nq_settings *s, char *buf, size_t size)
+{
+    (void)s;
+    snprintf(buf, size, "borders=v1");
+}
+
+int d4_params_parse(const char *params, nq_settings *s)
+{
+    (void)s;
+    return strcmp(params, "borders=v1") == 0 ? NQ_OK : NQ_EINVAL;
+}
+
+uint64_t d4_source(const nq_settings *s, task_emit_fn emit, void *user)
+{
+    return d4_enumerate(s->n, emit, user);
+}
+
+uint64_t d4_task_count(const nq_settings *s)
+{
+    return d4_enumerate(s->n, NULL, NULL);
+}
+
+/* prefix_rows does not apply: the border rows 0 and n-1 are what is placed */
+static int d4_placed_rows(const nq_settings *s)
+{
+    return s->n > 1 ? 2 : 1;
+}
+
+static int d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+{
+    *subtotal = d4_complete(w->s->n, t);
+    return 0;
+}
+
+static uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal)
+{
+    return d4_unique(w->s->n, t, subtotal);
+}
+
+const engine_desc engine_d4 = {
+    .name = "d4",
+    .id = NQ_ENGINE_D4,
+    .built = 1,
+    .can_list = 1,
+    /* prefix_rows means nothing to d4, but resolved settings keep it filled as for the
+     * other engines, so that they look alike to nq_resolve_settings' callers */
+    .resolve = prefix_resolve,
+    .params_format = d4_params_format,
+    .params_parse = d4_params_parse,
+    .task_count = d4_task_count,
+    .source = d4_source,
+    .placed_rows = d4_placed_rows,
+    .complete = d4_engine_complete,
+    .unique = d4_engine_unique,
+};

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "engines/prefix.h"
+#include "engines/engine.h"
 #include "engines/task.h"
 
 /* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
@@ -49,5 +49,12 @@ uint64_t d4_fixed_sum(int n, const task *t);
 
 /* Completions of the border e that symmetry g leaves unchanged (g must fix e). */
 uint64_t d4_fixed_completions(int n, const uint8_t e[4], int g);
+
+/* The parts of the d4 descriptor (engine_d4) that the GPU engine, which runs the same
+ * tasks, shares: its task set is the d4 engine's, so subtotals compare id by id. */
+void d4_params_format(const nq_settings *s, char *buf, size_t size);
+int d4_params_parse(const char *params, nq_settings *s);
+uint64_t d4_task_count(const nq_settings *s);
+uint64_t d4_source(const nq_settings *s, task_emit_fn emit, void *user);
 
 #endif

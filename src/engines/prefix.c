@@ -4,6 +4,10 @@
  * mirror image; there the reflection pairs up the choices of row 1 instead (row 1
  * can never use the middle column next to it), so row 1 takes the left half and the
  * weight is 2 again. Only a prefix of one row on an odd board keeps weight 1. */
+#include <stdio.h>
+
+#include "engines/dfs.h"
+#include "engines/engine.h"
 #include "engines/prefix.h"
 
 typedef struct walk {
@@ -44,7 +48,7 @@ static void place(walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd, uin
 
 uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
 {
-    walk w = {n, rows, n == 32 ? 0xffffffffu : (1u << n) - 1, 0, emit, user, 0};
+    walk w = {n, rows, board_mask(n), 0, emit, user, 0};
     uint32_t half = (1u << (n / 2)) - 1;
 
     if (rows < 1)
@@ -78,3 +82,61 @@ int prefix_auto_rows(int n, int threads)
         rows++;
     return rows < n ? rows : n;
 }
+
+void prefix_resolve(nq_settings *s, int threads)
+{
+    if (s->prefix_rows == 0)
+        s->prefix_rows = prefix_auto_rows(s->n, threads);
+}
+
+/* ---- the engine descriptor ------------------------------------------------------------ */
+
+static void prefix_params_format(const nq_settings *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "prefix_rows=%d", s->prefix_rows);
+}
+
+static int prefix_params_parse(const char *params, nq_settings *s)
+{
+    int rows, used = 0;
+    if (sscanf(params, "prefix_rows=%d%n", &rows, &used) != 1 || params[used] != '\0' || rows < 1 ||
+        rows > s->n)
+        return NQ_EINVAL;
+    s->prefix_rows = rows;
+    return NQ_OK;
+}
+
+static uint64_t prefix_source(const nq_settings *s, task_emit_fn emit, void *user)
+{
+    return prefix_enumerate(s->n, s->prefix_rows, emit, user);
+}
+
+static uint64_t prefix_task_count(const nq_settings *s)
+{
+    return prefix_source(s, NULL, NULL);
+}
+
+static int prefix_placed_rows(const nq_settings *s)
+{
+    return s->prefix_rows;
+}
+
+static int prefix_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+{
+    *subtotal = dfs_count(board_mask(w->s->n), w->s->n - t->row, t->cols, t->ld, t->rd);
+    return 0;
+}
+
+const engine_desc engine_prefix = {
+    .name = "prefix",
+    .id = NQ_ENGINE_PREFIX,
+    .built = 1,
+    .can_list = 1,
+    .resolve = prefix_resolve,
+    .params_format = prefix_params_format,
+    .params_parse = prefix_params_parse,
+    .task_count = prefix_task_count,
+    .source = prefix_source,
+    .placed_rows = prefix_placed_rows,
+    .complete = prefix_complete,
+};

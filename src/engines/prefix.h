@@ -5,9 +5,7 @@
 #include <stdint.h>
 
 #include "engines/task.h"
-
-/* Receives each task in id order; a nonzero return stops the enumeration. */
-typedef int (*task_emit_fn)(void *user, const task *t);
+#include "nqueens/nqueens.h"
 
 /* Enumerate the tasks for board n with rows placed rows (1..n). emit may be NULL to
  * only count them. Returns the number of tasks emitted. */
@@ -15,5 +13,9 @@ uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user);
 
 /* Rows to place so that every one of threads workers gets enough tasks to balance. */
 int prefix_auto_rows(int n, int threads);
+
+/* The automatic prefix_rows rule, written once: prefix_rows = 0 becomes
+ * prefix_auto_rows. The engines whose settings carry prefix_rows resolve it this way. */
+void prefix_resolve(nq_settings *s, int threads);
 
 #endif

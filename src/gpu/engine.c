@@ -21,8 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "engines/d4.h"
 #include "engines/d4tail.h"
+#include "engines/prefix.h"
 #include "gpu/engine.h"
 #include "u128.h"
 
@@ -664,3 +666,32 @@ out:
     free(threads);
     return rc;
 }
+
+/* ---- the engine descriptor ------------------------------------------------------------ */
+
+#if NQ_HAVE_CUDA
+static int engine_cuda_run(const nq_settings *s, const nq_hooks *hooks, pool_state *ps,
+                           nq_result *out)
+{
+    engine_job job = {s->n, s->devices, s->prefix_rows, hooks, ps};
+    return engine_run(&job, &device_backend, out);
+}
+#endif
+
+/* The d4 tasks, so that subtotals compare id by id with the d4 engine's. */
+const engine_desc engine_cuda = {
+    .name = "cuda",
+    .id = NQ_ENGINE_CUDA,
+    .built = NQ_HAVE_CUDA,
+    .can_list = 1,
+    /* fills prefix_rows, the inner rows per sub-task, as for the CPU engines; a count
+     * left at 0 chooses them by engine_auto_rows instead */
+    .resolve = prefix_resolve,
+    .params_format = d4_params_format,
+    .params_parse = d4_params_parse,
+    .task_count = d4_task_count,
+    .source = d4_source,
+#if NQ_HAVE_CUDA
+    .run = engine_cuda_run,
+#endif
+};

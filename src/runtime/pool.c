@@ -6,13 +6,14 @@
  * publish each weighted subtotal with relaxed atomic adds into their own slot: nobody
  * reads those slots for correctness until pthread_join, which orders everything, so
  * relaxed is enough (progress readers only want an approximate snapshot).
- * Cancellation is a flag checked between tasks: a task is never abandoned half done. */
+ * Each worker makes its engine scratch (worker_init) in its own thread and frees it
+ * there. Cancellation is a flag checked between tasks and, by completions that may run
+ * long, inside them (engine_stopping): a task given up half done is not recorded. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/dfs.h"
 #include "runtime/affinity.h"
 #include "runtime/pool.h"
 #include "runtime/queue.h"
@@ -25,13 +26,20 @@ typedef struct worker_arg {
     affinity *aff;
     int index;
     int pinned;
-    atomic_int *stop; /* set when a hook failed */
+    atomic_int *stop;  /* set when a hook or a worker_init failed */
+    atomic_int *nomem; /* set when a worker_init failed */
 } worker_arg;
 
 static int stopping(const pool_state *ps, const atomic_int *stop)
 {
     return atomic_load_explicit(stop, memory_order_relaxed) ||
            atomic_load_explicit(&ps->cancel, memory_order_relaxed);
+}
+
+static int worker_stopping(const void *arg)
+{
+    const worker_arg *a = arg;
+    return stopping(a->ps, a->stop);
 }
 
 static void wide_add(atomic_uint_fast64_t *lo_p, atomic_uint_fast64_t *hi_p, u128 v)
@@ -47,11 +55,12 @@ static void wide_add(atomic_uint_fast64_t *lo_p, atomic_uint_fast64_t *hi_p, u12
 }
 
 /* Adds one task's weighted subtotal and, where the engine knows them, its classes. */
-static void slot_add(pool_slot *s, const pool_job *job, const task *t, uint64_t sub)
+static void slot_add(pool_slot *s, const engine_worker *w, const engine_desc *e, const task *t,
+                     uint64_t sub)
 {
     wide_add(&s->lo, &s->hi, (u128)sub * t->weight);
-    if (job->unique)
-        wide_add(&s->unique_lo, &s->unique_hi, job->unique(job->n, t, sub));
+    if (e->unique)
+        wide_add(&s->unique_lo, &s->unique_hi, e->unique(w, t, sub));
 }
 
 static void *worker_main(void *p)
@@ -59,25 +68,32 @@ static void *worker_main(void *p)
     worker_arg *a = p;
     pool_slot *slot = &a->ps->slots[a->index];
     const nq_hooks *h = a->job->hooks;
-    uint32_t all = a->job->n == 32 ? 0xffffffffu : (1u << a->job->n) - 1;
+    const engine_desc *e = a->job->engine;
+    engine_worker w = {a->job->s, NULL, worker_stopping, a};
     task t;
 
     pthread_setname_np(pthread_self(), "nq-worker");
     if (a->aff)
         a->pinned = affinity_pin_self(a->aff, a->index);
+    if (e->worker_init && !(w.scratch = e->worker_init(a->job->s))) {
+        atomic_store(a->nomem, 1);
+        atomic_store(a->stop, 1);
+    }
     while (queue_pop(a->q, &t)) {
         uint64_t sub;
         if (stopping(a->ps, a->stop))
             continue; /* drain without working, so the producer never waits on us */
-        sub = a->job->complete ? a->job->complete(a->job->n, &t)
-                               : dfs_count(all, a->job->n - t.row, t.cols, t.ld, t.rd);
+        if (e->complete(&w, &t, &sub) != 0)
+            continue; /* given up on a stop: not recorded */
         if (h && h->task_done && h->task_done(h->user, t.id, sub) != 0) {
             atomic_store(a->stop, 1);
             continue; /* not counted: the hook could not record it */
         }
-        slot_add(slot, a->job, &t, sub);
+        slot_add(slot, &w, e, &t, sub);
         atomic_fetch_add_explicit(&slot->done, 1, memory_order_relaxed);
     }
+    if (w.scratch && e->worker_free)
+        e->worker_free(w.scratch);
     return NULL;
 }
 
@@ -117,7 +133,8 @@ static int feed_emit(void *user, const task *t)
         return 0;
     }
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
-        slot_add(own, f->job, t, sub);
+        engine_worker w = {f->job->s, NULL, NULL, NULL}; /* unique needs no scratch */
+        slot_add(own, &w, f->job->engine, t, sub);
         atomic_fetch_add_explicit(&own->done, 1, memory_order_relaxed);
         return 0;
     }
@@ -154,7 +171,7 @@ void pool_state_free(pool_state *ps)
 int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
 {
     queue q;
-    atomic_int stop;
+    atomic_int stop, nomem;
     worker_arg *args = NULL;
     pthread_t *threads = NULL;
     affinity *aff = NULL;
@@ -166,6 +183,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     if (job->n_threads + 1 > ps->n_slots)
         return NQ_EINVAL;
     atomic_init(&stop, 0);
+    atomic_init(&nomem, 0);
     pool_progress_reset(ps, expected);
     /* A few records per worker keep everyone busy; the source refills as they drain. */
     if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK)
@@ -185,7 +203,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     if (job->pin)
         aff = ps->aff;
     for (int i = 0; i < job->n_threads; i++) {
-        args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop};
+        args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop, &nomem};
         if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
             rc = NQ_ETHREAD;
             atomic_store(&stop, 1);
@@ -195,7 +213,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     }
     if (rc == NQ_OK) {
         f = (feed){ps, job, &q, &stop, 0};
-        job->source(job->src, feed_emit, &f);
+        job->engine->source(job->s, feed_emit, &f);
     }
     queue_close(&q);
     for (int i = 0; i < started; i++)
@@ -211,12 +229,12 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     }
     out->total = u128_pack(total);
     out->unique = u128_pack(unique);
-    out->has_unique = job->unique != NULL;
+    out->has_unique = job->engine->unique != NULL;
     out->tasks = expected;
     out->n_threads = job->n_threads;
     /* A stop that came after the last task changed nothing: the total is complete. */
     if (rc == NQ_OK && done != expected)
-        rc = atomic_load(&stop) ? NQ_ECALLBACK : NQ_ECANCELED;
+        rc = atomic_load(&nomem) ? NQ_ENOMEM : atomic_load(&stop) ? NQ_ECALLBACK : NQ_ECANCELED;
 done:
     free(args);
     free(threads);

@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "engines/prefix.h"
+#include "engines/engine.h"
 #include "nqueens/nqueens.h"
 
 /* One per worker plus one for the task source (reused subtotals), each on its own
@@ -36,28 +36,20 @@ typedef struct pool_state {
  * one, -1 none from here on. *cursor starts at 0 and is the run's place in only. */
 int pool_wants(const pool_state *ps, uint64_t *cursor, uint64_t id);
 
-/* A task source: emits every task in id order through emit; returns the count. */
-typedef uint64_t (*pool_source_fn)(void *src, task_emit_fn emit, void *emit_user);
-
+/* One count through an engine of the table (one whose run is NULL). */
 typedef struct pool_job {
-    int n;
+    const engine_desc *engine;
+    const nq_settings *s; /* resolved (engine_resolve): what the engine's calls see */
     int n_threads;
     int pin;
     const nq_hooks *hooks;
-    pool_source_fn source;
-    void *src;
-    uint64_t n_tasks; /* known before the run, for progress */
-    /* The engine's completion of a task, its raw subtotal; NULL: dfs_count from the
-     * task's masks (the prefix engine). */
-    uint64_t (*complete)(int n, const task *t);
-    /* The symmetry classes a task contributes given its subtotal; NULL: not known. */
-    uint64_t (*unique)(int n, const task *t, uint64_t subtotal);
+    uint64_t n_tasks; /* the engine's task_count, known before the run, for progress */
 } pool_job;
 
 int pool_state_init(pool_state *ps, int n_threads);
 void pool_state_free(pool_state *ps);
-/* Runs the job; fills total, unique (when job->unique), tasks, n_pinned. Returns NQ_OK,
- * NQ_ECANCELED, NQ_ECALLBACK, NQ_ENOMEM or NQ_ETHREAD. */
+/* Runs the job; fills total, unique (when the engine knows it), tasks, n_threads and
+ * n_pinned. Returns NQ_OK, NQ_ECANCELED, NQ_ECALLBACK, NQ_ENOMEM or NQ_ETHREAD. */
 int pool_run(pool_state *ps, const pool_job *job, nq_result *out);
 /* Snapshot for progress, racy but monotonic enough for display. */
 void pool_progress(const pool_state *ps, nq_progress *p);

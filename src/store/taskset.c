@@ -4,71 +4,41 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engines/d4.h"
-#include "engines/prefix.h"
+#include "engines/engine.h"
 #include "nqueens/nqueens.h"
-#include "runtime/affinity.h"
 
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
-    int threads, rows;
+    const engine_desc *e = s ? engine_find(s->engine) : NULL;
+    nq_settings rs;
 
-    if (!s || !ts || s->n < 1 || s->n > NQ_MAX_N || s->n_threads < 0 || s->prefix_rows < 0 ||
+    if (!s || !ts || !e || s->n < 1 || s->n > NQ_MAX_N || s->n_threads < 0 || s->prefix_rows < 0 ||
         s->prefix_rows > s->n)
         return NQ_EINVAL;
+    /* The same resolution nq_count makes, so the ids match the run's. */
+    rs = *s;
+    engine_resolve(e, &rs);
     memset(ts, 0, sizeof(*ts));
     ts->n = s->n;
-    switch (s->engine) {
-    case NQ_ENGINE_PREFIX:
-        /* The same resolution nq_count makes, so the ids match the run's. */
-        threads = s->n_threads ? s->n_threads : affinity_cpu_count();
-        rows = s->prefix_rows ? s->prefix_rows : prefix_auto_rows(s->n, threads);
-        snprintf(ts->engine, sizeof(ts->engine), "%s", nq_engine_name(s->engine));
-        snprintf(ts->params, sizeof(ts->params), "prefix_rows=%d", rows);
-        ts->tasks = prefix_enumerate(s->n, rows, NULL, NULL);
-        return NQ_OK;
-    case NQ_ENGINE_D4:
-    case NQ_ENGINE_CUDA: /* the d4 tasks, so subtotals compare id by id */
-        /* The border set depends on n alone; the tag names the enumeration order, so a
-         * later change of that order must change the tag. */
-        snprintf(ts->engine, sizeof(ts->engine), "%s", nq_engine_name(s->engine));
-        snprintf(ts->params, sizeof(ts->params), "borders=v1");
-        ts->tasks = d4_enumerate(s->n, NULL, NULL);
-        return NQ_OK;
-    default:
-        return NQ_EINVAL;
-    }
+    snprintf(ts->engine, sizeof(ts->engine), "%s", e->name);
+    e->params_format(&rs, ts->params, sizeof(ts->params));
+    ts->tasks = e->task_count(&rs);
+    return NQ_OK;
 }
 
 int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
 {
+    const engine_desc *e = ts ? engine_by_name(ts->engine) : NULL;
     nq_settings t;
     nq_task_set check;
-    int engine, rows, used = 0;
 
-    if (!ts || !s || ts->n < 1 || ts->n > NQ_MAX_N)
-        return NQ_EINVAL;
-    engine = nq_engine_from_name(ts->engine);
-    if (engine < 0)
+    if (!ts || !s || ts->n < 1 || ts->n > NQ_MAX_N || !e || !e->built)
         return NQ_EINVAL;
     t = *s;
     t.n = ts->n;
-    t.engine = engine;
-    switch (engine) {
-    case NQ_ENGINE_PREFIX:
-        if (sscanf(ts->params, "prefix_rows=%d%n", &rows, &used) != 1 || ts->params[used] != '\0' ||
-            rows < 1 || rows > ts->n)
-            return NQ_EINVAL;
-        t.prefix_rows = rows;
-        break;
-    case NQ_ENGINE_D4:
-    case NQ_ENGINE_CUDA:
-        if (strcmp(ts->params, "borders=v1") != 0)
-            return NQ_EINVAL;
-        break;
-    default:
+    t.engine = e->id;
+    if (e->params_parse(ts->params, &t) != NQ_OK)
         return NQ_EINVAL;
-    }
     /* Round trip: the settings must describe exactly the recorded set, tasks included. */
     if (nq_task_set_describe(&t, &check) != NQ_OK || !nq_task_set_equal(&check, ts))
         return NQ_EINVAL;

@@ -1,0 +1,37 @@
+/* The engine table, and lookups in it. A new engine adds its descriptor's row here. */
+#include <assert.h>
+#include <string.h>
+
+#include "engines/engine.h"
+#include "runtime/affinity.h"
+
+extern const engine_desc engine_prefix, engine_d4, engine_cuda;
+
+/* In enum nq_engine order: the enum value is the index. */
+const engine_desc *const engine_table[] = {
+    &engine_prefix,
+    &engine_d4,
+    &engine_cuda,
+};
+const int engine_count = (int)(sizeof(engine_table) / sizeof(engine_table[0]));
+
+const engine_desc *engine_find(int id)
+{
+    if (id < 0 || id >= engine_count)
+        return NULL;
+    assert(engine_table[id]->id == id);
+    return engine_table[id];
+}
+
+const engine_desc *engine_by_name(const char *name)
+{
+    for (int i = 0; name && i < engine_count; i++)
+        if (strcmp(name, engine_table[i]->name) == 0)
+            return engine_table[i];
+    return NULL;
+}
+
+void engine_resolve(const engine_desc *e, nq_settings *s)
+{
+    e->resolve(s, s->n_threads ? s->n_threads : affinity_cpu_count());
+}

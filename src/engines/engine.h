@@ -1,0 +1,99 @@
+/* The engine table: every engine is one descriptor, defined in the engine's own file,
+ * and the library (lib.c, store/taskset.c, the worker pool) reaches engines only through
+ * it. Adding an engine is its file, one row in engine_table (engines/engine.c), one enum
+ * value in include/nqueens/nqueens.h and its source in meson.build.
+ *
+ * Settings an engine sees are checked (lib.c's check_settings) and, except in resolve,
+ * resolved: every automatic parameter (prefix_rows = 0) replaced by its value, so that
+ * everything that names tasks (task count, source, task-set parameters) depends only on
+ * the settings, never on the thread count of the run.
+ *
+ * A count runs in one of two ways. Most engines leave run NULL and are driven by the
+ * worker pool (runtime/pool.c): the calling thread runs source, each worker makes its
+ * scratch with worker_init in its own thread, then completes tasks with complete (and
+ * unique) and frees the scratch with worker_free when the run ends. An engine with a
+ * runtime of its own (the GPU) sets run instead, and is handed the settings as given,
+ * automatic parameters included. */
+#ifndef NQ_ENGINE_H
+#define NQ_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/board.h"
+#include "engines/task.h"
+#include "nqueens/nqueens.h"
+
+struct pool_state;
+
+/* What a worker hands to complete and unique: the run's resolved settings, the scratch
+ * its worker_init made (NULL without worker_init), and a way to ask whether the run is
+ * stopping. */
+typedef struct engine_worker {
+    const nq_settings *s;
+    void *scratch;
+    int (*stopping)(const void *run); /* nonzero: the run is stopping */
+    const void *run;
+} engine_worker;
+
+/* Whether the run that w works for is stopping. A completion that may run for long
+ * asks every million nodes or so, so that a stop is seen within a second. */
+static inline int engine_stopping(const engine_worker *w)
+{
+    return w->stopping && w->stopping(w->run);
+}
+
+typedef struct engine_desc {
+    const char *name; /* nq_engine_name; also the engine of a task set and journal */
+    int id;           /* enum nq_engine */
+    int built;        /* 0: left out of this build (NQ_EUNSUPPORTED), name and tasks known */
+    int can_list;     /* nq_list accepts it (listing always runs engines/list.c) */
+
+    /* Fill the automatic parameters of s (those left at 0) as a count on threads workers
+     * would choose them. nq_resolve_settings and task sets apply it. */
+    void (*resolve)(nq_settings *s, int threads);
+    /* The task-set parameters of resolved settings s, "key=value" joined by ','. The text
+     * names the enumeration order too: a change of order must change the text. */
+    void (*params_format)(const nq_settings *s, char *buf, size_t size);
+    /* The reverse: set s's parameters from text, for board s->n; NQ_EINVAL if the text
+     * is not one params_format writes (the caller then checks the round trip). */
+    int (*params_parse)(const char *params, nq_settings *s);
+    /* The number of tasks of resolved settings s; their ids are 0..count-1. */
+    uint64_t (*task_count)(const nq_settings *s);
+    /* Emit every task of resolved settings s through emit, in id order; stop when emit
+     * returns nonzero. Returns the number emitted. Runs in the calling thread. */
+    uint64_t (*source)(const nq_settings *s, task_emit_fn emit, void *user);
+    /* Rows the source places, which nq_result.prefix_rows reports (NULL with run). */
+    int (*placed_rows)(const nq_settings *s);
+
+    /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread before its first task and
+     * freed after its last; NULL worker_init: none. A NULL return fails the run with
+     * NQ_ENOMEM. */
+    void *(*worker_init)(const nq_settings *s);
+    void (*worker_free)(void *scratch);
+    /* Complete task t: its raw, unweighted subtotal into *subtotal, and 0. Nonzero when
+     * it saw engine_stopping(w) and gave up: the task is then not recorded, so a resumed
+     * run does it again. Runs in the worker threads, concurrently; no allocation. */
+    int (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
+    /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
+     * the engine does not know them (nq_result.has_unique = 0). */
+    uint64_t (*unique)(const engine_worker *w, const task *t, uint64_t subtotal);
+
+    /* A runtime of its own instead of the pool; NULL: the pool. It reports progress and
+     * sees the stop through ps as the pool does, and fills out whole. */
+    int (*run)(const nq_settings *s, const nq_hooks *hooks, struct pool_state *ps, nq_result *out);
+} engine_desc;
+
+/* The engines, in enum nq_engine order, and their number. */
+extern const engine_desc *const engine_table[];
+extern const int engine_count;
+
+/* The engine with this enum nq_engine id or name; NULL if there is none (built or not). */
+const engine_desc *engine_find(int id);
+const engine_desc *engine_by_name(const char *name);
+
+/* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
+ * process may use), as nq_count would run it; s must be checked. */
+void engine_resolve(const engine_desc *e, nq_settings *s);
+
+#endif
