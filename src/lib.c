@@ -33,7 +33,7 @@ void nq_default_settings(nq_settings *s)
 
 static int check_settings(const nq_settings *s)
 {
-    const engine_desc *e = engine_find(s->engine);
+    const engine_desc *e = engine_of(s);
 
     if (s->n < 1 || s->n > NQ_MAX_N)
         return NQ_EINVAL;
@@ -45,7 +45,7 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->prefix_rows < 0 || s->prefix_rows > s->n)
         return NQ_EINVAL;
-    return NQ_OK;
+    return e->check ? e->check(s) : NQ_OK;
 }
 
 int nq_create_solver(nq_solver **out, const nq_settings *s)
@@ -102,8 +102,9 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         return NQ_EINVAL;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
-    e = engine_find(s->s.engine);
+    e = engine_of(&s->s);
     rs = s->s;
+    rs.engine = e->id;
     if (e->run) {
         rc = e->run(&rs, hooks, &s->ps, &r);
     } else {
@@ -133,7 +134,8 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 
     if (!s || !fn || !out)
         return NQ_EINVAL;
-    if (!engine_find(s->s.engine)->can_list)
+    /* auto lists with the listing engine, whatever it would count with */
+    if (s->s.engine != NQ_ENGINE_AUTO && !engine_of(&s->s)->can_list)
         return NQ_EUNSUPPORTED;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
@@ -172,7 +174,8 @@ int nq_resolve_settings(nq_settings *s)
     if (rc != NQ_OK)
         return rc;
     /* The same rule nq_count applies, so that a resolved copy names the same task ids. */
-    engine_resolve(engine_find(s->engine), s);
+    engine_resolve(engine_of(s), s);
+    s->engine = engine_of(s)->id;
     return NQ_OK;
 }
 
@@ -187,8 +190,8 @@ int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
     if (rc != NQ_OK)
         return rc;
     rs = *s;
-    engine_resolve(engine_find(rs.engine), &rs);
-    *n_tasks = engine_find(rs.engine)->task_count(&rs);
+    engine_resolve(engine_of(&rs), &rs);
+    *n_tasks = engine_of(&rs)->task_count(&rs);
     return NQ_OK;
 }
 
@@ -224,12 +227,18 @@ int nq_available_cpus(void)
 const char *nq_engine_name(int engine)
 {
     const engine_desc *e = engine_find(engine);
+
+    if (engine == NQ_ENGINE_AUTO)
+        return "auto";
     return e ? e->name : "unknown";
 }
 
 int nq_engine_from_name(const char *name)
 {
     const engine_desc *e = engine_by_name(name);
+
+    if (name && strcmp(name, "auto") == 0)
+        return NQ_ENGINE_AUTO;
     if (!e)
         return NQ_EINVAL;
     return e->built ? e->id : NQ_EUNSUPPORTED;

@@ -5,13 +5,15 @@
 #include "engines/engine.h"
 #include "runtime/affinity.h"
 
-extern const engine_desc engine_prefix, engine_d4, engine_cuda;
+extern const engine_desc engine_prefix, engine_d4, engine_cuda, engine_join;
+#include "engines/join.h"
 
 /* In enum nq_engine order: the enum value is the index. */
 const engine_desc *const engine_table[] = {
     &engine_prefix,
     &engine_d4,
     &engine_cuda,
+    &engine_join,
 };
 const int engine_count = (int)(sizeof(engine_table) / sizeof(engine_table[0]));
 
@@ -21,6 +23,15 @@ const engine_desc *engine_find(int id)
         return NULL;
     assert(engine_table[id]->id == id);
     return engine_table[id];
+}
+
+/* auto: the join engine, which leads d4 more the larger the board, wherever its tables
+ * fit (docs/join.md has the measurements); d4 beyond. */
+const engine_desc *engine_of(const nq_settings *s)
+{
+    if (s->engine == NQ_ENGINE_AUTO)
+        return engine_find(s->n <= JOIN_MAX_N ? NQ_ENGINE_JOIN : NQ_ENGINE_D4);
+    return engine_find(s->engine);
 }
 
 const engine_desc *engine_by_name(const char *name)

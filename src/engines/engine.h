@@ -34,6 +34,7 @@ typedef struct engine_worker {
     void *scratch;
     int (*stopping)(const void *run); /* nonzero: the run is stopping */
     const void *run;
+    const void *shared; /* what shared_init made for the run (NULL without it) */
 } engine_worker;
 
 /* Whether the run that w works for is stopping. A completion that may run for long
@@ -48,6 +49,10 @@ typedef struct engine_desc {
     int id;           /* enum nq_engine */
     int built;        /* 0: left out of this build (NQ_EUNSUPPORTED), name and tasks known */
     int can_list;     /* nq_list accepts it (listing always runs engines/list.c) */
+
+    /* Whether the engine takes settings s (already checked in general); NULL: all.
+     * NQ_EINVAL (e.g. a board too large for its tables) refuses the solver. */
+    int (*check)(const nq_settings *s);
 
     /* Fill the automatic parameters of s (those left at 0) as a count on threads workers
      * would choose them. nq_resolve_settings and task sets apply it. */
@@ -66,11 +71,16 @@ typedef struct engine_desc {
     /* Rows the source places, which nq_result.prefix_rows reports (NULL with run). */
     int (*placed_rows)(const nq_settings *s);
 
-    /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread before its first task and
-     * freed after its last; NULL worker_init: none. A NULL return fails the run with
-     * NQ_ENOMEM. */
+    /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
+     * before its first task and freed after its last; NULL worker_init: none. A NULL return fails
+     * the run with NQ_ENOMEM. */
     void *(*worker_init)(const nq_settings *s);
     void (*worker_free)(void *scratch);
+    /* What all workers of one count share read-only (tables): made in the calling thread
+     * before the workers start, freed after they end; NULL shared_init: nothing. A NULL
+     * return fails the run with NQ_ENOMEM. */
+    void *(*shared_init)(const nq_settings *s);
+    void (*shared_free)(void *shared);
     /* Complete task t: its raw, unweighted subtotal into *subtotal, and 0. Nonzero when
      * it saw engine_stopping(w) and gave up: the task is then not recorded, so a resumed
      * run does it again. Runs in the worker threads, concurrently; no allocation. */
@@ -78,6 +88,10 @@ typedef struct engine_desc {
     /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
      * the engine does not know them (nq_result.has_unique = 0). */
     uint64_t (*unique)(const engine_worker *w, const task *t, uint64_t subtotal);
+    /* The sum of unique over all tasks is this many times the classes (0 or 1: once).
+     * Burnside's lemma gives eight times the classes as a sum over tasks that need not
+     * each be a multiple of eight; a run of only some tasks then reports no classes. */
+    int unique_scale;
 
     /* A runtime of its own instead of the pool; NULL: the pool. It reports progress and
      * sees the stop through ps as the pool does, and fills out whole. */
@@ -90,6 +104,9 @@ extern const int engine_count;
 
 /* The engine with this enum nq_engine id or name; NULL if there is none (built or not). */
 const engine_desc *engine_find(int id);
+/* The engine settings s run: engine_find(s->engine), or for NQ_ENGINE_AUTO the one
+ * chosen for the board. */
+const engine_desc *engine_of(const nq_settings *s);
 const engine_desc *engine_by_name(const char *name);
 
 /* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this

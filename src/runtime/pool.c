@@ -26,8 +26,9 @@ typedef struct worker_arg {
     affinity *aff;
     int index;
     int pinned;
-    atomic_int *stop;  /* set when a hook or a worker_init failed */
-    atomic_int *nomem; /* set when a worker_init failed */
+    atomic_int *stop;   /* set when a hook or a worker_init failed */
+    atomic_int *nomem;  /* set when a worker_init failed */
+    const void *shared; /* the engine's shared_init for this run */
 } worker_arg;
 
 static int stopping(const pool_state *ps, const atomic_int *stop)
@@ -69,7 +70,7 @@ static void *worker_main(void *p)
     pool_slot *slot = &a->ps->slots[a->index];
     const nq_hooks *h = a->job->hooks;
     const engine_desc *e = a->job->engine;
-    engine_worker w = {a->job->s, NULL, worker_stopping, a};
+    engine_worker w = {a->job->s, NULL, worker_stopping, a, a->shared};
     task t;
 
     pthread_setname_np(pthread_self(), "nq-worker");
@@ -103,6 +104,7 @@ typedef struct feed {
     queue *q;
     atomic_int *stop;
     uint64_t only_next; /* index in ps->only of the next id to feed */
+    const void *shared;
 } feed;
 
 int pool_wants(const pool_state *ps, uint64_t *cursor, uint64_t id)
@@ -133,7 +135,7 @@ static int feed_emit(void *user, const task *t)
         return 0;
     }
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
-        engine_worker w = {f->job->s, NULL, NULL, NULL}; /* unique needs no scratch */
+        engine_worker w = {f->job->s, NULL, NULL, NULL, f->shared}; /* unique needs no scratch */
         slot_add(own, &w, f->job->engine, t, sub);
         atomic_fetch_add_explicit(&own->done, 1, memory_order_relaxed);
         return 0;
@@ -178,6 +180,9 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     int started = 0, rc = NQ_OK;
     u128 total = 0, unique = 0;
     uint64_t done = 0, expected = ps->only ? ps->n_only : job->n_tasks;
+    const engine_desc *e = job->engine;
+    int scale = e->unique_scale > 1 ? e->unique_scale : 1;
+    void *shared = NULL;
     feed f;
 
     if (job->n_threads + 1 > ps->n_slots)
@@ -186,8 +191,13 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     atomic_init(&nomem, 0);
     pool_progress_reset(ps, expected);
     /* A few records per worker keep everyone busy; the source refills as they drain. */
-    if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK)
+    if (e->shared_init && !(shared = e->shared_init(job->s)))
         return NQ_ENOMEM;
+    if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK) {
+        if (shared)
+            e->shared_free(shared);
+        return NQ_ENOMEM;
+    }
     args = calloc((size_t)job->n_threads, sizeof(*args));
     threads = calloc((size_t)job->n_threads, sizeof(*threads));
     if (!args || !threads) {
@@ -203,7 +213,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
     if (job->pin)
         aff = ps->aff;
     for (int i = 0; i < job->n_threads; i++) {
-        args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop, &nomem};
+        args[i] = (worker_arg){ps, job, &q, aff, i, 0, &stop, &nomem, shared};
         if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
             rc = NQ_ETHREAD;
             atomic_store(&stop, 1);
@@ -212,7 +222,7 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
         started++;
     }
     if (rc == NQ_OK) {
-        f = (feed){ps, job, &q, &stop, 0};
+        f = (feed){ps, job, &q, &stop, 0, shared};
         job->engine->source(job->s, feed_emit, &f);
     }
     queue_close(&q);
@@ -228,8 +238,11 @@ int pool_run(pool_state *ps, const pool_job *job, nq_result *out)
                   atomic_load(&ps->slots[i].unique_lo);
     }
     out->total = u128_pack(total);
-    out->unique = u128_pack(unique);
-    out->has_unique = job->engine->unique != NULL;
+    out->unique = u128_pack(unique / (u128)scale);
+    /* a scaled sum is a count of classes only over the whole task set */
+    out->has_unique = e->unique != NULL && (scale == 1 || !ps->only);
+    if (!out->has_unique)
+        out->unique = u128_pack(0);
     out->tasks = expected;
     out->n_threads = job->n_threads;
     /* A stop that came after the last task changed nothing: the total is complete. */
@@ -239,6 +252,8 @@ done:
     free(args);
     free(threads);
     queue_free(&q);
+    if (shared)
+        e->shared_free(shared);
     return rc;
 }
 

@@ -9,7 +9,7 @@
 
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
-    const engine_desc *e = s ? engine_find(s->engine) : NULL;
+    const engine_desc *e = s ? engine_of(s) : NULL;
     nq_settings rs;
 
     if (!s || !ts || !e || s->n < 1 || s->n > NQ_MAX_N || s->n_threads < 0 || s->prefix_rows < 0 ||

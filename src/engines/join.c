@@ -1,0 +1,216 @@
+/* The join engine's tasks and descriptor. A task is one column set C of the top rows,
+ * canonical under the symmetries that keep the split at row h: the mirror (C reversed)
+ * and, for even n, the turn over of the board (C to its complement, whose halves swap
+ * sides). Its subtotal is the number of solutions whose top rows take C, its weight the
+ * size of C's orbit. Unique counts come by Burnside's lemma: classes = (Q + F180 +
+ * 2 F90) / 8, with the solutions fixed by a turn counted per task (join_sym.c). */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/board.h"
+#include "engines/engine.h"
+#include "engines/join.h"
+#include "engines/prefix.h"
+
+static uint32_t reversed(int n, uint32_t c)
+{
+    uint32_t r = 0;
+    for (; c; c &= c - 1)
+        r |= 1u << (n - 1 - __builtin_ctz(c));
+    return r;
+}
+
+/* A task's key: what orders the tasks and picks each orbit's representative. */
+static uint64_t task_key(uint32_t top, int middle)
+{
+    return (uint64_t)(middle + 1) << 32 | top;
+}
+
+/* The size of the orbit of (top, middle), or 0 when it is not the orbit's smallest key.
+ * The mirror takes column c to n - 1 - c; turning the board over swaps the sides, so
+ * that the bottom's columns become the top's. */
+static uint32_t orbit_size(int n, uint32_t top, int middle)
+{
+    uint32_t all = board_mask(n), bottom = all & ~top;
+    int mirrored = middle < 0 ? -1 : n - 1 - middle;
+    uint64_t img[4];
+
+    if (middle >= 0)
+        bottom &= ~(1u << middle);
+    img[0] = task_key(top, middle);
+    img[1] = task_key(reversed(n, top), mirrored);
+    img[2] = task_key(bottom, middle);
+    img[3] = task_key(reversed(n, bottom), mirrored);
+    uint32_t size = 0;
+    for (int i = 0; i < 4; i++) {
+        int seen = 0;
+        if (img[i] < img[0])
+            return 0;
+        for (int j = 0; j < i; j++)
+            seen |= img[j] == img[i];
+        size += !seen;
+    }
+    return size;
+}
+
+uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
+{
+    int h = n / 2;
+    uint64_t id = 0;
+
+    for (int middle = n % 2 ? 0 : -1; middle < (n % 2 ? n : 0); middle++) {
+        for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
+            uint32_t w = middle >= 0 && (c >> middle & 1) ? 0 : orbit_size(n, c, middle);
+            if (w) {
+                task t = {.id = id++, .payload = task_key(c, middle), .weight = w};
+                if (emit && emit(user, &t))
+                    return id;
+            }
+            if (h == 0)
+                break;
+            uint32_t low = c & -c, ripple = c + low;
+            c = ripple | (((c ^ ripple) >> 2) / low);
+        }
+    }
+    return id;
+}
+
+/* ---- counting one task ------------------------------------------------------------------ */
+
+typedef struct join_scratch {
+    join_buf side[2], tmp;
+} join_scratch;
+
+static void *join_shared_init(const nq_settings *s)
+{
+    join_tables *jt = malloc(sizeof(*jt));
+
+    if (!jt || join_tables_init(jt, s->n) != 0) {
+        free(jt);
+        return NULL;
+    }
+    return jt;
+}
+
+static void join_shared_free(void *p)
+{
+    join_tables_free(p);
+    free(p);
+}
+
+static void *join_worker_init(const nq_settings *s)
+{
+    (void)s;
+    return calloc(1, sizeof(join_scratch)); /* buffers grow with the first tasks */
+}
+
+static void join_worker_free(void *p)
+{
+    join_scratch *js = p;
+    free(js->side[0].v);
+    free(js->side[1].v);
+    free(js->tmp.v);
+    free(js);
+}
+
+static int join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+{
+    const join_tables *jt = w->shared;
+    join_scratch *js = w->scratch;
+    join_sides sd = join_task_sides(jt, t->payload);
+    size_t k[2];
+
+    for (int side = 0; side < 2; side++)
+        if ((k[side] = join_halves(jt, side, sd.cols[side], sd.forbid, &js->side[side])) ==
+            SIZE_MAX)
+            return -1;
+    size_t most = k[0] > k[1] ? k[0] : k[1];
+    if (js->tmp.cap < most) {
+        free(js->tmp.v);
+        js->tmp.cap = js->side[0].cap > js->side[1].cap ? js->side[0].cap : js->side[1].cap;
+        if (!(js->tmp.v = malloc(js->tmp.cap * sizeof(uint64_t)))) {
+            js->tmp.cap = 0;
+            return -1;
+        }
+    }
+    *subtotal = join_pairs_count(js->side[0].v, k[0], js->side[1].v, k[1], js->tmp.v);
+    return 0;
+}
+
+/* The solutions of the task's orbit fixed by the half turn and by the quarter turn,
+ * weighted as Burnside adds them, plus the orbit's solutions: eight times its classes
+ * summed over every task (engine_desc.unique_scale). A turn takes the top's columns to
+ * the bottom's, reversed, and keeps the middle queen of an odd board in the middle
+ * column: only such tasks can have solutions a turn fixes. */
+static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subtotal)
+{
+    int n = w->s->n, middle = (int)(t->payload >> 32 & 0xff) - 1;
+    uint32_t top = (uint32_t)t->payload, bottom = board_mask(n) & ~top;
+    uint64_t fixed = 0;
+
+    if (middle >= 0)
+        bottom &= ~(1u << middle);
+    if (n == 1)
+        fixed = 7; /* the one board is fixed by all eight symmetries */
+    else if (reversed(n, top) == bottom && (middle < 0 || middle == n / 2)) {
+        fixed += join_symmetric(n, 2, top, 0);
+        if (n % 4 <= 1)
+            fixed += 2 * join_symmetric(n, 1, top, 0);
+    }
+    return t->weight * (subtotal + fixed);
+}
+
+static void join_params_format(const nq_settings *s, char *buf, size_t size)
+{
+    (void)s;
+    snprintf(buf, size, "halves=v1");
+}
+
+static int join_params_parse(const char *params, nq_settings *s)
+{
+    (void)s;
+    return strcmp(params, "halves=v1") == 0 ? NQ_OK : NQ_EINVAL;
+}
+
+static uint64_t join_task_count(const nq_settings *s)
+{
+    return join_enumerate(s->n, NULL, NULL);
+}
+
+static uint64_t join_source(const nq_settings *s, task_emit_fn emit, void *user)
+{
+    return join_enumerate(s->n, emit, user);
+}
+
+static int join_placed_rows(const nq_settings *s)
+{
+    return s->n / 2;
+}
+
+static int join_check(const nq_settings *s)
+{
+    return s->n <= JOIN_MAX_N ? NQ_OK : NQ_EINVAL;
+}
+
+const engine_desc engine_join = {
+    .name = "join",
+    .id = NQ_ENGINE_JOIN,
+    .built = 1,
+    .can_list = 0,
+    .check = join_check,
+    .resolve = prefix_resolve, /* prefix_rows means nothing here; filled as for the others */
+    .params_format = join_params_format,
+    .params_parse = join_params_parse,
+    .task_count = join_task_count,
+    .source = join_source,
+    .placed_rows = join_placed_rows,
+    .shared_init = join_shared_init,
+    .shared_free = join_shared_free,
+    .worker_init = join_worker_init,
+    .worker_free = join_worker_free,
+    .complete = join_complete,
+    .unique = join_unique,
+    .unique_scale = 8,
+};

@@ -1,0 +1,128 @@
+/* The join engine: counts a board by matching half-boards instead of visiting every
+ * solution. Row h = n / 2 splits the board: the top half (rows 0..h-1) of a solution
+ * takes some column set C, the bottom half takes the rest, and the two halves fit
+ * exactly when no diagonal meets a queen of each. So Q(n) is the sum over C of the
+ * number of disjoint pairs of diagonal masks, one from each side. docs/join.md says why
+ * it is right and how each part was chosen. */
+#ifndef NQ_JOIN_H
+#define NQ_JOIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/task.h"
+
+/* Largest board the join engine takes: its half-board tables grow like the number of
+ * placements of n/4 rows (about 40 MB at n = 21). */
+#define JOIN_MAX_N 21
+
+/* ---- Disjoint pairs (join_pairs.c) -------------------------------------------------
+ *
+ * Masks are counted with their bits renamed (one permutation for both sides keeps
+ * disjointness): the bits where a top and a bottom half-board collide most often first,
+ * from bit 63 down, so that sorting and splitting on the top bits prunes the most. */
+
+/* A renaming of bits, as the image of each byte of a mask. */
+typedef struct join_renaming {
+    uint64_t byte[8][256];
+} join_renaming;
+
+static inline uint64_t join_rename(const join_renaming *rn, uint64_t m)
+{
+    uint64_t img = 0;
+    for (int byte = 0; m; byte++, m >>= 8)
+        img |= rn->byte[byte][m & 0xff];
+    return img;
+}
+
+void join_renaming_identity(join_renaming *rn);
+/* Add how often each bit is set in v[0..k) to cnt. */
+void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64]);
+/* The renaming for sides whose bit counts are ca and cb. */
+void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t cb[64]);
+
+/* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks. Reorders
+ * a and b; tmp must have room for max(na, nb) entries. */
+uint64_t join_pairs_count(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp);
+/* The same by the plain double loop, for the tests and the short cases. */
+uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
+/* ---- Half-boards (join_halves.c) ---------------------------------------------------
+ *
+ * Row h splits the board. For even n, h = n / 2 and the bottom side starts at row h; for
+ * odd n, h = (n - 1) / 2 is the middle row, whose one queen a task fixes, and the two
+ * sides are the h rows above and below it. A half-board is a placement of one side's
+ * rows, one queen per row, no two attacking. Its mask holds the diagonals it reaches at
+ * row h, where the sides meet: bit j for the diagonal r - c = h - j through (h, j), bit
+ * n + j for r + c = h + j, j = 0..n-1, then renamed (join_renaming). A top and a bottom
+ * half-board with complementary column sets (bar the middle queen's) form a solution
+ * exactly when their masks are disjoint and neither meets the middle queen. */
+
+enum { JOIN_TOP = 0, JOIN_BOTTOM = 1 };
+
+/* All placements of one block of k consecutive rows, grouped by column set, from which
+ * half-boards are made: each side is a near block (next to row h) and a far block. */
+typedef struct join_block {
+    int k;            /* rows */
+    uint32_t *start;  /* by colex rank of the column set: entries start[r]..start[r+1]-1 */
+    uint64_t *rel;    /* per entry: bits c + i (low half) and c - i + k (high half) */
+    uint64_t entries; /* placements in all */
+} join_block;
+
+/* What every worker of a count shares: the board, the split, the block tables. */
+typedef struct join_tables {
+    int n, h;            /* board; row h is where the sides meet */
+    int rows[2];         /* rows per side */
+    int d0[2];           /* distance from row h of each side's nearest row */
+    int near[2];         /* rows of each side's near block; the far block has the rest */
+    join_block block[4]; /* distinct block sizes, see join_tables_block */
+    int n_blocks;
+    uint32_t binom[33][33];
+    join_renaming rn;     /* applied to every half-board mask join_halves writes */
+    uint64_t *view[2][2]; /* by side and near/far: each block entry's renamed mask */
+} join_tables;
+
+int join_tables_init(join_tables *jt, int n);
+void join_tables_free(join_tables *jt);
+/* The block table for k rows. */
+const join_block *join_tables_block(const join_tables *jt, int k);
+
+/* What a task pairs up: the column sets of its two sides, and the renamed mask bits a
+ * half-board must not have (those of the middle queen on odd boards; else 0). */
+typedef struct join_sides {
+    uint32_t cols[2];
+    uint64_t forbid;
+} join_sides;
+join_sides join_task_sides(const join_tables *jt, uint64_t payload);
+
+/* A buffer of masks that join_halves grows as it needs (a few times per worker). */
+typedef struct join_buf {
+    uint64_t *v;
+    size_t cap;
+} join_buf;
+
+/* Room past the count that join_halves' vector stores need. */
+#define JOIN_HALVES_SLACK 8
+
+/* Write the masks of every half-board of side on column set cols that has none of the
+ * bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
+size_t join_halves(const join_tables *jt, int side, uint32_t cols, uint64_t forbid, join_buf *out);
+
+/* ---- Symmetric solutions (join_sym.c) ----------------------------------------------
+ *
+ * Burnside's lemma for the unique count needs the solutions that a half turn or a
+ * quarter turn maps onto themselves (no solution of n > 1 is fixed by a reflection). */
+
+/* Solutions fixed by the half turn (turn = 2) or the quarter turn (turn = 1) whose top
+ * rows 0..h-1 take exactly the columns top (any column set when top_any). */
+uint64_t join_symmetric(int n, int turn, uint32_t top, int top_any);
+
+/* ---- Tasks (join.c) ----------------------------------------------------------------- */
+
+/* The tasks: a column set of the top side (payload bits 0..31) and, for odd n, the
+ * middle queen's column plus one (bits 32..39), one per orbit under the mirror and the
+ * turn over of the board, in increasing order of (middle column, top columns); emit may
+ * be NULL to count them. Weight: the orbit's size. */
+uint64_t join_enumerate(int n, task_emit_fn emit, void *user);
+
+#endif
