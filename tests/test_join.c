@@ -1,0 +1,331 @@
+/* The join engine: totals and unique counts against OEIS, each task's subtotal against a
+ * brute-force count of the solutions it stands for (tests/reference.c, an independent
+ * engine), the disjoint-pair counter against the plain double loop, the symmetric
+ * solutions against the brute force, and a stopped run resumed to the exact total. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/join.h"
+#include "nqueens/nqueens.h"
+#include "oeis_data.h"
+#include "reference.h"
+
+static nq_solver *solver(int n, int threads)
+{
+    nq_settings s;
+    nq_solver *sv = NULL;
+
+    nq_default_settings(&s);
+    s.n = n;
+    s.engine = NQ_ENGINE_JOIN;
+    s.n_threads = threads;
+    s.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d", n);
+    return sv;
+}
+
+static void check_oeis(int from, int to, int threads)
+{
+    for (int n = from; n <= to; n++) {
+        nq_solver *sv = solver(n, threads);
+        nq_result r;
+        cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d threads=%d", n, threads);
+        nq_destroy_solver(&sv);
+        cr_expect_eq(r.engine, NQ_ENGINE_JOIN);
+        cr_expect_eq(r.has_unique, 1);
+        cr_expect_eq(r.total.hi, 0);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d", n, threads);
+        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d", n, threads);
+    }
+}
+
+Test(unit, oeis_1_to_15_one_thread)
+{
+    check_oeis(1, 15, 1);
+}
+
+Test(unit, oeis_1_to_14_three_threads)
+{
+    check_oeis(1, 14, 3);
+}
+
+Test(slow, oeis_16_17)
+{
+    check_oeis(16, 17, 0);
+}
+
+/* ---- each task against the brute force ------------------------------------------------ */
+
+#define MAX_TASKS 4096
+
+typedef struct subtotals {
+    uint64_t value[MAX_TASKS];
+    int seen[MAX_TASKS];
+    int duplicate;
+} subtotals;
+
+static int record(void *user, uint64_t id, uint64_t subtotal)
+{
+    subtotals *st = user;
+    if (id >= MAX_TASKS || st->seen[id])
+        st->duplicate = 1; /* checked after the run: no assert in a worker thread */
+    else
+        st->value[id] = subtotal, st->seen[id] = 1;
+    return 0;
+}
+
+static uint64_t run_recording(int n, int threads, subtotals *st)
+{
+    nq_solver *sv = solver(n, threads);
+    nq_hooks h = {st, NULL, record};
+    nq_result r;
+
+    memset(st, 0, sizeof(*st));
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    nq_destroy_solver(&sv);
+    cr_assert_eq(st->duplicate, 0, "a task id reported twice or out of range, n=%d", n);
+    return r.tasks;
+}
+
+/* The brute force's count per task key: solutions whose top rows take the columns
+ * "top" and, on odd boards, whose middle row's queen is in column "middle". */
+typedef struct by_key {
+    int n;
+    uint64_t *keys, *counts;
+    size_t k, cap;
+} by_key;
+
+static uint64_t key_of(const int *q, int n)
+{
+    uint32_t top = 0;
+    for (int r = 0; r < n / 2; r++)
+        top |= 1u << q[r];
+    return n % 2 ? (uint64_t)(q[n / 2] + 1) << 32 | top : top;
+}
+
+static int tally(void *user, const int *q, int n)
+{
+    by_key *b = user;
+    uint64_t key = key_of(q, n);
+    for (size_t i = 0; i < b->k; i++)
+        if (b->keys[i] == key) {
+            b->counts[i]++;
+            return 0;
+        }
+    if (b->k == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->keys = realloc(b->keys, b->cap * sizeof(uint64_t));
+        b->counts = realloc(b->counts, b->cap * sizeof(uint64_t));
+        cr_assert(b->keys && b->counts);
+    }
+    b->keys[b->k] = key;
+    b->counts[b->k++] = 1;
+    return 0;
+}
+
+static uint64_t brute(const by_key *b, uint64_t key)
+{
+    for (size_t i = 0; i < b->k; i++)
+        if (b->keys[i] == key)
+            return b->counts[i];
+    return 0;
+}
+
+typedef struct task_list {
+    uint64_t payload[MAX_TASKS];
+    uint32_t weight[MAX_TASKS];
+    uint64_t k;
+} task_list;
+
+static int collect(void *user, const task *t)
+{
+    task_list *tl = user;
+    cr_assert_eq(t->id, tl->k, "ids are dense and in order");
+    cr_assert_lt(tl->k, MAX_TASKS);
+    tl->payload[tl->k] = t->payload;
+    tl->weight[tl->k++] = t->weight;
+    return 0;
+}
+
+Test(unit, subtotals_match_brute_force)
+{
+    static subtotals st;
+    static task_list tl;
+
+    for (int n = 1; n <= 10; n++) {
+        by_key b = {n, NULL, NULL, 0, 0};
+        uint64_t weighted = 0;
+
+        reference_list(n, tally, &b);
+        tl.k = 0;
+        cr_assert_eq(join_enumerate(n, collect, &tl), tl.k);
+        cr_assert_eq(run_recording(n, 2, &st), tl.k, "n=%d", n);
+        for (uint64_t id = 0; id < tl.k; id++) {
+            cr_assert(st.seen[id], "n=%d task %llu not reported", n, (unsigned long long)id);
+            cr_expect_eq(st.value[id], brute(&b, tl.payload[id]), "n=%d task %llu", n,
+                         (unsigned long long)id);
+            weighted += st.value[id] * tl.weight[id];
+        }
+        cr_expect_eq(weighted, oeis_value("A000170", n), "weighted sum n=%d", n);
+        free(b.keys);
+        free(b.counts);
+    }
+}
+
+Test(unit, subtotals_do_not_depend_on_threads)
+{
+    static subtotals one, more;
+
+    for (int n = 11; n <= 13; n++) {
+        uint64_t tasks = run_recording(n, 1, &one);
+        static const int threads[] = {2, 5};
+        for (int i = 0; i < 2; i++) {
+            cr_assert_eq(run_recording(n, threads[i], &more), tasks);
+            for (uint64_t id = 0; id < tasks; id++)
+                cr_expect_eq(more.value[id], one.value[id], "n=%d task %llu threads=%d", n,
+                             (unsigned long long)id, threads[i]);
+        }
+    }
+}
+
+/* ---- a stop, then a run that reuses what was recorded ---------------------------------- */
+
+typedef struct resume {
+    subtotals st;
+    int stop_after; /* task_done calls before asking the run to stop */
+    int calls;
+} resume;
+
+static int stop_later(void *user, uint64_t id, uint64_t subtotal)
+{
+    resume *rs = user;
+    if (__atomic_add_fetch(&rs->calls, 1, __ATOMIC_RELAXED) > rs->stop_after)
+        return 1;
+    return record(&rs->st, id, subtotal);
+}
+
+static int reuse_recorded(void *user, uint64_t id, uint64_t *subtotal)
+{
+    resume *rs = user;
+    if (id < MAX_TASKS && rs->st.seen[id]) {
+        *subtotal = rs->st.value[id];
+        return 1;
+    }
+    return 0;
+}
+
+Test(unit, stopped_and_resumed_run_is_exact)
+{
+    static resume rs;
+    const int n = 13;
+    nq_solver *sv = solver(n, 2);
+    nq_hooks first = {&rs, NULL, stop_later}, second = {&rs, reuse_recorded, record};
+    nq_result r;
+
+    memset(&rs, 0, sizeof(rs));
+    rs.stop_after = 40;
+    cr_assert_eq(nq_count(sv, &first, &r), NQ_ECALLBACK);
+    cr_assert_lt(r.total.lo, oeis_value("A000170", n));
+    cr_assert_eq(nq_count(sv, &second, &r), NQ_OK);
+    nq_destroy_solver(&sv);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", n));
+    cr_expect_eq(r.unique.lo, oeis_value("A002562", n));
+    cr_expect_eq(rs.st.duplicate, 0);
+}
+
+/* ---- the disjoint-pair counter ------------------------------------------------------- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Masks with about density/64 of each bit set, in the top bits where the counter sorts. */
+static void random_masks(uint64_t *v, size_t k, int density)
+{
+    for (size_t i = 0; i < k; i++) {
+        uint64_t m = 0;
+        for (int bit = 20; bit < 64; bit++)
+            if ((int)(next_random() % 64) < density)
+                m |= (uint64_t)1 << bit;
+        v[i] = m;
+    }
+}
+
+static void check_pairs(size_t na, size_t nb, int density)
+{
+    size_t most = na > nb ? na : nb;
+    uint64_t *a = malloc((na + 1) * sizeof(uint64_t)), *b = malloc((nb + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc((most + 1) * sizeof(uint64_t));
+
+    cr_assert(a && b && tmp);
+    random_masks(a, na, density);
+    random_masks(b, nb, density);
+    uint64_t want = join_pairs_naive(a, na, b, nb);
+    cr_expect_eq(join_pairs_count(a, na, b, nb, tmp), want, "%zu x %zu, density %d", na, nb,
+                 density);
+    free(a);
+    free(b);
+    free(tmp);
+}
+
+Test(unit, pairs_match_the_double_loop)
+{
+    static const size_t sizes[] = {0, 1, 7, 8, 9, 63, 500, 3000};
+    static const int densities[] = {0, 4, 12, 24, 64};
+
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (size_t j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++)
+            for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++)
+                check_pairs(sizes[i], sizes[j], densities[d]);
+}
+
+/* ---- symmetric solutions ------------------------------------------------------------- */
+
+typedef struct fixed {
+    uint64_t half, quarter;
+} fixed;
+
+static int count_fixed(void *user, const int *q, int n)
+{
+    fixed *f = user;
+    int half = 1, quarter = 1;
+    for (int r = 0; r < n; r++) {
+        half &= q[n - 1 - r] == n - 1 - q[r];
+        quarter &= q[q[r]] == n - 1 - r; /* (r, q[r]) turned a quarter is (q[r], n-1-r) */
+    }
+    f->half += half;
+    f->quarter += quarter;
+    return 0;
+}
+
+Test(unit, symmetric_solutions_match_brute_force)
+{
+    for (int n = 1; n <= 12; n++) {
+        fixed f = {0, 0};
+        reference_list(n, count_fixed, &f);
+        cr_expect_eq(join_symmetric(n, 2, 0, 1), f.half, "half turn n=%d", n);
+        cr_expect_eq(join_symmetric(n, 1, 0, 1), f.quarter, "quarter turn n=%d", n);
+    }
+}
+
+Test(unit, refuses_boards_beyond_its_tables)
+{
+    nq_settings s;
+    nq_solver *sv = NULL;
+
+    nq_default_settings(&s);
+    s.n = JOIN_MAX_N + 1;
+    s.engine = NQ_ENGINE_JOIN;
+    cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL);
+    cr_expect_null(sv);
+    s.engine = NQ_ENGINE_AUTO;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "auto takes d4 beyond the join's range");
+    nq_destroy_solver(&sv);
+}
