@@ -77,10 +77,22 @@ uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
     return id;
 }
 
+/* Whether a turn can fix a solution of the task (top, middle): it takes the top's
+ * columns to the bottom's, reversed, and keeps an odd board's middle queen in the middle
+ * column. */
+static int turn_may_fix(int n, uint32_t top, int middle)
+{
+    uint32_t bottom = board_mask(n) & ~top;
+    if (middle >= 0)
+        bottom &= ~(1u << middle);
+    return n > 1 && reversed(n, top) == bottom && (middle < 0 || middle == n / 2);
+}
+
 /* ---- counting one task ------------------------------------------------------------------ */
 
 typedef struct join_scratch {
     join_buf side[2], tmp;
+    uint64_t fixed_id, fixed; /* the last task's turn-fixed solutions, for join_unique */
 } join_scratch;
 
 static void *join_shared_init(const nq_settings *s)
@@ -135,27 +147,35 @@ static int join_complete(const engine_worker *w, const task *t, uint64_t *subtot
             return -1;
         }
     }
+    uint32_t top = (uint32_t)t->payload;
+    int middle = (int)(t->payload >> 32 & 0xff) - 1;
+    if (turn_may_fix(jt->n, top, middle)) {
+        js->fixed = join_half_turn_fixed(jt, js->side[JOIN_TOP].v, k[JOIN_TOP]);
+        if (jt->n % 4 <= 1)
+            js->fixed += 2 * join_symmetric(jt->n, 1, top, 0);
+        js->fixed_id = t->id + 1;
+    }
     *subtotal = join_pairs_count(js->side[0].v, k[0], js->side[1].v, k[1], js->tmp.v);
     return 0;
 }
 
 /* The solutions of the task's orbit fixed by the half turn and by the quarter turn,
  * weighted as Burnside adds them, plus the orbit's solutions: eight times its classes
- * summed over every task (engine_desc.unique_scale). A turn takes the top's columns to
- * the bottom's, reversed, and keeps the middle queen of an odd board in the middle
- * column: only such tasks can have solutions a turn fixes. */
+ * summed over every task (engine_desc.unique_scale). The worker that completed the task
+ * counted its fixed solutions on the way; a task reused from a journal is searched. */
 static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subtotal)
 {
+    const join_scratch *js = w->scratch;
     int n = w->s->n, middle = (int)(t->payload >> 32 & 0xff) - 1;
-    uint32_t top = (uint32_t)t->payload, bottom = board_mask(n) & ~top;
+    uint32_t top = (uint32_t)t->payload;
     uint64_t fixed = 0;
 
-    if (middle >= 0)
-        bottom &= ~(1u << middle);
     if (n == 1)
         fixed = 7; /* the one board is fixed by all eight symmetries */
-    else if (reversed(n, top) == bottom && (middle < 0 || middle == n / 2)) {
-        fixed += join_symmetric(n, 2, top, 0);
+    else if (js && js->fixed_id == t->id + 1)
+        fixed = js->fixed;
+    else if (turn_may_fix(n, top, middle)) {
+        fixed = join_symmetric(n, 2, top, 0);
         if (n % 4 <= 1)
             fixed += 2 * join_symmetric(n, 1, top, 0);
     }

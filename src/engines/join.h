@@ -80,6 +80,8 @@ typedef struct join_tables {
     uint32_t binom[33][33];
     join_renaming rn;     /* applied to every half-board mask join_halves writes */
     uint64_t *view[2][2]; /* by side and near/far: each block entry's renamed mask */
+    join_renaming turn;   /* a top half-board's mask to that of its image under the half
+                             turn, a bottom half-board (renamed to renamed) */
 } join_tables;
 
 int join_tables_init(join_tables *jt, int n);
@@ -107,6 +109,10 @@ typedef struct join_buf {
 /* Write the masks of every half-board of side on column set cols that has none of the
  * bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
 size_t join_halves(const join_tables *jt, int side, uint32_t cols, uint64_t forbid, join_buf *out);
+
+/* Of the top half-boards top[0..k) of a task whose bottom columns are its top columns
+ * reversed, those that form a solution with their image under the half turn. */
+uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t k);
 
 /* ---- Symmetric solutions (join_sym.c) ----------------------------------------------
  *

@@ -134,6 +134,46 @@ static int make_views(join_tables *jt)
     return 0;
 }
 
+/* Where the half turn takes bit j of a top half-board's mask in its bottom image, or -1:
+ * the queen (r, c) goes to (n-1-r, n-1-c). On an even board a top queen at distance d
+ * from row h lands at distance d - 1 below it, so diagonal c + d becomes n - (c + d) and
+ * c - d becomes n - 2 - (c - d); on an odd one the distance is kept and both become
+ * n - 1 - x. Images that leave the board's window meet no top queen and are dropped. */
+static int turned_bit(int n, int j)
+{
+    int half = j >= n, x = j - (half ? n : 0);
+    int y = n % 2 ? n - 1 - x : (half ? n - 2 - x : n - x);
+    return y >= 0 && y < n ? y + (half ? n : 0) : -1;
+}
+
+static void make_turn(join_tables *jt)
+{
+    uint64_t to[64] = {0};
+
+    for (int j = 0; j < 2 * jt->n; j++) {
+        uint64_t from = join_rename(&jt->rn, (uint64_t)1 << j);
+        int y = turned_bit(jt->n, j);
+        if (from && y >= 0)
+            to[__builtin_ctzll(from)] = join_rename(&jt->rn, (uint64_t)1 << y);
+    }
+    for (int byte = 0; byte < 8; byte++)
+        for (int v = 0; v < 256; v++) {
+            uint64_t img = 0;
+            for (int bit = 0; bit < 8; bit++)
+                if (v >> bit & 1)
+                    img |= to[byte * 8 + bit];
+            jt->turn.byte[byte][v] = img;
+        }
+}
+
+uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t k)
+{
+    uint64_t fixed = 0;
+    for (size_t i = 0; i < k; i++)
+        fixed += (top[i] & join_rename(&jt->turn, top[i])) == 0;
+    return fixed;
+}
+
 /* Which bits collide most often is learnt from the half-boards of a spread of tasks
  * (the same ones every time, so that every run renames alike). */
 #define SAMPLE_TASKS 64
@@ -176,6 +216,7 @@ static int make_renaming(join_tables *jt)
     if (sm.failed)
         return -1;
     join_renaming_make(&jt->rn, sm.count[JOIN_TOP], sm.count[JOIN_BOTTOM]);
+    make_turn(jt);
     return make_views(jt);
 }
 

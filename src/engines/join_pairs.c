@@ -18,7 +18,7 @@
 #define RADIX_BITS 8
 /* Pairs below which a block goes to the double loop: the loop tests 8 pairs per
  * instruction, a split costs two binary searches and a call. */
-#define LEAF_PAIRS 4096
+#define LEAF_PAIRS 8192
 
 uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 {
