@@ -45,7 +45,9 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->prefix_rows < 0 || s->prefix_rows > s->n)
         return NQ_EINVAL;
-    return e->check ? e->check(s) : NQ_OK;
+    if (s->n > nq_engine_max_n(e->id))
+        return NQ_EINVAL;
+    return NQ_OK;
 }
 
 int nq_create_solver(nq_solver **out, const nq_settings *s)
@@ -231,6 +233,17 @@ const char *nq_engine_name(int engine)
     if (engine == NQ_ENGINE_AUTO)
         return "auto";
     return e ? e->name : "unknown";
+}
+
+int nq_engine_max_n(int engine)
+{
+    const engine_desc *e = engine_find(engine);
+
+    if (engine == NQ_ENGINE_AUTO)
+        return NQ_MAX_N;
+    if (!e)
+        return NQ_EINVAL;
+    return e->max_n ? e->max_n : NQ_MAX_N;
 }
 
 int nq_engine_from_name(const char *name)

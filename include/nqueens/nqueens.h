@@ -184,6 +184,9 @@ NQ_API int nq_topology_info(nq_topology *out);
 NQ_API char *nq_u128_to_string(nq_u128 v, char *buf, size_t size);
 
 NQ_API const char *nq_engine_name(int engine);
+/* The largest n the engine takes (NQ_MAX_N, or less for an engine whose tables would
+ * not fit: join), or NQ_EINVAL for an unknown engine. */
+NQ_API int nq_engine_max_n(int engine);
 /* The engine called name, or NQ_EINVAL; NQ_EUNSUPPORTED for an engine this build
  * leaves out ("cuda" without CUDA). */
 NQ_API int nq_engine_from_name(const char *name);

@@ -50,9 +50,7 @@ typedef struct engine_desc {
     int built;        /* 0: left out of this build (NQ_EUNSUPPORTED), name and tasks known */
     int can_list;     /* nq_list accepts it (listing always runs engines/list.c) */
 
-    /* Whether the engine takes settings s (already checked in general); NULL: all.
-     * NQ_EINVAL (e.g. a board too large for its tables) refuses the solver. */
-    int (*check)(const nq_settings *s);
+    int max_n; /* the largest board it takes (its tables' limit); 0: NQ_MAX_N */
 
     /* Fill the automatic parameters of s (those left at 0) as a count on threads workers
      * would choose them. nq_resolve_settings and task sets apply it. */

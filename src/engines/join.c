@@ -209,17 +209,12 @@ static int join_placed_rows(const nq_settings *s)
     return s->n / 2;
 }
 
-static int join_check(const nq_settings *s)
-{
-    return s->n <= JOIN_MAX_N ? NQ_OK : NQ_EINVAL;
-}
-
 const engine_desc engine_join = {
     .name = "join",
     .id = NQ_ENGINE_JOIN,
     .built = 1,
     .can_list = 0,
-    .check = join_check,
+    .max_n = JOIN_MAX_N,
     .resolve = prefix_resolve, /* prefix_rows means nothing here; filled as for the others */
     .params_format = join_params_format,
     .params_parse = join_params_parse,
