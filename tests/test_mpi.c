@@ -101,6 +101,21 @@ Test(unit, mpi_totals_1_to_4_ranks)
     }
 }
 
+Test(unit, mpi_join_totals_1_to_4_ranks)
+{
+    for (int np = 1; np <= 4; np++) {
+        char n_s[8], want[64];
+        int n = 9 + np;
+        const char *const args[] = {"count",    n_s,        "--threads", "1",
+                                    "--no-pin", "--engine", "join",      NULL};
+        snprintf(n_s, sizeof(n_s), "%d", n);
+        mpi_run(&o, np, args);
+        cr_assert_eq(o.status, 0, "np=%d n=%d: exit %d, stderr: %s", np, n, o.status, o.err);
+        snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", n));
+        cr_expect_str_eq(o.out, want, "np=%d n=%d join", np, n);
+    }
+}
+
 Test(unit, mpi_json_like_nqueens)
 {
     const char *const args[] = {"count", "11", "--json", "--threads=1", "--no-pin", NULL};
@@ -311,8 +326,8 @@ Test(unit, mpi_subtotals_identical_to_nqueens)
     static const struct {
         int n, np;
         const char *engine;
-    } cases[] = {{10, 1, "d4"}, {10, 3, "d4"}, {11, 1, "d4"},    {11, 3, "d4"},
-                 {12, 1, "d4"}, {12, 3, "d4"}, {12, 3, "prefix"}};
+    } cases[] = {{10, 1, "d4"}, {10, 3, "d4"},     {11, 1, "d4"},   {11, 3, "d4"},  {12, 1, "d4"},
+                 {12, 3, "d4"}, {12, 3, "prefix"}, {11, 2, "join"}, {12, 3, "join"}};
     static char a[65536], b[65536];
     char mpath[64], cpath[64];
 
