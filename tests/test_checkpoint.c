@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli_run.h"
+#include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "store/journal.h"
@@ -272,8 +273,9 @@ Test(unit, damaged_journals_are_errors)
         cr_assert_eq(nq_journal_open(&j, jpath, &ts, 5, &info), NQ_OK);
         nq_journal_append(j, 7, 100);
         nq_journal_append(j, 8, 100);
-        nq_journal_append(j, 7, 101);
+        cr_expect_eq(nq_journal_append(j, 7, 101), NQ_ECORRUPT, "the library refuses it");
         nq_journal_close(&j);
+        forge_write(jpath, -1, 7, 101, JOURNAL_KIND_TASK); /* so does the reader */
     }
     run_12();
     expect_journal_error("conflicting duplicate");

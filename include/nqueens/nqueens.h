@@ -192,7 +192,7 @@ NQ_API const char *nq_version(void);
  * and the engine's resolved parameters (never "auto"), plus the task count as a check.
  * A journal is a file that starts with a task set and then holds one checksummed record
  * per finished task, so that a run can be stopped and resumed, or written by several
- * processes' coordinator. The format is documented in README.md ("Checkpoints"). */
+ * processes' coordinator. The format is documented in docs/journal.md. */
 
 typedef struct nq_task_set {
     int n;
@@ -225,14 +225,22 @@ typedef struct nq_journal_info {
 typedef struct nq_journal nq_journal;
 
 /* Read only the header of the journal at path into *ts. NQ_EIO with sys_errno ENOENT
- * when there is no such file; a zero-length file also counts as absent. */
+ * when there is no such file; a zero-length file also counts as absent. Never blocks:
+ * anything but a regular file (a FIFO, a device) is NQ_EIO with sys_errno EINVAL. */
 NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info);
 
 /* Open the journal at path for task set ts, creating it (atomically, header first) when
  * it is absent or empty. An existing journal is checked in full: a header for another
  * task set is NQ_EMISMATCH; a torn last record (a crash in mid-write) is cut off and
- * reported in info->torn_bytes; any other damage, or one task id recorded with two
- * different subtotals, is NQ_ECORRUPT. The file is locked against a second writer.
+ * reported in info->torn_bytes; any other damage, records copied from another journal,
+ * a record of a kind this build does not know, or one task id recorded with two
+ * different subtotals, is NQ_ECORRUPT; a journal of another format version is
+ * NQ_EUNSUPPORTED. Anything but a regular file is refused (NQ_EIO, sys_errno EINVAL).
+ * The file is locked against a second writer from the moment it has its name: of
+ * several processes or threads opening one path at once, one gets it and every other
+ * gets NQ_EIO with sys_errno EWOULDBLOCK ("in use by another running count"). A new
+ * journal is first written under a unique temporary name in the same folder (created
+ * exclusively, never through a symbolic link) and then named path.
  * sync_interval: seconds between fsyncs of appended records (0 = after every record). */
 NQ_API int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts,
                            double sync_interval, nq_journal_info *info);
@@ -242,7 +250,10 @@ NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtota
 
 /* Append one record; safe from several threads at once. fsyncs when the interval has
  * passed. After a write error every later append fails too (NQ_EIO), so a record can
- * never follow a torn one. */
+ * never follow a torn one. An id that is recorded already (in the file, or appended
+ * through j) with another subtotal is refused with NQ_ECORRUPT and nothing is written
+ * (the journal stays usable); the same subtotal again is accepted. NQ_EINVAL: id is
+ * not below the task count. Keeps each appended (id, subtotal) in memory to tell. */
 NQ_API int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal);
 
 /* fsync now if anything was appended since the last one. */
