@@ -9,6 +9,13 @@
 #include "nqueens/nqueens.h"
 #include "runtime/affinity.h"
 
+/* A task set is checked (and described) by walking its task source, so the walk is
+ * bounded: a prefix depth whose source alone would place more queens than this is not
+ * a task set this library makes. It keeps a forged header from starting an hours-long
+ * search before it is refused, and it is far beyond what a count needs: 2^26 partial
+ * boards is 67 M tasks, a journal of 1.6 GB. */
+#define TASK_SOURCE_MAX_NODES (1ull << 26)
+
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
     int threads, rows;
@@ -25,7 +32,8 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
         rows = s->prefix_rows ? s->prefix_rows : prefix_auto_rows(s->n, threads);
         snprintf(ts->engine, sizeof(ts->engine), "%s", nq_engine_name(s->engine));
         snprintf(ts->params, sizeof(ts->params), "prefix_rows=%d", rows);
-        ts->tasks = prefix_enumerate(s->n, rows, NULL, NULL);
+        if (prefix_count_bounded(s->n, rows, TASK_SOURCE_MAX_NODES, &ts->tasks) != 0)
+            return NQ_EINVAL;
         return NQ_OK;
     case NQ_ENGINE_D4:
     case NQ_ENGINE_CUDA: /* the d4 tasks, so subtotals compare id by id */
@@ -69,7 +77,8 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
     default:
         return NQ_EINVAL;
     }
-    /* Round trip: the settings must describe exactly the recorded set, tasks included. */
+    /* Round trip: the settings must describe exactly the recorded set, tasks included
+     * (describe walks the source within its bound, so a forged claim costs little). */
     if (nq_task_set_describe(&t, &check) != NQ_OK || !nq_task_set_equal(&check, ts))
         return NQ_EINVAL;
     *s = t;
@@ -81,4 +90,35 @@ int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b)
     return a && b && a->n == b->n && a->tasks == b->tasks &&
            strncmp(a->engine, b->engine, sizeof(a->engine)) == 0 &&
            strncmp(a->params, b->params, sizeof(a->params)) == 0;
+}
+
+typedef struct weight_sink {
+    uint8_t *w;
+    uint64_t n;
+} weight_sink;
+
+static int take_weight(void *user, const task *t)
+{
+    weight_sink *k = user;
+    if (t->id >= k->n)
+        return 1;
+    k->w[t->id] = t->weight;
+    return 0;
+}
+
+int nq_task_set_weights(const nq_task_set *ts, uint8_t *weights)
+{
+    nq_settings s;
+    weight_sink k;
+
+    if (!ts || !weights)
+        return NQ_EINVAL;
+    nq_default_settings(&s);
+    if (nq_task_set_apply(ts, &s) != NQ_OK)
+        return NQ_EINVAL;
+    k = (weight_sink){weights, ts->tasks};
+    if (s.engine == NQ_ENGINE_PREFIX)
+        return prefix_enumerate(s.n, s.prefix_rows, take_weight, &k) == ts->tasks ? NQ_OK
+                                                                                  : NQ_EINVAL;
+    return d4_enumerate(s.n, take_weight, &k) == ts->tasks ? NQ_OK : NQ_EINVAL;
 }
