@@ -692,3 +692,42 @@ Test(unit, concurrent_starts_one_runs)
         cleanup();
     }
 }
+
+/* Far more workers than cores: idle ones sleep instead of taking the cores from the
+ * thread that starts them and feeds the queue, so a small count ends, and a stop is
+ * taken, within a bound (generous: this is about hanging, not speed). */
+Test(unit, thousands_of_threads_end_promptly)
+{
+    const char *const args[] = {"count", "8", "--threads", "4096", "--no-pin", NULL};
+    char out_path[] = "/tmp/nq-ckpt-out-XXXXXX", want[32];
+    int fo = mkstemp(out_path), st;
+
+    cr_assert(fo >= 0);
+    st = wait_within(cli_start(args, fo, -1), 60, "count 8 --threads 4096");
+    lseek(fo, 0, SEEK_SET);
+    cli_slurp(fo, o.out, sizeof(o.out));
+    close(fo);
+    unlink(out_path);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 8));
+    cr_expect_eq(st, 0);
+    cr_expect_str_eq(o.out, want);
+}
+
+Test(unit, sigterm_with_thousands_of_threads_is_prompt)
+{
+    const char *const args[] = {"count",         "16", "--threads",    "4096", "--engine", "prefix",
+                                "--prefix-rows", "4",  "--checkpoint", jpath,  "--no-pin", NULL};
+    pid_t pid;
+    int st;
+
+    make_paths();
+    pid = cli_start(args, -1, -1);
+    for (int i = 0; i < 30000 && file_size(jpath) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
+         i++)
+        sleep_ms(1);
+    kill(pid, SIGTERM);
+    st = wait_within(pid, 10, "SIGTERM to a count on 4096 threads");
+    cr_expect(st == 128 + SIGTERM || st == 0, "exit %d", st);
+    cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0);
+    cleanup();
+}
