@@ -2,6 +2,7 @@
  * SIGINT and SIGTERM, damaged journals, progress output, --subtotals, bad options. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -29,10 +30,17 @@ static void make_paths(void)
 static void cleanup(void)
 {
     char tmp[80];
+    glob_t g;
     unlink(jpath);
     unlink(spath);
     snprintf(tmp, sizeof(tmp), "%s.tmp", jpath);
     unlink(tmp);
+    /* a kill -9 while a new journal is being created leaves its temporary file */
+    snprintf(tmp, sizeof(tmp), "%s.tmp-*", jpath);
+    if (glob(tmp, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
 }
 
 static void sleep_ms(long ms)

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,9 +32,16 @@ static void make_path(void)
 static void cleanup(void)
 {
     char tmp[80];
+    glob_t g;
     unlink(path);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     unlink(tmp);
+    /* a kill -9 while a new journal is being created leaves its temporary file */
+    snprintf(tmp, sizeof(tmp), "%s.tmp-*", path);
+    if (glob(tmp, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
     journal_set_io(NULL, NULL);
 }
 
