@@ -1,5 +1,6 @@
 /* The public API: settings, the solver handle, and dispatch to the engines. Checks every
  * argument at this edge so that the engines can assume sane input. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,7 +18,26 @@
 struct nq_solver {
     nq_settings s;
     pool_state ps;
+    atomic_int running; /* a run is in progress: between run_begin and run_end */
 };
+
+/* One run at a time per solver, and a cancel only for the run in progress: a stale
+ * cancel from before this run is cleared as it starts. */
+static int run_begin(nq_solver *s, nq_result *out)
+{
+    int idle = 0;
+    if (!atomic_compare_exchange_strong(&s->running, &idle, 1)) {
+        memset(out, 0, sizeof(*out));
+        return NQ_EBUSY;
+    }
+    atomic_store(&s->ps.cancel, 0);
+    return NQ_OK;
+}
+
+static void run_end(nq_solver *s)
+{
+    atomic_store(&s->running, 0);
+}
 
 void nq_default_settings(nq_settings *s)
 {
@@ -65,6 +85,7 @@ int nq_create_solver(nq_solver **out, const nq_settings *s)
     if (!sv)
         return NQ_ENOMEM;
     sv->s = *s;
+    atomic_init(&sv->running, 0);
     if (sv->s.n_threads == 0)
         sv->s.n_threads = affinity_cpu_count();
     rc = pool_state_init(&sv->ps, sv->s.n_threads);
@@ -92,7 +113,8 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
+/* nq_count's work, inside run_begin / run_end. */
+static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
     const engine_desc *e;
     nq_settings rs;
@@ -100,8 +122,6 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     double t0;
     int rc;
 
-    if (!s || !out)
-        return NQ_EINVAL;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
     e = engine_of(&s->s);
@@ -127,6 +147,20 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     return rc;
 }
 
+int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
+{
+    int rc;
+
+    if (!s || !out)
+        return NQ_EINVAL;
+    rc = run_begin(s, out);
+    if (rc != NQ_OK)
+        return rc;
+    rc = count_running(s, hooks, out);
+    run_end(s);
+    return rc;
+}
+
 int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out)
 {
     list_job job;
@@ -139,12 +173,16 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     /* auto lists with the listing engine, whatever it would count with */
     if (s->s.engine != NQ_ENGINE_AUTO && !engine_of(&s->s)->can_list)
         return NQ_EUNSUPPORTED;
+    rc = run_begin(s, out);
+    if (rc != NQ_OK)
+        return rc;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
     job = (list_job){
         s->s.n,        s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn, user, limit,
         &s->ps.cancel, &s->ps};
     rc = list_run(&job, &r);
+    run_end(s);
     r.seconds = now_seconds() - t0;
     r.engine = s->s.engine;
     *out = r;
@@ -153,7 +191,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 
 void nq_solver_cancel(nq_solver *s)
 {
-    if (s)
+    if (s && atomic_load(&s->running))
         atomic_store_explicit(&s->ps.cancel, 1, memory_order_relaxed);
 }
 
@@ -213,11 +251,15 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
         if (ids[i] >= n_tasks || (i && ids[i] <= ids[i - 1]))
             return NQ_EINVAL;
     static const uint64_t no_ids[1];
+    rc = run_begin(s, out);
+    if (rc != NQ_OK)
+        return rc;
     s->ps.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
     s->ps.n_only = n_ids;
-    rc = nq_count(s, hooks, out);
+    rc = count_running(s, hooks, out);
     s->ps.only = NULL;
     s->ps.n_only = 0;
+    run_end(s);
     return rc;
 }
 
@@ -275,6 +317,7 @@ static const struct {
     {NQ_EMISMATCH, "journal belongs to another run"},
     {NQ_ENODEV, "no usable GPU (no device, no driver, or none of those selected)"},
     {NQ_EDEVICE, "the GPU reported an error"},
+    {NQ_EBUSY, "the solver is busy with another run"},
 };
 
 const char *nq_strerror(int status)

@@ -2,8 +2,9 @@
  * (Criterion's sandbox crashes under TSan, Snaipe/Criterion#274). It drives the queue,
  * the pool, the reduction and the journal from several threads at once: counts with
  * journal hooks while another thread polls progress and ticks the journal, a cancel from
- * another thread in mid-run, then a resume; and listings while another thread polls
- * their progress. Exit status 0 when every total matches ../shared/oeis. */
+ * another thread in mid-run, then a resume; listings while another thread polls their
+ * progress; and both with far more workers than cores. Exit status 0 when every total
+ * matches ../shared/oeis. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -164,6 +165,27 @@ int main(void)
     unlink(path);
     for (int n = 11; n <= 12; n++)
         list_polled(n, 3);
+    /* Far more workers than cores: most sleep in the queue's eventcount and are woken by
+     * pushes and the close (a count and a listing). */
+    {
+        nq_settings st;
+        nq_solver *sv;
+        int rc;
+        nq_default_settings(&st);
+        st.n = 11;
+        st.n_threads = 96;
+        st.pin_threads = 0;
+        rc = nq_create_solver(&sv, &st);
+        if (rc == NQ_OK)
+            rc = nq_count(sv, NULL, &r);
+        nq_destroy_solver(&sv);
+        if (rc != NQ_OK || r.total.lo != oeis(11)) {
+            fprintf(stderr, "stress: 96 workers: %llu (%s)\n", (unsigned long long)r.total.lo,
+                    nq_strerror(rc));
+            failures++;
+        }
+        list_polled(10, 96);
+    }
     printf("stress: %s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }

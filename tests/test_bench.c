@@ -271,3 +271,27 @@ Test(unit, bench_cli_unwritable_out_fails)
     cr_expect_eq(o.status, 1);
     cr_expect_eq(count_lines(o.err), 1, "stderr: %s", o.err);
 }
+
+/* --out is opened before the runs: an unwritable path ends a bench of minutes at once
+ * (the bound is generous: this is about not measuring first, not about speed). */
+Test(unit, bench_cli_unwritable_out_fails_before_the_runs)
+{
+    const char *const args[] = {
+        "bench",    "--n", "20",       "--threads", "1",
+        "--repeat", "1",   "--no-pin", "--out",     "/nonexistent/dir/report.json",
+        NULL};
+    pid_t pid = cli_start(args, -1, -1);
+    int st = -1, ended = 0;
+
+    for (int i = 0; i < 3000 && !ended; i++) {
+        ended = waitpid(pid, &st, WNOHANG) == pid;
+        if (!ended)
+            usleep(10000);
+    }
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        cr_assert_fail("bench ran its measurements before opening --out");
+    }
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+}

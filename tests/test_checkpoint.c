@@ -2,11 +2,13 @@
  * SIGINT and SIGTERM, damaged journals, progress output, --subtotals, bad options. */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "cli_run.h"
+#include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "store/journal.h"
@@ -28,10 +30,17 @@ static void make_paths(void)
 static void cleanup(void)
 {
     char tmp[80];
+    glob_t g;
     unlink(jpath);
     unlink(spath);
     snprintf(tmp, sizeof(tmp), "%s.tmp", jpath);
     unlink(tmp);
+    /* a kill -9 while a new journal is being created leaves its temporary file */
+    snprintf(tmp, sizeof(tmp), "%s.tmp-*", jpath);
+    if (glob(tmp, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
 }
 
 static void sleep_ms(long ms)
@@ -272,8 +281,9 @@ Test(unit, damaged_journals_are_errors)
         cr_assert_eq(nq_journal_open(&j, jpath, &ts, 5, &info), NQ_OK);
         nq_journal_append(j, 7, 100);
         nq_journal_append(j, 8, 100);
-        nq_journal_append(j, 7, 101);
+        cr_expect_eq(nq_journal_append(j, 7, 101), NQ_ECORRUPT, "the library refuses it");
         nq_journal_close(&j);
+        forge_write(jpath, -1, 7, 101, JOURNAL_KIND_TASK); /* so does the reader */
     }
     run_12();
     expect_journal_error("conflicting duplicate");
@@ -330,7 +340,7 @@ Test(unit, subtotals_agree_across_runs)
     cli_run(&o, one);
     expect_total(&o, 13);
     cr_expect_eq(slurp_file(spath, a, sizeof(a)), (int)ts.tasks + 1, "a header and one per task");
-    cr_expect_eq(strncmp(a, "task,subtotal\n0,", 16), 0, "%.40s", a);
+    cr_expect_eq(strncmp(a, "task,subtotal,weight,weighted\n0,", 32), 0, "%.40s", a);
     /* Another thread count, through the journal, and again entirely from the journal. */
     for (int k = 0; k < 2; k++) {
         cli_run(&o, two);
@@ -389,5 +399,343 @@ Test(unit, resume_takes_the_journal_engine)
     cr_expect_not_null(strstr(o.err, "already done"), "%s", o.err);
     cli_run(&o, other);
     expect_journal_error("engine d4 against a prefix journal");
+    cleanup();
+}
+
+/* ---- what the hostile test run broke (issue 14) ------------------------------------- */
+
+/* The weighted column of --subtotals adds up to the total, for every engine. */
+static void expect_subtotals_sum(const char *path, int n)
+{
+    static char buf[1 << 20];
+    unsigned long long id, sub, weighted, sum = 0;
+    unsigned weight;
+    char *line;
+    int rows = 0;
+
+    slurp_file(path, buf, sizeof(buf));
+    cr_assert_eq(strncmp(buf, "task,subtotal,weight,weighted\n", 30), 0, "%.60s", buf);
+    for (line = strchr(buf, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        cr_assert_eq(sscanf(line, "%llu,%llu,%u,%llu", &id, &sub, &weight, &weighted), 4, "%.40s",
+                     line);
+        cr_expect_eq(id, (unsigned long long)rows, "ids in order");
+        cr_expect(weight == 1 || weight == 2 || weight == 4 || weight == 8, "weight %u", weight);
+        cr_expect_eq(weighted, sub * weight);
+        sum += weighted;
+        rows++;
+    }
+    cr_expect_eq(sum, oeis_value("A000170", n), "n=%d: the weighted column sums to %llu", n, sum);
+}
+
+Test(unit, subtotals_add_up_to_the_total)
+{
+    const char *const d4[] = {"count", "12", "--no-pin", "--subtotals", spath, NULL};
+    const char *const prefix[] = {"count",    "13",     "--no-pin",      "--subtotals", spath,
+                                  "--engine", "prefix", "--prefix-rows", "3",           NULL};
+    make_paths();
+    cli_run(&o, d4);
+    expect_total(&o, 12);
+    expect_subtotals_sum(spath, 12);
+    cli_run(&o, prefix);
+    expect_total(&o, 13);
+    expect_subtotals_sum(spath, 13);
+    cleanup();
+}
+
+/* Wait for pid at most seconds (generous: this is about hanging, never about speed);
+ * kill it and fail if it is still running then. Returns its exit code. */
+static int wait_within(pid_t pid, int seconds, const char *what)
+{
+    int st;
+    for (int i = 0; i < seconds * 100; i++) {
+        pid_t got = waitpid(pid, &st, WNOHANG);
+        cr_assert_neq(got, -1);
+        if (got == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        sleep_ms(10);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    cr_assert_fail("%s: still running after %d s", what, seconds);
+    return -1;
+}
+
+/* Run args; it must end within seconds. stderr is kept in o.err. */
+static int run_within(const char *const *args, int seconds, const char *what)
+{
+    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    int fe, st;
+    pid_t pid = start_keeping_stderr(args, &fe, err_path);
+    st = wait_within(pid, seconds, what);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(err_path);
+    return st;
+}
+
+/* A subtotal edited with its checksum recomputed passes every check of the file; for
+ * n <= 27 the published count catches it: exit 1, one line, no total. */
+Test(unit, forged_subtotal_is_caught_by_the_table)
+{
+    const char *const json[] = {"count",  "12",       "--checkpoint", jpath, "--engine",
+                                "prefix", "--no-pin", "--json",       NULL};
+    make_paths();
+    run_12();
+    expect_total(&o, 12);
+    forge_edit_subtotal(jpath, 3, 4);
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            run_12();
+        else
+            cli_run(&o, json);
+        cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
+        cr_expect_str_eq(o.out, "", "no total, not even one marked unverified");
+        cr_assert_not_null(strstr(o.err, "wrong total"), "%s", o.err);
+        cr_expect_not_null(strstr(o.err, "may be damaged"), "%s", o.err);
+        cr_expect_eq(count_lines(strstr(o.err, "wrong total")), 1, "%s", o.err);
+    }
+    cleanup();
+}
+
+/* The records of an n=13 journal behind the header of an n=12 one. */
+Test(unit, body_of_another_journal_is_refused)
+{
+    static unsigned char a[1 << 16], b[1 << 16];
+    const char *const args13[] = {"count",  "13",       "--checkpoint",  jpath, "--engine",
+                                  "prefix", "--no-pin", "--prefix-rows", "2",   NULL};
+    const char *const args12[] = {"count",  "12",       "--checkpoint",  jpath, "--engine",
+                                  "prefix", "--no-pin", "--prefix-rows", "2",   NULL};
+    ssize_t la, lb;
+    int fd;
+
+    make_paths();
+    cli_run(&o, args12);
+    expect_total(&o, 12);
+    fd = open(jpath, O_RDONLY);
+    la = read(fd, a, sizeof(a));
+    close(fd);
+    unlink(jpath);
+    cli_run(&o, args13);
+    expect_total(&o, 13);
+    fd = open(jpath, O_RDONLY);
+    lb = read(fd, b, sizeof(b));
+    close(fd);
+    cr_assert(la > JOURNAL_HEADER_SIZE && lb > la);
+    /* a's header, as many of b's records as the n=12 set has ids for */
+    fd = open(jpath, O_WRONLY | O_TRUNC);
+    cr_assert_eq(write(fd, a, JOURNAL_HEADER_SIZE), JOURNAL_HEADER_SIZE);
+    cr_assert_eq(write(fd, b + JOURNAL_HEADER_SIZE, (size_t)la - JOURNAL_HEADER_SIZE),
+                 la - JOURNAL_HEADER_SIZE);
+    close(fd);
+    cli_run(&o, args12);
+    expect_journal_error("an n=13 body behind an n=12 header");
+    cr_expect_not_null(strstr(o.err, "another journal"), "%s", o.err);
+    cleanup();
+}
+
+Test(unit, fifo_as_journal_or_subtotals_is_refused_at_once)
+{
+    const char *const ckpt[] = {"count", "12", "--no-pin", "--checkpoint", jpath, NULL};
+    const char *const subs[] = {"count", "12", "--no-pin", "--subtotals", jpath, NULL};
+    make_paths();
+    cr_assert_eq(mkfifo(jpath, 0644), 0);
+    cr_expect_eq(run_within(ckpt, 30, "--checkpoint FIFO"), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "not a regular file"), "%s", o.err);
+    cr_expect_eq(run_within(subs, 30, "--subtotals FIFO"), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "FIFO"), "%s", o.err);
+    cleanup();
+}
+
+/* A header that claims an 18-row prefix of n=18 with 123456789 tasks: checking the
+ * claim by walking that source took 299 s; it is refused within the bounded walk. */
+Test(unit, forged_header_is_refused_at_once)
+{
+    const char *const args[] = {"count", "18", "--no-pin", "--checkpoint", jpath, NULL};
+    nq_task_set ts = {18, "prefix", "prefix_rows=18", 123456789};
+    unsigned char hdr[JOURNAL_HEADER_SIZE];
+    int fd;
+
+    make_paths();
+    journal_encode_header(&ts, (const unsigned char *)"forged header id", hdr);
+    fd = open(jpath, O_WRONLY | O_CREAT, 0644);
+    cr_assert_eq(write(fd, hdr, sizeof(hdr)), (ssize_t)sizeof(hdr));
+    close(fd);
+    cr_expect_eq(run_within(args, 60, "forged header"), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "not one this build produces"), "%s", o.err);
+    cleanup();
+}
+
+/* Every output file is opened before the count: a path that cannot be written ends a
+ * count of hours at once, without a total. */
+Test(unit, unwritable_subtotals_fail_before_the_count)
+{
+    const char *const args[] = {
+        "count", "20", "--no-pin", "--threads", "1", "--subtotals", "/nonexistent-dir/x.csv", NULL};
+    cr_expect_eq(run_within(args, 30, "--subtotals in a missing folder"), 1, "%s", o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/nonexistent-dir/x.csv"), "%s", o.err);
+}
+
+/* A signal that lands while the count is being set up (the task set described, the
+ * journal opened, the solver made) is not lost: the count stops within a bound, however
+ * long it would run. An 8-row prefix of n=18 takes a good tenth of a second to describe,
+ * and its tasks are tiny, so that the stop never waits for a long one to end. */
+Test(unit, early_signal_is_not_lost)
+{
+    const char *const args[] = {"count",    "18",           "--threads", "1",
+                                "--engine", "prefix",       "--no-pin",  "--prefix-rows",
+                                "8",        "--checkpoint", jpath,       NULL};
+    static const long delays_us[] = {1000, 5000, 20000, 50000, 100000, 200000};
+
+    for (size_t i = 0; i < sizeof(delays_us) / sizeof(delays_us[0]); i++) {
+        struct timespec ts = {0, delays_us[i] * 1000};
+        pid_t pid;
+        int st;
+        make_paths();
+        pid = cli_start(args, -1, -1);
+        nanosleep(&ts, NULL);
+        kill(pid, SIGTERM);
+        st = wait_within(pid, 30, "SIGTERM during start-up");
+        cr_expect_eq(st, 128 + SIGTERM, "delay %ld us: exit %d", delays_us[i], st);
+        cleanup();
+    }
+}
+
+Test(unit, sighup_then_resume)
+{
+    signal_and_resume(SIGHUP);
+}
+
+/* "The same command resumes": a prefix journal started with --prefix-rows, resumed by the
+ * same command line without --engine (the journal's engine is taken). */
+Test(unit, prefix_journal_resumes_with_its_own_prefix_rows)
+{
+    const char *const first[] = {"count",  "12",       "--checkpoint",  jpath, "--engine",
+                                 "prefix", "--no-pin", "--prefix-rows", "3",   NULL};
+    const char *const again[] = {"count",         "12", "--checkpoint", jpath,
+                                 "--prefix-rows", "3",  "--no-pin",     NULL};
+    const char *const other[] = {"count",         "12", "--checkpoint", jpath,
+                                 "--prefix-rows", "4",  "--no-pin",     NULL};
+    const char *const fresh[] = {"count",         "12", "--checkpoint", jpath,
+                                 "--prefix-rows", "3",  "--no-pin",     NULL};
+    make_paths();
+    cli_run(&o, first);
+    expect_total(&o, 12);
+    cli_run(&o, again);
+    expect_total(&o, 12);
+    cr_expect_not_null(strstr(o.err, "already done"), "%s", o.err);
+    cli_run(&o, other);
+    expect_journal_error("another depth");
+    cleanup();
+    /* A new journal without --engine is d4's, which has no prefix rows: a usage error. */
+    make_paths();
+    cli_run(&o, fresh);
+    cr_expect_eq(o.status, 2, "exit %d: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cleanup();
+}
+
+/* A GPU run that could not finish leaves a journal the CPU engine goes on with, and its
+ * message says so. On a machine with a GPU the first run simply finishes. */
+Test(unit, failed_cuda_journal_goes_on_with_d4)
+{
+    const char *const gpu[] = {"count", "11", "--engine", "cuda", "--checkpoint", jpath, NULL};
+    const char *const cpu[] = {"count",        "11",  "--engine", "d4",
+                               "--checkpoint", jpath, "--no-pin", NULL};
+    make_paths();
+    cli_run(&o, gpu);
+    if (o.status == 2 && strstr(o.err, "not supported by this build")) {
+        cleanup();
+        cr_skip_test("built without CUDA");
+    }
+    if (o.status != 0) {
+        cr_expect_eq(o.status, 1, "%s", o.err);
+        cr_expect_not_null(strstr(o.err, "--engine d4 --checkpoint"), "%s", o.err);
+    }
+    cli_run(&o, cpu);
+    expect_total(&o, 11);
+    cleanup();
+}
+
+/* Many counts started at once on one new journal: one runs, every other is told the
+ * journal is in use, and each task is recorded once. A start that comes after the
+ * winner has finished resumes the finished journal (it counts nothing). */
+Test(unit, concurrent_starts_one_runs)
+{
+    enum { STARTS = 6, ROUNDS = 8 };
+    const char *const args[] = {"count",    "14",     "--checkpoint",  jpath, "--threads", "1",
+                                "--engine", "prefix", "--prefix-rows", "3",   "--no-pin",  NULL};
+    char err_path[STARTS][32];
+    int fe[STARTS];
+    pid_t pid[STARTS];
+    nq_settings s;
+    nq_task_set ts;
+
+    nq_default_settings(&s);
+    s.n = 14;
+    s.engine = NQ_ENGINE_PREFIX;
+    s.prefix_rows = 3;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    for (int round = 0; round < ROUNDS; round++) {
+        int fresh = 0;
+        make_paths();
+        for (int i = 0; i < STARTS; i++) {
+            strcpy(err_path[i], "/tmp/nq-ckpt-err-XXXXXX");
+            pid[i] = start_keeping_stderr(args, &fe[i], err_path[i]);
+        }
+        for (int i = 0; i < STARTS; i++) {
+            int st = finish_keeping_stderr(pid[i], fe[i], err_path[i]);
+            if (st == 0 && !strstr(o.err, "resuming from"))
+                fresh++;
+            else if (st == 0)
+                cr_expect_not_null(strstr(o.err, "already done"), "%s", o.err);
+            else
+                cr_expect(st == 1 && strstr(o.err, "in use by another running count"),
+                          "round %d: exit %d: %s", round, st, o.err);
+        }
+        cr_expect_eq(fresh, 1, "round %d: %d counts ran from the start", round, fresh);
+        cr_expect_eq(file_size(jpath), JOURNAL_HEADER_SIZE + (off_t)ts.tasks * JOURNAL_RECORD_SIZE,
+                     "round %d: every task recorded once", round);
+        cleanup();
+    }
+}
+
+/* Far more workers than cores: idle ones sleep instead of taking the cores from the
+ * thread that starts them and feeds the queue, so a small count ends, and a stop is
+ * taken, within a bound (generous: this is about hanging, not speed). */
+Test(unit, thousands_of_threads_end_promptly)
+{
+    const char *const args[] = {"count", "8", "--threads", "4096", "--no-pin", NULL};
+    char out_path[] = "/tmp/nq-ckpt-out-XXXXXX", want[32];
+    int fo = mkstemp(out_path), st;
+
+    cr_assert(fo >= 0);
+    st = wait_within(cli_start(args, fo, -1), 60, "count 8 --threads 4096");
+    lseek(fo, 0, SEEK_SET);
+    cli_slurp(fo, o.out, sizeof(o.out));
+    close(fo);
+    unlink(out_path);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 8));
+    cr_expect_eq(st, 0);
+    cr_expect_str_eq(o.out, want);
+}
+
+Test(unit, sigterm_with_thousands_of_threads_is_prompt)
+{
+    const char *const args[] = {"count",         "16", "--threads",    "4096", "--engine", "prefix",
+                                "--prefix-rows", "4",  "--checkpoint", jpath,  "--no-pin", NULL};
+    pid_t pid;
+    int st;
+
+    make_paths();
+    pid = cli_start(args, -1, -1);
+    for (int i = 0; i < 30000 && file_size(jpath) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
+         i++)
+        sleep_ms(1);
+    kill(pid, SIGTERM);
+    st = wait_within(pid, 10, "SIGTERM to a count on 4096 threads");
+    cr_expect(st == 128 + SIGTERM || st == 0, "exit %d", st);
+    cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0);
     cleanup();
 }

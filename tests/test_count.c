@@ -1,6 +1,9 @@
 /* The public API end to end: totals for n = 1..15 against OEIS A000170 with several
  * thread counts and prefix depths, plus the settings checks at the API edge. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -200,4 +203,133 @@ Test(unit, hooks_cover_every_task)
     cr_expect_lt(r.total.lo, oeis_value("A000170", 11));
     free(s.subtotals);
     nq_destroy_solver(&sv);
+}
+
+Test(unit, short_buffer_gives_no_digits)
+{
+    nq_u128 v = {1234567, 0};
+    char buf[8] = "xxxxxxx";
+
+    cr_expect_null(nq_u128_to_string(v, buf, 7), "7 digits and a NUL need 8 bytes");
+    cr_expect_str_eq(buf, "", "never the low digits alone");
+    cr_expect_str_eq(nq_u128_to_string(v, buf, 8), "1234567");
+    cr_expect_null(nq_u128_to_string(v, buf, 0));
+}
+
+/* ---- one run at a time, and a cancel for the run in progress only ----------------- */
+
+static nq_solver *make_solver(int n, int threads, int engine)
+{
+    nq_settings st;
+    nq_solver *sv;
+    nq_default_settings(&st);
+    st.n = n;
+    st.n_threads = threads;
+    st.engine = engine;
+    st.pin_threads = 0;
+    cr_assert_eq(nq_create_solver(&sv, &st), NQ_OK);
+    return sv;
+}
+
+/* Cancels from the first task it sees: the run stops early. */
+static int cancel_on_first(void *user, uint64_t id, uint64_t sub)
+{
+    (void)id;
+    (void)sub;
+    nq_solver_cancel(user);
+    return 0;
+}
+
+static int list_cancel_on_first(void *user, const uint8_t *cols, int n)
+{
+    (void)cols;
+    (void)n;
+    nq_solver_cancel(user);
+    return 0;
+}
+
+Test(unit, cancel_applies_to_the_run_in_progress_only)
+{
+    nq_solver *sv = make_solver(12, 2, NQ_ENGINE_PREFIX);
+    nq_hooks stop = {NULL, NULL, cancel_on_first};
+    nq_result r;
+
+    /* before any run: it does nothing */
+    nq_solver_cancel(sv);
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "a cancel before the run must not stop it");
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+    /* during a run: that run stops */
+    stop.user = sv;
+    cr_expect_eq(nq_count(sv, &stop, &r), NQ_ECANCELED);
+    cr_expect_lt(r.total.lo, oeis_value("A000170", 12));
+    /* and wears off: the next run counts normally, a listing too */
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "the cancel of the last run stopped this one");
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+    cr_expect_eq(nq_list(sv, list_cancel_on_first, sv, 0, &r), NQ_ECANCELED);
+    nq_solver_cancel(sv); /* between runs */
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+    nq_destroy_solver(&sv);
+}
+
+typedef struct busy_run {
+    nq_solver *sv;
+    atomic_int started;
+    int status;
+    nq_result r;
+} busy_run;
+
+/* Holds the first run inside itself until the main thread has tried a second one. */
+static atomic_int second_tried;
+static int hold_until_tried(void *user, uint64_t id, uint64_t *sub)
+{
+    busy_run *b = user;
+    (void)id;
+    (void)sub;
+    atomic_store(&b->started, 1);
+    while (!atomic_load(&second_tried))
+        sched_yield();
+    return 0;
+}
+
+static void *first_run(void *p)
+{
+    busy_run *b = p;
+    nq_hooks h = {b, hold_until_tried, NULL};
+    b->status = nq_count(b->sv, &h, &b->r);
+    return NULL;
+}
+
+static int count_none(void *user, const uint8_t *cols, int n)
+{
+    (void)user;
+    (void)cols;
+    (void)n;
+    return 0;
+}
+
+Test(unit, second_concurrent_run_is_busy)
+{
+    busy_run b = {.sv = make_solver(11, 2, NQ_ENGINE_D4)};
+    uint64_t ids[1] = {0};
+    pthread_t t;
+    nq_result r;
+
+    atomic_init(&b.started, 0);
+    atomic_store(&second_tried, 0);
+    cr_assert_eq(pthread_create(&t, NULL, first_run, &b), 0);
+    while (!atomic_load(&b.started))
+        sched_yield();
+    cr_expect_eq(nq_count(b.sv, NULL, &r), NQ_EBUSY);
+    cr_expect_eq(r.total.lo, 0, "no partial total from a run that never started");
+    cr_expect_eq(nq_list(b.sv, count_none, NULL, 0, &r), NQ_EBUSY);
+    cr_expect_eq(nq_count_tasks(b.sv, ids, 1, NULL, &r), NQ_EBUSY);
+    cr_expect_str_eq(nq_strerror(NQ_EBUSY), "the solver is busy with another run");
+    atomic_store(&second_tried, 1);
+    pthread_join(t, NULL);
+    cr_expect_eq(b.status, NQ_OK, "the first run is not disturbed");
+    cr_expect_eq(b.r.total.lo, oeis_value("A000170", 11));
+    cr_assert_eq(nq_count(b.sv, NULL, &r), NQ_OK, "free again afterwards");
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 11));
+    nq_destroy_solver(&b.sv);
 }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "store/journal.h"
@@ -30,9 +32,16 @@ static void make_path(void)
 static void cleanup(void)
 {
     char tmp[80];
+    glob_t g;
     unlink(path);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     unlink(tmp);
+    /* a kill -9 while a new journal is being created leaves its temporary file */
+    snprintf(tmp, sizeof(tmp), "%s.tmp-*", path);
+    if (glob(tmp, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
     journal_set_io(NULL, NULL);
 }
 
@@ -327,13 +336,55 @@ Test(unit, newer_version_is_unsupported, .fini = cleanup)
     uint32_t crc;
 
     make_path();
-    journal_encode_header(&ts, hdr);
+    journal_encode_header(&ts, (const unsigned char *)"0123456789abcdef", hdr);
     hdr[8] = JOURNAL_VERSION + 1;
+    crc = journal_crc32(hdr, JOURNAL_HEADER_SIZE - 4);
+    for (int i = 0; i < 4; i++)
+        hdr[JOURNAL_HEADER_SIZE - 4 + i] = (unsigned char)(crc >> (8 * i));
+    poke(0, hdr, sizeof(hdr));
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_EUNSUPPORTED);
+}
+
+/* A journal of format version 1 (no id, records not bound) is named as such. */
+Test(unit, version_1_is_named, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3), found;
+    unsigned char hdr[128] = "NQJOURNL";
+    nq_journal *j = NULL;
+    nq_journal_info info;
+    uint32_t crc;
+
+    make_path();
+    hdr[8] = 1;
+    hdr[12] = 12;
+    hdr[16] = (unsigned char)ts.tasks;
+    hdr[17] = (unsigned char)(ts.tasks >> 8);
+    memcpy(hdr + 24, ts.engine, strlen(ts.engine));
+    memcpy(hdr + 48, ts.params, strlen(ts.params));
     crc = journal_crc32(hdr, 124);
     for (int i = 0; i < 4; i++)
         hdr[124 + i] = (unsigned char)(crc >> (8 * i));
     poke(0, hdr, sizeof(hdr));
     cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_EUNSUPPORTED);
+    cr_expect_neq(strstr(info.detail, "version 1"), NULL, "%s", info.detail);
+    cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_EUNSUPPORTED);
+}
+
+/* The bytes of the journal file at path (at most size), and their length. */
+static size_t slurp(unsigned char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY);
+    ssize_t k;
+    cr_assert(fd >= 0);
+    k = read(fd, buf, size);
+    close(fd);
+    cr_assert(k >= 0);
+    return (size_t)k;
+}
+
+static void append_bound(uint64_t id, uint64_t sub, uint32_t kind)
+{
+    forge_write(path, -1, id, sub, kind);
 }
 
 Test(unit, duplicate_records, .fini = cleanup)
@@ -352,12 +403,185 @@ Test(unit, duplicate_records, .fini = cleanup)
     cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
     cr_expect_eq(info.records, 3);
     cr_expect_eq(info.tasks_done, 2);
-    /* A different one is a contradiction that no total may be built on. */
-    cr_assert_eq(nq_journal_append(j, 4, 61), NQ_OK);
-    cr_assert_eq(nq_journal_append(j, 5, 70), NQ_OK);
     nq_journal_close(&j);
+    /* A different one (written behind the library's back) is a contradiction that no
+     * total may be built on. */
+    append_bound(4, 61, JOURNAL_KIND_TASK);
+    append_bound(5, 70, JOURNAL_KIND_TASK);
     cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
     cr_expect_neq(strstr(info.detail, "task 4"), NULL, "%s", info.detail);
+}
+
+/* The library itself never writes such a contradiction: the append is refused, the
+ * journal untouched, and it opens again. */
+Test(unit, append_refuses_a_contradiction, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal *j;
+    nq_journal_info info;
+    uint64_t sub;
+
+    make_path();
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
+    cr_assert_eq(nq_journal_append(j, 4, 60), NQ_OK);
+    cr_expect_eq(nq_journal_append(j, 4, 61), NQ_ECORRUPT, "a second subtotal for task 4");
+    cr_expect_eq(nq_journal_append(j, 4, 60), NQ_OK, "the same one again is harmless");
+    for (uint64_t i = 5; i < 300; i++) /* enough ids to grow the table a few times */
+        cr_assert_eq(nq_journal_append(j, i, i), NQ_OK);
+    cr_expect_eq(nq_journal_append(j, 299, 1), NQ_ECORRUPT);
+    cr_expect_eq(nq_journal_append(j, 7, 8), NQ_ECORRUPT);
+    cr_expect_eq(nq_journal_errno(j), 0, "a refused record is no write error");
+    cr_assert_eq(nq_journal_close(&j), NQ_OK);
+    /* Across a reopen: the recorded subtotal comes from the file. */
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.tasks_done, 296);
+    cr_expect_eq(nq_journal_append(j, 4, 61), NQ_ECORRUPT);
+    cr_expect_eq(nq_journal_append(j, 4, 60), NQ_OK);
+    cr_assert_eq(nq_journal_close(&j), NQ_OK);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect(nq_journal_lookup(j, 4, &sub) == 1 && sub == 60);
+    nq_journal_close(&j);
+}
+
+/* Records are bound to their journal: the body of another journal, of the same task set
+ * or another, behind this header fails its checksums. */
+Test(unit, records_of_another_journal_are_refused, .fini = cleanup)
+{
+    static unsigned char a[8192], b[8192];
+    nq_task_set ts = task_set_for(12, 3), other = task_set_for(13, 3);
+    nq_journal *j = NULL;
+    nq_journal_info info;
+    size_t la, lb;
+
+    for (int k = 0; k < 2; k++) {
+        make_path();
+        write_records(&ts, 10);
+        la = slurp(a, sizeof(a));
+        unlink(path);
+        write_records(k == 0 ? &ts : &other, 10);
+        lb = slurp(b, sizeof(b));
+        unlink(path);
+        /* a's header, b's records */
+        poke(0, a, JOURNAL_HEADER_SIZE);
+        poke(JOURNAL_HEADER_SIZE, b + JOURNAL_HEADER_SIZE, lb - JOURNAL_HEADER_SIZE);
+        cr_assert_eq(la, lb);
+        cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT, "case %d", k);
+        cr_expect_null(j);
+        cr_expect_neq(strstr(info.detail, "another journal"), NULL, "%s", info.detail);
+        cleanup();
+    }
+}
+
+/* A record whose checksum holds but whose kind this build does not know is named as
+ * such, wherever it is, never taken for a torn write. */
+Test(unit, unknown_kind_is_named, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    nq_journal *j = NULL;
+    nq_journal_info info;
+
+    for (int last = 0; last < 2; last++) {
+        make_path();
+        write_records(&ts, 3);
+        append_bound(5, 1, 7);
+        if (!last)
+            append_bound(6, 1, JOURNAL_KIND_TASK);
+        cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT, "last %d", last);
+        cr_expect_neq(strstr(info.detail, "unknown kind 7"), NULL, "%s", info.detail);
+        cr_expect_null(strstr(info.detail, "checksum"), "%s", info.detail);
+        cleanup();
+    }
+}
+
+/* ---- the file itself: temporary name, links, FIFOs, two writers at once ------------- */
+
+/* A link planted where a careless writer would put its temporary file: its target must
+ * stay as it was, and nothing is left behind besides the journal. */
+Test(unit, planted_link_is_never_followed, .fini = cleanup)
+{
+    char victim[80], link_path[96];
+    unsigned char buf[16];
+    nq_task_set ts = task_set_for(10, 2);
+    int fd;
+
+    make_path();
+    snprintf(victim, sizeof(victim), "%s.victim", path);
+    fd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, "precious", 8), 8);
+    close(fd);
+    snprintf(link_path, sizeof(link_path), "%s.tmp", path);
+    cr_assert_eq(symlink(victim, link_path), 0);
+    write_records(&ts, 2);
+    fd = open(victim, O_RDONLY);
+    cr_assert(fd >= 0);
+    cr_expect_eq(read(fd, buf, sizeof(buf)), 8, "the link's target was written through");
+    close(fd);
+    cr_expect_eq(memcmp(buf, "precious", 8), 0);
+    unlink(link_path);
+    unlink(victim);
+}
+
+Test(unit, fifo_is_refused_at_once, .fini = cleanup, .timeout = 20)
+{
+    nq_task_set ts = task_set_for(10, 2), found;
+    nq_journal *j = NULL;
+    nq_journal_info info;
+
+    make_path();
+    cr_assert_eq(mkfifo(path, 0644), 0);
+    cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_EIO);
+    cr_expect_neq(strstr(info.detail, "not a regular file"), NULL, "%s", info.detail);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_EIO);
+    cr_expect_neq(strstr(info.detail, "not a regular file"), NULL, "%s", info.detail);
+    cr_expect_null(j);
+}
+
+/* Many openers of one new journal at once, each keeping what it got until all have
+ * tried: exactly one has it, every other is told that it is in use. */
+enum { OPENERS = 12 };
+static pthread_barrier_t openers_ready;
+static nq_task_set openers_ts;
+
+static void *opener(void *arg)
+{
+    nq_journal **jp = arg;
+    nq_journal_info info;
+    int rc;
+    pthread_barrier_wait(&openers_ready);
+    rc = nq_journal_open(jp, path, &openers_ts, 5, &info);
+    cr_expect(rc == NQ_OK || (rc == NQ_EIO && strstr(info.detail, "in use by another")),
+              "status %d: %s", rc, info.detail);
+    pthread_barrier_wait(&openers_ready);
+    return NULL;
+}
+
+Test(unit, concurrent_creators_one_wins, .fini = cleanup)
+{
+    pthread_t t[OPENERS];
+    nq_journal *j[OPENERS];
+    openers_ts = task_set_for(12, 3);
+
+    for (int round = 0; round < 30; round++) {
+        int won = 0;
+        make_path();
+        pthread_barrier_init(&openers_ready, NULL, OPENERS);
+        for (int i = 0; i < OPENERS; i++) {
+            j[i] = NULL;
+            pthread_create(&t[i], NULL, opener, &j[i]);
+        }
+        for (int i = 0; i < OPENERS; i++)
+            pthread_join(t[i], NULL);
+        pthread_barrier_destroy(&openers_ready);
+        for (int i = 0; i < OPENERS; i++)
+            if (j[i]) {
+                won++;
+                cr_expect_eq(nq_journal_append(j[i], 1, 2), NQ_OK);
+                nq_journal_close(&j[i]);
+            }
+        cr_expect_eq(won, 1, "round %d: %d openers got the journal", round, won);
+        cleanup();
+    }
 }
 
 /* ---- a full disk and a failing fsync, through the write hook ------------------------ */

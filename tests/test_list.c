@@ -812,3 +812,45 @@ Test(unit, sigint_ends_a_listing_with_whole_lines)
     unlink(out_path);
     unlink(err_path);
 }
+
+/* Ctrl-C in the middle of a LeetCode listing: what was listed is still one JSON array
+ * of whole boards, closed by its "]". */
+Test(unit, sigint_leaves_leetcode_json_valid)
+{
+    const char *const args[] = {"list",     "14",       "--threads", "1",
+                                "--format", "leetcode", "--no-pin",  NULL};
+    char out_path[] = "/tmp/nq-list-lc-XXXXXX";
+    static char out[1 << 23];
+    int fo = mkstemp(out_path), st;
+    size_t len, boards = 0, depth = 0;
+    pid_t pid;
+
+    cr_assert(fo >= 0);
+    pid = cli_start(args, fo, -1);
+    for (int i = 0; i < 5000 && lseek(fo, 0, SEEK_END) < 100000; i++)
+        usleep(1000);
+    kill(pid, SIGINT);
+    st = cli_wait(pid);
+    cr_expect_eq(st, 128 + SIGINT, "exit %d", st);
+    lseek(fo, 0, SEEK_SET);
+    cli_slurp(fo, out, sizeof(out));
+    close(fo);
+    unlink(out_path);
+    len = strlen(out);
+    cr_assert_gt(len, 3);
+    cr_expect_eq(out[0], '[');
+    cr_expect_eq(strcmp(out + len - 2, "]\n"), 0, "the array is closed: ...%s", out + len - 8);
+    /* Brackets balance and every board is whole (14 rows of 14 cells). */
+    for (size_t i = 0; i < len; i++) {
+        if (out[i] == '[')
+            depth++;
+        else if (out[i] == ']') {
+            cr_assert_gt(depth, 0, "unbalanced at byte %zu", i);
+            if (--depth == 1)
+                boards++;
+        }
+    }
+    cr_expect_eq(depth, 0, "unbalanced brackets");
+    cr_expect_gt(boards, 100, "the signal landed inside the listing");
+    cr_expect_lt(boards, oeis_value("A000170", 14), "stopped before the end");
+}

@@ -1,9 +1,11 @@
 /* The lock-free queue under contention: several producers and consumers hammer one
- * small ring; every record must come out exactly once. */
+ * small ring, and far more consumers than cores, most of them asleep; every record must
+ * come out exactly once, and the close must wake every sleeper. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "runtime/queue.h"
 
@@ -12,11 +14,12 @@ enum { PRODUCERS = 4, CONSUMERS = 4, PER_PRODUCER = 200000 };
 static queue q;
 static _Atomic unsigned char *seen;
 static atomic_int producers_left;
+static uint64_t per_item; /* records per producer in the current run */
 
 static void *produce(void *arg)
 {
-    uint64_t base = (uint64_t)(uintptr_t)arg * PER_PRODUCER;
-    for (uint64_t i = 0; i < PER_PRODUCER; i++) {
+    uint64_t base = (uint64_t)(uintptr_t)arg * per_item;
+    for (uint64_t i = 0; i < per_item; i++) {
         task t = {0};
         t.id = base + i;
         t.cols = (uint32_t)(t.id * 2654435761u); /* payload checked on the other side */
@@ -40,23 +43,28 @@ static void *consume(void *arg)
     return NULL;
 }
 
-Test(unit, queue_mpmc_every_item_exactly_once)
+/* producers threads push per_producer records each into a ring of capacity cap while
+ * consumers threads take them; each must come out exactly once. */
+static void hammer(int producers, int consumers, uint64_t per_producer, size_t cap)
 {
-    pthread_t p[PRODUCERS], c[CONSUMERS];
-    uint64_t got[CONSUMERS] = {0}, sum = 0;
-    const uint64_t total = (uint64_t)PRODUCERS * PER_PRODUCER;
+    pthread_t *p = calloc((size_t)producers, sizeof(*p)),
+              *c = calloc((size_t)consumers, sizeof(*c));
+    uint64_t *got = calloc((size_t)consumers, sizeof(*got)), sum = 0;
+    const uint64_t total = (uint64_t)producers * per_producer;
 
-    cr_assert_eq(queue_init(&q, 64), 0); /* small, so producers often find it full */
+    cr_assert(p && c && got);
+    per_item = per_producer;
+    cr_assert_eq(queue_init(&q, cap), 0);
     seen = calloc(total, 1);
     cr_assert_not_null(seen);
-    atomic_store(&producers_left, PRODUCERS);
-    for (int i = 0; i < CONSUMERS; i++)
-        pthread_create(&c[i], NULL, consume, &got[i]);
-    for (int i = 0; i < PRODUCERS; i++)
-        pthread_create(&p[i], NULL, produce, (void *)(uintptr_t)i);
-    for (int i = 0; i < PRODUCERS; i++)
+    atomic_store(&producers_left, producers);
+    for (int i = 0; i < consumers; i++)
+        cr_assert_eq(pthread_create(&c[i], NULL, consume, &got[i]), 0);
+    for (int i = 0; i < producers; i++)
+        cr_assert_eq(pthread_create(&p[i], NULL, produce, (void *)(uintptr_t)i), 0);
+    for (int i = 0; i < producers; i++)
         pthread_join(p[i], NULL);
-    for (int i = 0; i < CONSUMERS; i++) {
+    for (int i = 0; i < consumers; i++) {
         pthread_join(c[i], NULL);
         sum += got[i];
     }
@@ -64,6 +72,51 @@ Test(unit, queue_mpmc_every_item_exactly_once)
     for (uint64_t i = 0; i < total; i++)
         if (seen[i] != 1)
             cr_assert_fail("item %llu seen %d times", (unsigned long long)i, (int)seen[i]);
+    free((void *)seen);
+    free(p);
+    free(c);
+    free(got);
+    queue_free(&q);
+}
+
+Test(unit, queue_mpmc_every_item_exactly_once)
+{
+    hammer(PRODUCERS, CONSUMERS, PER_PRODUCER, 64); /* small: producers often find it full */
+}
+
+/* Hundreds of consumers on a machine of a few cores: they sleep and wake on pushes,
+ * none is lost, and the close wakes them all (the test ends). With consumers that
+ * polled, the producers starved for the cores. */
+Test(unit, queue_many_more_consumers_than_cores, .timeout = 30)
+{
+    hammer(2, 512, 20000, 64);
+    hammer(3, 2048, 300, 4); /* mostly asleep, woken one push at a time */
+}
+
+/* Consumers asleep on an empty ring: one push wakes one of them, the close the rest. */
+Test(unit, queue_sleepers_wake_on_push_and_close)
+{
+    enum { SLEEPERS = 64 };
+    pthread_t c[SLEEPERS];
+    uint64_t got[SLEEPERS] = {0}, sum = 0;
+    task t = {0};
+
+    per_item = 1;
+    cr_assert_eq(queue_init(&q, 8), 0);
+    seen = calloc(1, 1);
+    for (int i = 0; i < SLEEPERS; i++)
+        pthread_create(&c[i], NULL, consume, &got[i]);
+    usleep(100000); /* let them go to sleep */
+    t.cols = 0;
+    queue_push(&q, &t, NULL);
+    while (atomic_load(&seen[0]) == 0)
+        usleep(1000); /* would hang if no sleeper woke */
+    queue_close(&q);
+    for (int i = 0; i < SLEEPERS; i++) {
+        pthread_join(c[i], NULL); /* would hang if the close woke none */
+        sum += got[i];
+    }
+    cr_expect_eq(sum, 1);
     free((void *)seen);
     queue_free(&q);
 }

@@ -40,7 +40,9 @@ enum nq_status {
     NQ_ECORRUPT = -9,     /* a journal is damaged, not a journal, or contradicts itself */
     NQ_EMISMATCH = -10,   /* a journal belongs to another run (board, engine or task set) */
     NQ_ENODEV = -11,      /* no usable GPU: no device, no driver, or none of those selected */
-    NQ_EDEVICE = -12      /* the GPU or its driver reported an error during the run */
+    NQ_EDEVICE = -12,     /* the GPU or its driver reported an error during the run */
+    NQ_EBUSY = -13        /* another run (nq_count, nq_count_tasks, nq_list) is in progress
+                             on this solver */
 };
 
 enum nq_engine {
@@ -101,7 +103,9 @@ NQ_API int nq_create_solver(nq_solver **out, const nq_settings *s);
 NQ_API void nq_destroy_solver(nq_solver **s);
 
 /* Count the solutions. hooks may be NULL. On NQ_ECANCELED or NQ_ECALLBACK, *out holds
- * what was counted before the stop (an incomplete total). */
+ * what was counted before the stop (an incomplete total). One run at a time per solver:
+ * while an nq_count, nq_count_tasks or nq_list runs on s, another one on s returns
+ * NQ_EBUSY at once, with *out zeroed, and the run in progress is not disturbed. */
 NQ_API int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out);
 
 /* Receives one solution: cols[r] is the 0-based column of the queen in row r, r < n.
@@ -118,8 +122,14 @@ typedef int (*nq_solution_fn)(void *user, const uint8_t *cols, int n);
  * nq_solver_progress follows the listing from another thread: see there. */
 NQ_API int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out);
 
-/* Ask a running nq_count to stop at the next task boundary. Async-signal-safe: it is one
- * atomic store, so a signal handler may call it. */
+/* Stop the run in progress on s (nq_count, nq_count_tasks or nq_list): at the next task
+ * boundary, or sooner where the engine looks inside a task; it returns NQ_ECANCELED.
+ * A cancel applies to the run in progress only. Made while no run is in progress (before
+ * the first, or between two), it does nothing: the next run counts normally, and a
+ * caller that wants a stop requested early to hold must check its own flag from inside
+ * the run (a hook or the solution callback may call nq_solver_cancel). Only a cancel
+ * that races with one run's end and the next one's start on the same solver may reach
+ * the next run. Async-signal-safe: an atomic load and store, so a handler may call it. */
 NQ_API void nq_solver_cancel(nq_solver *s);
 
 /* Progress of the nq_count or nq_list running on s, safe to call from another thread at
@@ -180,7 +190,9 @@ typedef struct nq_topology {
 } nq_topology;
 NQ_API int nq_topology_info(nq_topology *out);
 
-/* Decimal text of v into buf (at least 40 bytes); returns buf. */
+/* Decimal text of v into buf; returns buf. 40 bytes always fit. When size is too small
+ * for v's digits and the NUL, returns NULL and leaves buf an empty string (size > 0):
+ * never a number with digits missing. */
 NQ_API char *nq_u128_to_string(nq_u128 v, char *buf, size_t size);
 
 NQ_API const char *nq_engine_name(int engine);
@@ -199,7 +211,7 @@ NQ_API const char *nq_version(void);
  * and the engine's resolved parameters (never "auto"), plus the task count as a check.
  * A journal is a file that starts with a task set and then holds one checksummed record
  * per finished task, so that a run can be stopped and resumed, or written by several
- * processes' coordinator. The format is documented in README.md ("Checkpoints"). */
+ * processes' coordinator. The format is documented in docs/journal.md. */
 
 typedef struct nq_task_set {
     int n;
@@ -209,12 +221,20 @@ typedef struct nq_task_set {
 } nq_task_set;
 
 /* The task set a solver with settings s will run (auto parameters resolved as nq_count
- * would resolve them, with n_threads = 0 meaning every allowed CPU). */
+ * would resolve them, with n_threads = 0 meaning every allowed CPU). Describing walks
+ * the task source, within a bound: a prefix depth whose source alone would visit more
+ * than 2^26 partial boards (67 M tasks or more, or a source that does the search
+ * itself, such as prefix_rows = n for n >= 16) is NQ_EINVAL. */
 NQ_API int nq_task_set_describe(const nq_settings *s, nq_task_set *ts);
 /* Set s's board, engine and engine parameters to those of ts, so that a resumed run
  * produces the same task ids whatever its thread count. NQ_EINVAL if ts is not one this
- * library can produce. */
+ * library can produce; the check costs at most the bounded walk of describe (well under
+ * a second), whatever ts claims. */
 NQ_API int nq_task_set_apply(const nq_task_set *ts, nq_settings *s);
+/* The symmetry weight of each task of ts (weights[id], id < ts->tasks): a task's
+ * weighted subtotal, the subtotal nq_hooks.task_done reports times its weight, is its
+ * share of the total. Weights are 1, 2, 4 or 8. NQ_EINVAL if ts is not a valid set. */
+NQ_API int nq_task_set_weights(const nq_task_set *ts, uint8_t *weights);
 /* Nonzero if a and b name the same task set. */
 NQ_API int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b);
 
@@ -232,14 +252,22 @@ typedef struct nq_journal_info {
 typedef struct nq_journal nq_journal;
 
 /* Read only the header of the journal at path into *ts. NQ_EIO with sys_errno ENOENT
- * when there is no such file; a zero-length file also counts as absent. */
+ * when there is no such file; a zero-length file also counts as absent. Never blocks:
+ * anything but a regular file (a FIFO, a device) is NQ_EIO with sys_errno EINVAL. */
 NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info);
 
 /* Open the journal at path for task set ts, creating it (atomically, header first) when
  * it is absent or empty. An existing journal is checked in full: a header for another
  * task set is NQ_EMISMATCH; a torn last record (a crash in mid-write) is cut off and
- * reported in info->torn_bytes; any other damage, or one task id recorded with two
- * different subtotals, is NQ_ECORRUPT. The file is locked against a second writer.
+ * reported in info->torn_bytes; any other damage, records copied from another journal,
+ * a record of a kind this build does not know, or one task id recorded with two
+ * different subtotals, is NQ_ECORRUPT; a journal of another format version is
+ * NQ_EUNSUPPORTED. Anything but a regular file is refused (NQ_EIO, sys_errno EINVAL).
+ * The file is locked against a second writer from the moment it has its name: of
+ * several processes or threads opening one path at once, one gets it and every other
+ * gets NQ_EIO with sys_errno EWOULDBLOCK ("in use by another running count"). A new
+ * journal is first written under a unique temporary name in the same folder (created
+ * exclusively, never through a symbolic link) and then named path.
  * sync_interval: seconds between fsyncs of appended records (0 = after every record). */
 NQ_API int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts,
                            double sync_interval, nq_journal_info *info);
@@ -249,7 +277,10 @@ NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtota
 
 /* Append one record; safe from several threads at once. fsyncs when the interval has
  * passed. After a write error every later append fails too (NQ_EIO), so a record can
- * never follow a torn one. */
+ * never follow a torn one. An id that is recorded already (in the file, or appended
+ * through j) with another subtotal is refused with NQ_ECORRUPT and nothing is written
+ * (the journal stays usable); the same subtotal again is accepted. NQ_EINVAL: id is
+ * not below the task count. Keeps each appended (id, subtotal) in memory to tell. */
 NQ_API int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal);
 
 /* fsync now if anything was appended since the last one. */

@@ -6,35 +6,59 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "count_output.h"
 #include "signals.h"
 
 static const char *const cmd = "count";
 
-int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s)
+/* d4 and cuda run the same task ids with the same subtotals: either may finish what the
+ * other started (a GPU run whose machine lost its GPU, a CPU run moved to one). */
+static int d4_ids(const char *engine)
 {
-    nq_task_set found;
-    nq_journal_info info;
-    nq_settings t = *s;
-    int rc = nq_journal_peek(path, &found, &info);
+    return strcmp(engine, "d4") == 0 || strcmp(engine, "cuda") == 0;
+}
 
-    if (rc == NQ_EIO && info.sys_errno == ENOENT)
-        return 0; /* a new journal */
+static int same_ids(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0 || (d4_ids(a) && d4_ids(b));
+}
+
+int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_settings *s,
+                     nq_task_set *found)
+{
+    nq_journal_info info;
+    nq_task_set as;
+    nq_settings t = *s;
+    count_opts eff = *o;
+    int rc = nq_journal_peek(path, found, &info);
+
+    if (rc == NQ_EIO && info.sys_errno == ENOENT) {
+        memset(found, 0, sizeof(*found)); /* a new journal */
+        return o->engine_set ? 0 : count_output_check(cmd, o, unique);
+    }
     if (rc != NQ_OK)
         return args_run_error(cmd, "journal %s: %s", path, info.detail);
-    if (found.n != s->n)
-        return args_run_error(cmd, "journal %s is for n=%d, not n=%d", path, found.n, s->n);
+    if (found->n != s->n)
+        return args_run_error(cmd, "journal %s is for n=%d, not n=%d", path, found->n, s->n);
     /* Without --engine, resuming means finishing whatever the journal started. */
-    if (o->engine_set && strcmp(found.engine, nq_engine_name(s->engine)) != 0)
+    if (o->engine_set && !same_ids(found->engine, nq_engine_name(s->engine)))
         return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
-                              found.engine, nq_engine_name(s->engine), found.engine);
-    if (nq_task_set_apply(&found, &t) != NQ_OK)
+                              found->engine, nq_engine_name(s->engine), found->engine);
+    as = *found;
+    if (o->engine_set) /* the engine asked for, on the journal's ids (d4 for cuda) */
+        snprintf(as.engine, sizeof(as.engine), "%s", nq_engine_name(s->engine));
+    if (nq_task_set_apply(&as, &t) != NQ_OK)
         return args_run_error(cmd,
                               "journal %s: task set '%s' (%llu tasks) is not one this "
                               "build produces for n=%d",
-                              path, found.params, (unsigned long long)found.tasks, found.n);
+                              path, found->params, (unsigned long long)found->tasks, found->n);
     if (o->prefix_rows && t.prefix_rows != s->prefix_rows)
         return args_run_error(cmd, "journal %s was started with %s; drop --prefix-rows to resume",
-                              path, found.params);
+                              path, found->params);
+    /* The checks of the options that depend on the engine, now that it is known. */
+    eff.engine = t.engine;
+    if (!o->engine_set && count_output_check(cmd, &eff, unique) != 0)
+        return EXIT_USAGE;
     *s = t;
     return 0;
 }
@@ -75,7 +99,7 @@ int checkpoint_close(const char *path, nq_journal **j, int status)
 }
 
 /* path as one shell word, for the "resume with" hint. */
-static void print_shell_word(FILE *f, const char *s)
+void checkpoint_print_word(FILE *f, const char *s)
 {
     if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-+=:,") ==
         strlen(s)) {
@@ -98,7 +122,7 @@ int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uin
                 (unsigned long long)tasks, path, crc == NQ_OK ? "" : " (final fsync failed)");
         fprintf(stderr, "%s %s: resume with: %s count %d --checkpoint ", args_program, cmd,
                 args_program, n);
-        print_shell_word(stderr, path);
+        checkpoint_print_word(stderr, path);
         fputc('\n', stderr);
     } else {
         fprintf(stderr,

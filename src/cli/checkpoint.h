@@ -3,11 +3,18 @@
 #ifndef NQ_CLI_CHECKPOINT_H
 #define NQ_CLI_CHECKPOINT_H
 
+#include <stdio.h>
+
 #include "args.h"
 
 /* Before the task ids are fixed: if the journal at path exists, make *s run its task
- * set. Returns 0 or an exit code (reported). */
-int checkpoint_adopt(const char *path, const count_opts *o, nq_settings *s);
+ * set, and put it in *found (found->n = 0: a new journal). --engine d4 may finish a cuda
+ * journal and the reverse (the same task ids): *found then keeps the journal's engine
+ * name, which the run opens the journal with. Without --engine, the engine-dependent
+ * option checks (count_output_check with unique) are made here, against the engine
+ * that will run. Returns 0 or an exit code (reported). */
+int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_settings *s,
+                     nq_task_set *found);
 
 /* Open (or create) the journal for the task set ts, saying on stderr what a resume found
  * (a torn record, tasks already done: *tasks_done). Returns 0 or an exit code (reported). */
@@ -23,5 +30,8 @@ int checkpoint_close(const char *path, nq_journal **j, int status);
  * Returns the exit code, 128 + sig. */
 int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
                            uint64_t tasks);
+
+/* path as one shell word (quoted where needed), for the hints that name a command. */
+void checkpoint_print_word(FILE *f, const char *s);
 
 #endif

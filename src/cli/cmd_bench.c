@@ -1,6 +1,8 @@
 /* nqueens bench: time counts over lists of engines, board sizes and thread counts,
  * verify every run's total, and report in the formats benchmark tooling reads. */
 #define _DEFAULT_SOURCE /* getloadavg */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +293,19 @@ static int bench_parse(bench_opts *b, int argc, char **argv)
     return 0;
 }
 
+/* --out is opened (created) before the runs, so that a path that cannot be written fails
+ * at once rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an
+ * error, not a hang. */
+static int bench_check_out(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return args_run_error("bench", "cannot open --out '%s' for writing: %s", path,
+                              strerror(errno));
+    close(fd);
+    return 0;
+}
+
 static int bench_emit(const bench_opts *b, const bench_report *rep)
 {
     FILE *f;
@@ -328,6 +343,8 @@ int cmd_bench(int argc, char **argv)
         return 0;
     }
     if (rc)
+        return rc;
+    if (b.out && (rc = bench_check_out(b.out)) != 0)
         return rc;
     total = (size_t)b.n_engines * (size_t)b.n_ns * (size_t)b.n_threads;
     memset(&rep, 0, sizeof(rep));

@@ -27,7 +27,7 @@ int cmd_count(int argc, char **argv)
     if (rc >= 0)
         return rc;
     count_opts_settings(&a.o, a.n, &s);
-    rc = count_run(&a.r, cmd, &a.o, &s, &r);
+    rc = count_run(&a.r, cmd, &a.o, a.unique, &s, &r);
     if (rc != 0)
         return rc;
     args_warn_unpinned(&a.o, &r);

@@ -53,6 +53,7 @@ typedef struct list_out {
     int closed; /* the reader went away */
     int err;    /* errno of any other write failure */
     uint64_t boards;
+    nq_solver *sv; /* stopped from here when a signal came before the listing started */
     double last_flush;
     size_t len;
     char buf[1 << 16];
@@ -124,6 +125,8 @@ static int list_board(void *user, const uint8_t *cols, int n)
     list_out *o = user;
     char *p;
 
+    if (signals_caught()) /* a cancel only reaches a run in progress: this is inside it */
+        nq_solver_cancel(o->sv);
     if (sizeof(o->buf) - o->len < BOARD_TEXT_MAX && out_flush(o) != 0)
         return 1;
     p = o->buf + o->len;
@@ -177,6 +180,17 @@ static int out_status(const char *cmd, const list_out *o)
 }
 
 static list_out out;
+
+/* The luogu total's count: asked before each task, so that a signal which came between
+ * the listing and the count stops the count too. */
+static int stop_if_signalled(void *user, uint64_t id, uint64_t *subtotal)
+{
+    (void)id;
+    (void)subtotal;
+    if (signals_caught())
+        nq_solver_cancel(user);
+    return 0;
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -263,6 +277,7 @@ int cmd_list(int argc, char **argv)
      * the output whole and a progress line is finished; a second one exits at once. */
     signals_install();
     signals_target(sv);
+    out.sv = sv;
     rc = nq_list(sv, list_board, &out, limit, &r);
     listed = r.total.lo; /* luogu's count below reuses r */
     if (rc == NQ_OK)
@@ -270,7 +285,8 @@ int cmd_list(int argc, char **argv)
     if (rc == NQ_OK && format == FMT_LUOGU) {
         /* The total needs every solution, so it comes from the counting engine. */
         char total[40];
-        rc = nq_count(sv, NULL, &r);
+        nq_hooks h = {sv, stop_if_signalled, NULL};
+        rc = nq_count(sv, &h, &r);
         if (rc == NQ_OK) {
             out_text(&out, nq_u128_to_string(r.total, total, sizeof(total)));
             out_text(&out, "\n");
@@ -282,7 +298,10 @@ int cmd_list(int argc, char **argv)
     signals_restore();
     nq_destroy_solver(&sv);
     if (rc == NQ_ECANCELED && sig) {
-        int flushed = out_flush(&out);
+        int flushed;
+        if (format == FMT_LEETCODE) /* what was listed stays one valid JSON array */
+            out_text(&out, "]\n");
+        flushed = out_flush(&out);
         fprintf(stderr, "%s %s: interrupted by %s after %llu solutions\n", args_program, cmd,
                 signals_name(sig), (unsigned long long)listed);
         return flushed == 0 || out.closed ? 128 + sig : out_status(cmd, &out);

@@ -92,7 +92,10 @@ int count_args_parse(count_args *a, const char *cmd, const char *help, int argc,
         return EXIT_USAGE;
     if (a->r.checkpoint && a->r.subtotals && strcmp(a->r.checkpoint, a->r.subtotals) == 0)
         return args_usage_error(cmd, "--checkpoint and --subtotals name the same file");
-    if (count_output_check(cmd, &a->o, a->unique) != 0)
+    /* Resuming without --engine takes the journal's engine: checkpoint_adopt checks the
+     * engine's options once it knows it (a prefix journal, resumed with its own
+     * --prefix-rows). */
+    if (!(a->r.checkpoint && !a->o.engine_set) && count_output_check(cmd, &a->o, a->unique) != 0)
         return EXIT_USAGE;
     return -1;
 }

@@ -59,3 +59,33 @@ int count_output_check(const char *cmd, const count_opts *o, int unique)
         return args_usage_error(cmd, "--prefix-rows applies to --engine prefix or cuda, not d4");
     return 0;
 }
+
+/* One published value against the count's; 0 if they agree or none is published. */
+static int check_known(const char *cmd, int n, nq_u128 got, int (*known)(int, nq_u128 *),
+                       const char *what, const char *seq, const char *journal)
+{
+    char g[40], w[40];
+    nq_u128 want;
+
+    if (known(n, &want) != NQ_OK || same(want, got))
+        return 0;
+    nq_u128_to_string(got, g, sizeof(g));
+    nq_u128_to_string(want, w, sizeof(w));
+    if (journal)
+        return args_run_error(cmd,
+                              "wrong %s %s for n=%d, the published value is %s (OEIS %s): the "
+                              "journal %s may be damaged; count again without it",
+                              what, g, n, w, seq, journal);
+    return args_run_error(cmd,
+                          "wrong %s %s for n=%d, the published value is %s (OEIS %s): this "
+                          "build or this machine is at fault",
+                          what, g, n, w, seq);
+}
+
+int count_output_verify(const char *cmd, int n, const nq_result *r, const char *journal)
+{
+    int rc = check_known(cmd, n, r->total, nq_known_total, "total", "A000170", journal);
+    if (rc == 0 && r->has_unique)
+        rc = check_known(cmd, n, r->unique, nq_known_unique, "unique count", "A002562", journal);
+    return rc;
+}

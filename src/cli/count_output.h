@@ -12,6 +12,12 @@
 int count_output_print(const char *cmd, int n, const nq_result *r, int json, int unique,
                        const char *extra_json);
 
+/* After the run, before anything is printed: for the sizes with a published value
+ * (n <= 27), a total or unique count that contradicts it is a failure, never output.
+ * journal names the checkpoint the total was partly read from (NULL: none). Returns 0,
+ * or EXIT_RUN_FAILED after a one-line message naming the wrong number. */
+int count_output_verify(const char *cmd, int n, const nq_result *r, const char *journal);
+
 /* Before the run: --unique needs an engine that counts symmetry classes, and
  * --prefix-rows one that has prefix rows. Returns 0 or EXIT_USAGE after a one-line
  * message. */

@@ -3,10 +3,12 @@
  * and journal failures into messages and exit codes. */
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checkpoint.h"
+#include "count_output.h"
 #include "count_run.h"
 #include "progress.h"
 #include "signals.h"
@@ -25,12 +27,24 @@ typedef struct run_hooks {
     uint64_t *subs; /* indexed by task id, or NULL */
     uint64_t tasks;
     progress_counts counts;
-    const nq_solver *sv; /* for the display, once created */
+    nq_solver *sv;         /* for the display and the stop, once created */
+    atomic_int refused;    /* the journal refused a record that contradicts it */
+    uint64_t refused_task; /* written once, by the one that sets refused */
 } run_hooks;
+
+/* A signal that came before the count had started cancelled nothing (a cancel applies
+ * to the run in progress only): the hooks run inside the count, so the first one after
+ * such a signal stops it. */
+static void stop_if_signalled(run_hooks *h)
+{
+    if (signals_caught())
+        nq_solver_cancel(h->sv);
+}
 
 static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
 {
     run_hooks *h = user;
+    stop_if_signalled(h);
     if (!h->journal || !nq_journal_lookup(h->journal, id, subtotal))
         return 0;
     if (h->subs && id < h->tasks)
@@ -43,8 +57,14 @@ static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
 static int hook_done(void *user, uint64_t id, uint64_t subtotal)
 {
     run_hooks *h = user;
-    if (h->journal && nq_journal_append(h->journal, id, subtotal) != NQ_OK)
+    int rc;
+    stop_if_signalled(h);
+    if (h->journal && (rc = nq_journal_append(h->journal, id, subtotal)) != NQ_OK) {
+        int first = 0;
+        if (rc == NQ_ECORRUPT && atomic_compare_exchange_strong(&h->refused, &first, 1))
+            h->refused_task = id;
         return 1;
+    }
     if (h->subs && id < h->tasks)
         h->subs[id] = subtotal; /* each id finishes once, on one thread */
     atomic_fetch_add_explicit(&h->counts.computed, 1, memory_order_relaxed);
@@ -61,7 +81,7 @@ static void run_progress(void *user, progress_snapshot *out)
     uint64_t csum = atomic_load(&h->counts.computed_sum);
     uint64_t rsum = atomic_load(&h->counts.reused_sum);
 
-    progress_read_solver((void *)h->sv, out);
+    progress_read_solver(h->sv, out);
     out->tasks_computed = atomic_load(&h->counts.computed);
     out->solutions_computed =
         csum + rsum > 0 ? out->solutions_computed * ((double)csum / (double)(csum + rsum)) : 0.0;
@@ -69,32 +89,78 @@ static void run_progress(void *user, progress_snapshot *out)
 
 /* ---- the run -------------------------------------------------------------------------- */
 
-int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_settings *s,
-              nq_result *out)
+/* The task set of the run, and a message when the library will not make one. */
+static int describe(const char *cmd, const nq_settings *s, const nq_task_set *found,
+                    nq_task_set *ts)
 {
-    nq_task_set ts;
+    int rc = nq_task_set_describe(s, ts);
+
+    if (rc == NQ_EINVAL && s->engine == NQ_ENGINE_PREFIX)
+        return args_run_error(cmd,
+                              "--prefix-rows %d gives n=%d a task set too large to journal "
+                              "or write out (its task source alone would visit more than "
+                              "2^26 boards): use fewer rows",
+                              s->prefix_rows, s->n);
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "cannot describe the task set: %s", nq_strerror(rc));
+    /* d4 finishing a cuda journal or the reverse: the journal keeps its own name. */
+    if (found->n && found->tasks == ts->tasks && strcmp(found->params, ts->params) == 0)
+        *ts = *found;
+    return 0;
+}
+
+/* What to say when the count failed (not a signal, not the journal's disk). */
+static int report_failure(const char *cmd, const count_run_opts *r, const nq_settings *s, int rc,
+                          uint64_t recorded, uint64_t tasks)
+{
+    if (r->checkpoint && s->engine == NQ_ENGINE_CUDA) {
+        fprintf(stderr, "%s %s: count failed: %s; %llu of %llu tasks are recorded in %s; ",
+                args_program, cmd, nq_strerror(rc), (unsigned long long)recorded,
+                (unsigned long long)tasks, r->checkpoint);
+        fprintf(stderr, "resume on the CPUs with: %s count %d --engine d4 --checkpoint ",
+                args_program, s->n);
+        checkpoint_print_word(stderr, r->checkpoint);
+        fputc('\n', stderr);
+        return EXIT_RUN_FAILED;
+    }
+    return args_run_error(cmd, "count failed: %s", nq_strerror(rc));
+}
+
+int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int unique,
+              nq_settings *s, nq_result *out)
+{
+    nq_task_set ts, found;
     nq_journal *journal = NULL;
     uint64_t done_before = 0;
     nq_solver *sv = NULL;
     run_hooks h;
     nq_hooks hooks = {0};
     progress pg;
-    int mode = progress_mode(r->progress), rc, exit_code = 0, sig;
+    subtotals_file sf = {-1, 0, 0, NULL};
+    int mode = progress_mode(r->progress), rc, exit_code = 0, sig, ok = 0;
     uint64_t recorded;
 
     memset(&h, 0, sizeof(h));
+    memset(&ts, 0, sizeof(ts));
+    memset(&found, 0, sizeof(found));
     signals_install();
-    if (r->checkpoint && (rc = checkpoint_adopt(r->checkpoint, o, s)) != 0)
-        return rc;
-    rc = nq_task_set_describe(s, &ts);
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "cannot describe the task set: %s", nq_strerror(rc));
+    if (r->checkpoint && (exit_code = checkpoint_adopt(r->checkpoint, o, unique, s, &found)) != 0)
+        goto done;
+    /* Task ids are only needed by a journal or the subtotals: a count without them
+     * takes any prefix depth the engine does. */
+    if ((r->checkpoint || r->subtotals) && (exit_code = describe(cmd, s, &found, &ts)) != 0)
+        goto done;
     h.tasks = ts.tasks;
+    /* Every output file is opened before the count, so that none fails after it. */
     if (r->subtotals) {
+        if ((exit_code = subtotals_open(cmd, r->subtotals, &sf)) != 0)
+            goto done;
         h.subs = calloc(ts.tasks, sizeof(*h.subs));
-        if (!h.subs)
-            return args_run_error(cmd, "no memory for %llu subtotals",
-                                  (unsigned long long)ts.tasks);
+        if (!h.subs) {
+            exit_code =
+                args_run_error(cmd, "no memory for %llu subtotals", (unsigned long long)ts.tasks);
+            goto done;
+        }
     }
     if (r->checkpoint) {
         exit_code = checkpoint_open(r->checkpoint, &ts, r->sync_interval, &journal, &done_before);
@@ -120,6 +186,8 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
     signals_target(NULL);
     sig = signals_caught();
     recorded = journal ? done_before + nq_journal_appended(journal) : 0;
+    if (!r->checkpoint && !r->subtotals)
+        ts.tasks = out->tasks;
 
     if (rc == NQ_OK && out->tasks != ts.tasks) {
         /* The journal's identity and the run disagree: never trust such a total. */
@@ -127,6 +195,14 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
                                    "internal error: the run made %llu tasks, the task set "
                                    "says %llu",
                                    (unsigned long long)out->tasks, (unsigned long long)ts.tasks);
+        goto done;
+    }
+    if (rc == NQ_ECALLBACK && journal && atomic_load(&h.refused)) {
+        exit_code = args_run_error(cmd,
+                                   "journal %s: task %llu finished with a subtotal other than "
+                                   "the one recorded: the journal or this machine is at fault; "
+                                   "count again without it",
+                                   r->checkpoint, (unsigned long long)h.refused_task);
         goto done;
     }
     if (rc == NQ_ECALLBACK && journal) {
@@ -145,7 +221,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
         goto done;
     }
     if (rc != NQ_OK) {
-        exit_code = args_run_error(cmd, "count failed: %s", nq_strerror(rc));
+        exit_code = report_failure(cmd, r, s, rc, recorded, ts.tasks);
         goto done;
     }
     if (journal && (rc = nq_journal_close(&journal)) != NQ_OK) {
@@ -153,12 +229,18 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
             args_run_error(cmd, "journal %s: final fsync failed; rerun to resume", r->checkpoint);
         goto done;
     }
-    if (h.subs)
-        exit_code = subtotals_write(cmd, r->subtotals, h.subs, ts.tasks);
+    /* The subtotals help find a wrong task, so they are written even when the total
+     * contradicts the published one. */
+    if (h.subs && (exit_code = subtotals_write(cmd, &sf, &ts, h.subs)) != 0)
+        goto done;
+    ok = 1;
+    exit_code = count_output_verify(cmd, s->n, out, r->checkpoint);
 done:
     signals_restore();
     if (journal)
         nq_journal_close(&journal);
+    if (!ok)
+        subtotals_abandon(&sf);
     nq_destroy_solver(&sv);
     free(h.subs);
     return exit_code;

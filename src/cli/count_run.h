@@ -17,10 +17,12 @@ void count_run_default(count_run_opts *r);
 /* Take one of the options above: 1 if handled, 0 if not ours, EXIT_USAGE on a bad value
  * (already reported). */
 int count_run_take(count_run_opts *r, const char *cmd, args_iter *it);
-/* Run the count for settings s with what r asks for. Returns the exit code: 0, 1 (run
- * or journal failed, reported), 2, or 128 + the signal that stopped it. */
-int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_settings *s,
-              nq_result *out);
+/* Run the count for settings s with what r asks for (unique: --unique, for the checks
+ * that wait for a journal's engine). Returns the exit code: 0, 1 (run or journal failed,
+ * or a total that contradicts the published one; reported), 2, or 128 + the signal
+ * that stopped it. */
+int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int unique,
+              nq_settings *s, nq_result *out);
 
 #define COUNT_RUN_HELP                                                                             \
     "  --checkpoint FILE  record each finished task in FILE; rerun the same command to\n"          \

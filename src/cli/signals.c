@@ -1,6 +1,6 @@
-/* Signal handling for nqueens count and list. The handler only does async-signal-safe things:
- * atomic loads and stores, nq_solver_cancel (one atomic store) and _exit. Everything
- * else (flushing the journal, telling how to resume) happens in the main thread after
+/* Signal handling for nqueens count and list (SIGINT, SIGTERM, SIGHUP). The handler only does
+ * async-signal-safe things: atomic loads and stores, nq_solver_cancel (one atomic store) and _exit.
+ * Everything else (flushing the journal, telling how to resume) happens in the main thread after
  * nq_count has returned NQ_ECANCELED. */
 #include <signal.h>
 #include <stdatomic.h>
@@ -30,13 +30,12 @@ void signals_install(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL); /* the terminal went away: keep what is done, as SIGTERM */
 }
 
 void signals_target(nq_solver *s)
 {
     atomic_store(&target, s);
-    if (s && atomic_load(&caught))
-        nq_solver_cancel(s);
 }
 
 int signals_caught(void)
@@ -52,10 +51,14 @@ void signals_restore(void)
     sa.sa_flags = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     atomic_store(&target, NULL);
 }
 
 const char *signals_name(int sig)
 {
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+    return sig == SIGINT    ? "SIGINT"
+           : sig == SIGTERM ? "SIGTERM"
+           : sig == SIGHUP  ? "SIGHUP"
+                            : "a signal";
 }

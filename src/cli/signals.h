@@ -1,5 +1,5 @@
-/* SIGINT / SIGTERM for long counts and listings: the first one stops the workers at the next task
- * boundary (nq_solver_cancel is async-signal-safe); a second one exits at once. */
+/* SIGINT / SIGTERM / SIGHUP for long counts and listings: the first one stops the workers
+ * (nq_solver_cancel is async-signal-safe); a second one exits at once. */
 #ifndef NQ_CLI_SIGNALS_H
 #define NQ_CLI_SIGNALS_H
 
@@ -7,14 +7,16 @@
 
 /* Install the handlers; the count in progress is whatever signals_target last named. */
 void signals_install(void);
-/* The solver a first signal cancels (NULL: none yet). If a signal already came, cancels
- * s at once so that a signal between "create" and "count" is never lost. */
+/* The solver a first signal cancels (NULL: none yet). A cancel only stops the run in
+ * progress, so a signal that comes before the run has started is not lost only if the
+ * run's callbacks check signals_caught() and cancel then (count_run's hooks and the
+ * listing's board callback do). */
 void signals_target(nq_solver *s);
-/* The signal that asked the run to stop (SIGINT, SIGTERM), or 0. */
+/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int signals_caught(void);
 /* Back to the default dispositions. */
 void signals_restore(void);
-/* "SIGINT", "SIGTERM" or "a signal", for messages. */
+/* "SIGINT", "SIGTERM", "SIGHUP" or "a signal", for messages. */
 const char *signals_name(int sig);
 
 #endif

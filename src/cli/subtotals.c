@@ -1,23 +1,98 @@
 /* The --subtotals CSV (see subtotals.h). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "subtotals.h"
+#include "u128.h"
 
-int subtotals_write(const char *cmd, const char *path, const uint64_t *subs, uint64_t tasks)
+int subtotals_open(const char *cmd, const char *path, subtotals_file *sf)
 {
-    FILE *f = fopen(path, "w");
-    int ok;
-    if (!f)
-        return args_run_error(cmd, "cannot write --subtotals %s: %s", path, strerror(errno));
-    fputs("task,subtotal\n", f);
-    for (uint64_t i = 0; i < tasks; i++)
-        fprintf(f, "%llu,%llu\n", (unsigned long long)i, (unsigned long long)subs[i]);
+    struct stat st;
+    int fd, e;
+
+    sf->fd = -1;
+    sf->created = 0;
+    sf->path = path;
+    /* O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of waiting. */
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd >= 0)
+        sf->created = 1;
+    else if (errno == EEXIST)
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        e = errno;
+        return args_run_error(cmd, "cannot write --subtotals %s: %s", path,
+                              e == ENXIO ? "a FIFO that no process reads" : strerror(e));
+    }
+    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0) {
+        e = errno;
+        close(fd);
+        return args_run_error(cmd, "cannot write --subtotals %s: %s", path, strerror(e));
+    }
+    sf->regular = S_ISREG(st.st_mode);
+    sf->fd = fd;
+    return 0;
+}
+
+void subtotals_abandon(subtotals_file *sf)
+{
+    if (sf->fd < 0)
+        return;
+    close(sf->fd);
+    sf->fd = -1;
+    if (sf->created)
+        unlink(sf->path);
+}
+
+int subtotals_write(const char *cmd, subtotals_file *sf, const nq_task_set *ts,
+                    const uint64_t *subs)
+{
+    uint8_t *w = malloc(ts->tasks ? ts->tasks : 1);
+    FILE *f;
+    int ok, e;
+
+    if (!w || nq_task_set_weights(ts, w) != NQ_OK) {
+        free(w);
+        subtotals_abandon(sf);
+        return args_run_error(cmd, "cannot write --subtotals %s: no weights for the task set",
+                              sf->path);
+    }
+    if (sf->regular && ftruncate(sf->fd, 0) != 0) {
+        e = errno;
+        free(w);
+        subtotals_abandon(sf);
+        return args_run_error(cmd, "cannot write --subtotals %s: %s", sf->path, strerror(e));
+    }
+    f = fdopen(sf->fd, "w");
+    if (!f) {
+        e = errno;
+        free(w);
+        subtotals_abandon(sf);
+        return args_run_error(cmd, "cannot write --subtotals %s: %s", sf->path, strerror(e));
+    }
+    sf->fd = -1; /* f owns it now */
+    fputs("task,subtotal,weight,weighted\n", f);
+    for (uint64_t i = 0; i < ts->tasks; i++) {
+        char weighted[40];
+        nq_u128 v = u128_pack((u128)subs[i] * w[i]);
+        fprintf(f, "%llu,%llu,%u,%s\n", (unsigned long long)i, (unsigned long long)subs[i],
+                (unsigned)w[i], nq_u128_to_string(v, weighted, sizeof(weighted)));
+    }
+    free(w);
     ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
+    e = errno;
+    if (fclose(f) != 0) {
+        ok = 0;
+        e = errno;
+    }
     if (!ok)
-        return args_run_error(cmd, "cannot write --subtotals %s: %s", path, strerror(errno));
+        return args_run_error(cmd, "cannot write --subtotals %s: %s", sf->path, strerror(e));
     return 0;
 }

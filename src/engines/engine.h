@@ -63,6 +63,11 @@ typedef struct engine_desc {
     int (*params_parse)(const char *params, nq_settings *s);
     /* The number of tasks of resolved settings s; their ids are 0..count-1. */
     uint64_t (*task_count)(const nq_settings *s);
+    /* The same, giving up (nonzero) rather than walk more than max_nodes partial boards,
+     * for an engine whose count can take long (a deep prefix): a task set read from a
+     * journal is checked with it, so that a forged header is refused at once. NULL: the
+     * count is cheap, task_count serves. */
+    int (*task_count_bounded)(const nq_settings *s, uint64_t max_nodes, uint64_t *tasks);
     /* Emit every task of resolved settings s through emit, in id order; stop when emit
      * returns nonzero. Returns the number emitted. Runs in the calling thread. */
     uint64_t (*source)(const nq_settings *s, task_emit_fn emit, void *user);

@@ -4,6 +4,7 @@
  * mirror image; there the reflection pairs up the choices of row 1 instead (row 1
  * can never use the middle column next to it), so row 1 takes the left half and the
  * weight is 2 again. Only a prefix of one row on an odd board keeps weight 1. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "engines/dfs.h"
@@ -17,6 +18,7 @@ typedef struct walk {
     task_emit_fn emit;
     void *user;
     int stopped;
+    uint64_t nodes_left; /* placements the walk may still make (prefix_count_bounded) */
 } walk;
 
 /* Place rows row..rows-1; limit restricts the columns of the row being placed. */
@@ -27,6 +29,10 @@ static void place(walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd, uin
 
     if (w->stopped)
         return;
+    if (w->nodes_left-- == 0) {
+        w->stopped = 1;
+        return;
+    }
     if (row == w->rows) {
         task t = {.id = w->next_id++,
                   .cols = cols,
@@ -46,9 +52,9 @@ static void place(walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd, uin
     }
 }
 
-uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
+static uint64_t run_walk(int n, int rows, task_emit_fn emit, void *user, uint64_t *nodes_left)
 {
-    walk w = {n, rows, board_mask(n), 0, emit, user, 0};
+    walk w = {n, rows, board_mask(n), 0, emit, user, 0, *nodes_left};
     uint32_t half = (1u << (n / 2)) - 1;
 
     if (rows < 1)
@@ -70,7 +76,21 @@ uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
             }
         }
     }
+    *nodes_left = w.nodes_left;
     return w.next_id;
+}
+
+uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
+{
+    uint64_t unlimited = UINT64_MAX;
+    return run_walk(n, rows, emit, user, &unlimited);
+}
+
+int prefix_count_bounded(int n, int rows, uint64_t max_nodes, uint64_t *tasks)
+{
+    uint64_t left = max_nodes;
+    *tasks = run_walk(n, rows, NULL, NULL, &left);
+    return left == UINT64_MAX ? -1 : 0; /* wrapped: the budget ran out */
 }
 
 int prefix_auto_rows(int n, int threads)
@@ -111,6 +131,11 @@ static uint64_t prefix_source(const nq_settings *s, task_emit_fn emit, void *use
     return prefix_enumerate(s->n, s->prefix_rows, emit, user);
 }
 
+static int prefix_task_count_bounded(const nq_settings *s, uint64_t max_nodes, uint64_t *tasks)
+{
+    return prefix_count_bounded(s->n, s->prefix_rows, max_nodes, tasks);
+}
+
 static uint64_t prefix_task_count(const nq_settings *s)
 {
     return prefix_source(s, NULL, NULL);
@@ -136,6 +161,7 @@ const engine_desc engine_prefix = {
     .params_format = prefix_params_format,
     .params_parse = prefix_params_parse,
     .task_count = prefix_task_count,
+    .task_count_bounded = prefix_task_count_bounded,
     .source = prefix_source,
     .placed_rows = prefix_placed_rows,
     .complete = prefix_complete,

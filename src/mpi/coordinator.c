@@ -171,6 +171,8 @@ static int local_done(void *user, uint64_t id, uint64_t subtotal)
     coord *c = user;
     int failed;
     pthread_mutex_lock(&c->mu);
+    if (c->halted) /* a stop that came before this batch started reaches it here */
+        nq_solver_cancel(c->local_sv);
     coord_record(c, id, subtotal);
     /* The pool reset its counters before its first task, so from now on the solver's
      * progress is this batch's alone. */
@@ -192,8 +194,6 @@ static void *local_main(void *p)
     status = ids ? nq_create_solver(&sv, c->s) : NQ_ENOMEM;
     pthread_mutex_lock(&c->mu);
     c->local_sv = sv;
-    if (c->halted) /* a stop that came first must not be missed */
-        nq_solver_cancel(sv);
     pthread_mutex_unlock(&c->mu);
     while (status == NQ_OK) {
         nq_result r = {0};
@@ -298,6 +298,10 @@ static int serve_ranks(coord *c, serve_state *ss)
         pthread_mutex_lock(&c->mu);
         if (sig)
             coord_interrupt(c, sig);
+        /* A cancel reaches only a batch in progress: made again at every turn, it also
+         * stops one that started after the first. */
+        if (c->halted && c->local_sv)
+            nq_solver_cancel(c->local_sv);
         halted = c->halted;
         halted_at = c->halted_at;
         local_finished = c->local_finished;

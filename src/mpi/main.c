@@ -71,46 +71,61 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
     return count_output_print("count", a->c.n, &r, a->c.json, a->c.unique, ranks);
 }
 
+/* What rank 0 opens before the count: the journal and the subtotals file. */
+typedef struct rank0_files {
+    nq_journal *journal;
+    uint64_t done_before; /* tasks the journal held */
+    nq_task_set ts;       /* the task set, when a journal or the subtotals need it */
+    subtotals_file sf;
+} rank0_files;
+
 /* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
- * those of the journal being resumed), and the journal opened (*done_before: the tasks
- * it held). */
-static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, nq_journal **j,
-                         uint64_t *done_before)
+ * those of the journal being resumed), and every output file opened, so that none fails
+ * after the count. */
+static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, rank0_files *f)
 {
+    nq_task_set found = {0};
     int rc;
     count_opts_settings(&a->c.o, a->c.n, s);
     s->n_threads = total_threads;
-    if (a->c.r.checkpoint && (rc = checkpoint_adopt(a->c.r.checkpoint, &a->c.o, s)) != 0)
+    if (a->c.r.checkpoint &&
+        (rc = checkpoint_adopt(a->c.r.checkpoint, &a->c.o, a->c.unique, s, &found)) != 0)
         return rc;
     rc = nq_resolve_settings(s);
     if (rc != NQ_OK)
         return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
-    if (a->c.r.checkpoint) {
-        nq_task_set ts;
-        rc = nq_task_set_describe(s, &ts);
+    if (a->c.r.checkpoint || a->c.r.subtotals) {
+        rc = nq_task_set_describe(s, &f->ts);
         if (rc != NQ_OK)
             return args_run_error("count", "cannot describe the task set: %s", nq_strerror(rc));
-        return checkpoint_open(a->c.r.checkpoint, &ts, a->c.r.sync_interval, j, done_before);
+        if (found.n && found.tasks == f->ts.tasks && strcmp(found.params, f->ts.params) == 0)
+            f->ts = found; /* d4 finishing a cuda journal or the reverse */
     }
+    if (a->c.r.subtotals && (rc = subtotals_open("count", a->c.r.subtotals, &f->sf)) != 0)
+        return rc;
+    if (a->c.r.checkpoint)
+        return checkpoint_open(a->c.r.checkpoint, &f->ts, a->c.r.sync_interval, &f->journal,
+                               &f->done_before);
     return 0;
 }
 
 /* Rank 0 after the coordinator: the journal closed, the subtotals written and the result
  * printed, or what stopped the run said. Returns the exit code every rank leaves with. */
-static int finish(const mpi_args *a, int rc, mpi_outcome *m, nq_journal **journal,
-                  uint64_t done_before, int n_ranks)
+static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f, int n_ranks)
 {
     const char *path = a->c.r.checkpoint;
 
     if (rc == NQ_ECANCELED && m->signal) {
-        uint64_t done = *journal ? done_before + nq_journal_appended(*journal) : m->computed;
-        return checkpoint_interrupted(path, journal, a->c.n, m->signal, done, m->r.tasks);
+        uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
+        return checkpoint_interrupted(path, &f->journal, a->c.n, m->signal, done, m->r.tasks);
     }
-    if (*journal && checkpoint_close(path, journal, rc) != 0)
+    if (f->journal && checkpoint_close(path, &f->journal, rc) != 0)
         return EXIT_RUN_FAILED; /* reported */
     if (rc < 0)
         return args_run_error("count", "count failed: %s", nq_strerror(rc));
-    if (m->sub && subtotals_write("count", a->c.r.subtotals, m->sub, m->r.tasks) != 0)
+    if (m->sub && subtotals_write("count", &f->sf, &f->ts, m->sub) != 0)
+        return EXIT_RUN_FAILED;
+    if (count_output_verify("count", a->c.n, &m->r, path) != 0)
         return EXIT_RUN_FAILED;
     if (m->reused < m->r.tasks) { /* no pool ran when the journal held every task */
         nq_result shown = {0};
@@ -128,8 +143,7 @@ int main(int argc, char **argv)
     nq_settings s;
     int provided, rank, n_ranks, mine, rc = 0;
     int *rank_threads = NULL;
-    nq_journal *journal = NULL;
-    uint64_t done_before = 0;
+    rank0_files files = {.sf = {-1, 0, 0, NULL}};
     double t0;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -163,11 +177,12 @@ int main(int argc, char **argv)
         int total = 0;
         for (int r = 0; r < n_ranks; r++)
             total += rank_threads[r];
-        rc = plan_settings(&a, total, &s, &journal, &done_before);
+        rc = plan_settings(&a, total, &s, &files);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
     if (rc != 0) {
+        subtotals_abandon(&files.sf);
         free(rank_threads);
         MPI_Finalize();
         return rc;
@@ -176,10 +191,12 @@ int main(int argc, char **argv)
     s.pin_threads = a.c.o.pin;
 
     if (rank == 0) {
-        coordinator_opts opts = {journal, progress_mode(a.c.r.progress), a.c.r.subtotals != NULL};
+        coordinator_opts opts = {files.journal, progress_mode(a.c.r.progress),
+                                 a.c.r.subtotals != NULL};
         rc = coordinator_run(&s, rank_threads, n_ranks, &opts, &m);
         m.r.seconds = MPI_Wtime() - t0;
-        rc = finish(&a, rc, &m, &journal, done_before, n_ranks);
+        rc = finish(&a, rc, &m, &files, n_ranks);
+        subtotals_abandon(&files.sf); /* left open only by a run that did not finish */
         free(m.sub);
         if (m.abandoned) {
             /* Some rank is still inside a task: end it with the job. */

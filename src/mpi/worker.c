@@ -30,12 +30,16 @@ typedef struct worker {
     int stopped; /* TAG_STOP received */
 } worker;
 
-/* Take rank 0's stop if it has come: cancel the solver, whatever it runs now or later. */
+/* Take rank 0's stop if it has come, and cancel the batch in progress once stopped or
+ * signalled: a cancel reaches only a run in progress, so it is made again at every poll
+ * (one that came between two batches would otherwise be lost). */
 static void poll_stop(worker *w)
 {
     int flag = 0;
     MPI_Status st;
 
+    if (w->stopped || signals_caught())
+        nq_solver_cancel(w->sv);
     if (w->stopped)
         return;
     MPI_Iprobe(0, TAG_STOP, MPI_COMM_WORLD, &flag, &st);
@@ -180,7 +184,7 @@ int worker_run(const nq_settings *s)
     status = (!buf[0] || !buf[1] || !res) ? NQ_ENOMEM : nq_create_solver(&w.sv, s);
     if (status != NQ_OK)
         failed = status;
-    signals_target(w.sv); /* cancels it at once if a signal came before */
+    signals_target(w.sv); /* a signal that came before is taken by poll_stop */
 
     /* Open the pipeline with empty results; a failed rank reports and takes no work. */
     for (int i = 0; i < MPI_PIPELINE; i++) {
@@ -208,7 +212,10 @@ int worker_run(const nq_settings *s)
         memset(sink.pairs, 0xff, sizeof(uint64_t) * 2 * (size_t)k);
         h = (nq_hooks){&sink, NULL, sink_done};
         t0 = seconds_now();
-        status = failed ? failed : run_watched(&w, buf[cur], (size_t)k, &h, &r);
+        /* A batch that arrives after the stop is not started. */
+        status = failed                          ? failed
+                 : w.stopped || signals_caught() ? NQ_ECANCELED
+                                                 : run_watched(&w, buf[cur], (size_t)k, &h, &r);
         t1 = seconds_now();
         /* What finished is sent whatever the status: rank 0 records it. A stop is not a
          * failure of this rank; any other status is, and this rank takes no more work. */

@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,15 +60,78 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- the ids of the records appended through a handle ------------------------------ */
+
+/* Open addressing, keyed by id + 1 (0 marks a free slot), so that an append can tell a
+ * repeat of a recorded task from a contradiction without reading the file back. */
+typedef struct id_map {
+    uint64_t *keys, *vals;
+    size_t cap, len; /* cap is 0 or a power of two */
+} id_map;
+
+static size_t map_slot(const id_map *m, uint64_t id)
+{
+    size_t i = (size_t)((id * 0x9e3779b97f4a7c15ull) >> 17) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != id + 1)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int map_find(const id_map *m, uint64_t id, uint64_t *val)
+{
+    size_t i;
+    if (!m->cap)
+        return 0;
+    i = map_slot(m, id);
+    if (!m->keys[i])
+        return 0;
+    *val = m->vals[i];
+    return 1;
+}
+
+static int map_put(id_map *m, uint64_t id, uint64_t val)
+{
+    size_t i;
+    if (2 * (m->len + 1) > m->cap) {
+        id_map g = {NULL, NULL, m->cap ? 2 * m->cap : 64, 0};
+        g.keys = calloc(g.cap, sizeof(*g.keys));
+        g.vals = malloc(g.cap * sizeof(*g.vals));
+        if (!g.keys || !g.vals) {
+            free(g.keys);
+            free(g.vals);
+            return NQ_ENOMEM;
+        }
+        for (size_t k = 0; k < m->cap; k++)
+            if (m->keys[k]) {
+                size_t at = map_slot(&g, m->keys[k] - 1);
+                g.keys[at] = m->keys[k];
+                g.vals[at] = m->vals[k];
+                g.len++;
+            }
+        free(m->keys);
+        free(m->vals);
+        *m = g;
+    }
+    i = map_slot(m, id);
+    if (!m->keys[i]) {
+        m->keys[i] = id + 1;
+        m->len++;
+    }
+    m->vals[i] = val;
+    return NQ_OK;
+}
+
 /* ---- the handle ------------------------------------------------------------------- */
 
-/* Ownership: lock guards end, dirty, err, appended, last_sync and the file's tail; the
- * table is filled before the run and only read after, so lookups take no lock. */
+/* Ownership: lock guards end, dirty, err, appended, last_sync, added and the file's tail;
+ * the table is filled before the run and only read after, so lookups take no lock. */
 struct nq_journal {
     int fd;
     pthread_mutex_t lock;
     journal_table tab;
+    id_map added; /* ids appended through this handle */
     nq_task_set ts;
+    uint32_t key; /* journal_record_key of the file's header */
     double interval, last_sync;
     off_t end;
     int dirty, err;
@@ -142,39 +208,128 @@ static void sync_parent(const char *path)
     free(dir);
 }
 
-/* A new journal is written as path.tmp and renamed into place once its header is on the
- * disk, so that path either does not exist or starts with a whole header. */
-static int create_journal(nq_journal *j, const char *path, nq_journal_info *info)
+/* Open an existing journal without ever blocking: O_NONBLOCK keeps a FIFO from waiting
+ * for a peer, and anything but a regular file is refused before it is read. -1 with
+ * errno ENOENT when there is no such file; otherwise -1 after io_fail. */
+static int open_regular(const char *path, int flags, nq_journal_info *info, int *rc)
 {
-    unsigned char hdr[JOURNAL_HEADER_SIZE];
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    int rc, e;
+    struct stat st;
+    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC), e;
 
+    if (fd < 0) {
+        e = errno;
+        *rc = io_fail(info, e, "cannot open");
+        errno = e;
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0) { /* back to blocking I/O */
+        e = errno;
+        close(fd);
+        *rc = io_fail(info, e, "cannot open");
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        *rc = io_fail(info, EINVAL, "cannot open");
+        journal_set_detail(info, "not a regular file (a journal must be one)");
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+/* Random bytes for a new journal's id; the clock and the process id where the kernel
+ * has none to give, which still tells two journals apart. */
+static void make_id(unsigned char id[JOURNAL_ID_SIZE])
+{
+    static atomic_uint serial;
+    struct timespec ts;
+    uint64_t a, b;
+
+    if (getrandom(id, JOURNAL_ID_SIZE, GRND_NONBLOCK) == JOURNAL_ID_SIZE)
+        return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    a = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    b = ((uint64_t)getpid() << 32) ^ atomic_fetch_add(&serial, 1) ^ (uint64_t)(uintptr_t)id;
+    for (int i = 0; i < 8; i++) {
+        id[i] = (unsigned char)(a >> (8 * i));
+        id[8 + i] = (unsigned char)(b >> (8 * i));
+    }
+}
+
+/* Write a fresh header for j->ts at the start of j->fd and remember its record key. */
+static int write_header(nq_journal *j, nq_journal_info *info)
+{
+    unsigned char hdr[JOURNAL_HEADER_SIZE], id[JOURNAL_ID_SIZE];
+    int e;
+
+    make_id(id);
+    journal_encode_header(&j->ts, id, hdr);
+    if ((e = write_all(j->fd, hdr, sizeof(hdr), 0)) != 0 || (e = sync_fd(j->fd)) != 0)
+        return io_fail(info, e, "cannot write the header");
+    j->key = journal_record_key(hdr);
+    j->end = JOURNAL_HEADER_SIZE;
+    return NQ_OK;
+}
+
+/* Give tmp the name path, unless path exists: 0, or an errno (EEXIST: someone else's
+ * journal got there first). */
+static int publish(const char *tmp, const char *path)
+{
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return errno;
+    /* A file system without RENAME_NOREPLACE: link(2) also refuses an existing name. */
+    if (link(tmp, path) != 0)
+        return errno;
+    unlink(tmp);
+    return 0;
+}
+
+/* A new journal is written under a unique temporary name in the same folder, created
+ * exclusively (never through a link planted there), locked, given its header, and only
+ * then named path, unless path appeared meanwhile: so path either does not exist or
+ * starts with a whole header and is locked by its writer from its first moment.
+ * *raced is set when another process created path first (nothing is left behind). */
+static int create_journal(nq_journal *j, const char *path, nq_journal_info *info, int *raced)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    int rc = NQ_OK, e;
+
+    *raced = 0;
     if (!tmp)
         return NQ_ENOMEM;
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    j->fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    for (int tries = 0;; tries++) {
+        unsigned char r[JOURNAL_ID_SIZE];
+        make_id(r);
+        snprintf(tmp, plen + 32, "%s.tmp-%02x%02x%02x%02x%02x%02x", path, r[0], r[1], r[2], r[3],
+                 r[4], r[5]);
+        j->fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (j->fd >= 0 || errno != EEXIST || tries == 16)
+            break;
+    }
     if (j->fd < 0) {
         rc = io_fail(info, errno, "cannot create");
         free(tmp);
         return rc;
     }
     rc = lock_file(j->fd, info);
-    journal_encode_header(&j->ts, hdr);
-    if (rc == NQ_OK &&
-        ((e = write_all(j->fd, hdr, sizeof(hdr), 0)) != 0 || (e = sync_fd(j->fd)) != 0))
-        rc = io_fail(info, e, "cannot write the header");
-    if (rc == NQ_OK && rename(tmp, path) != 0)
-        rc = io_fail(info, errno, "cannot rename the new journal into place");
+    if (rc == NQ_OK)
+        rc = write_header(j, info);
+    if (rc == NQ_OK && (e = publish(tmp, path)) != 0) {
+        if (e == EEXIST)
+            *raced = 1;
+        rc = io_fail(info, e, "cannot rename the new journal into place");
+    }
     if (rc != NQ_OK) {
-        unlink(tmp);
+        unlink(tmp); /* ours alone: it was created exclusively */
         close(j->fd);
         j->fd = -1;
     } else {
         sync_parent(path);
-        j->end = JOURNAL_HEADER_SIZE;
     }
     free(tmp);
     return rc;
@@ -196,23 +351,60 @@ static int load_journal(nq_journal *j, unsigned char *buf, size_t len, nq_journa
     }
     if (keep < len) {
         /* Cut the torn record off now, or the next append would land behind it. */
-        if (ftruncate(j->fd, (off_t)keep) != 0 || (e = sync_fd(j->fd)) != 0)
+        if (ftruncate(j->fd, (off_t)keep) != 0)
             return io_fail(info, errno, "cannot cut off the torn last record");
+        if ((e = sync_fd(j->fd)) != 0)
+            return io_fail(info, e, "cannot cut off the torn last record");
         journal_set_detail(info, "cut off a torn last record (%llu bytes at byte %zu)",
                            (unsigned long long)(len - keep), keep);
     }
+    j->key = journal_record_key(buf);
     j->end = (off_t)keep;
     return NQ_OK;
+}
+
+/* Open, lock and read the journal at path if it exists (*absent = 1 if it does not). */
+static int open_existing(nq_journal *j, const char *path, nq_journal_info *info, int *absent)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int rc = NQ_OK;
+
+    *absent = 0;
+    j->fd = open_regular(path, O_RDWR, info, &rc);
+    if (j->fd < 0) {
+        if (errno == ENOENT) {
+            *absent = 1;
+            memset(info, 0, sizeof(*info));
+        }
+        return rc;
+    }
+    rc = lock_file(j->fd, info);
+    if (rc == NQ_OK)
+        rc = read_file(j->fd, &buf, &len, info);
+    if (rc == NQ_OK && len == 0) {
+        /* An empty file is a journal that was never started: give it a header. */
+        rc = write_header(j, info);
+        info->found = j->ts;
+    } else if (rc == NQ_OK) {
+        rc = load_journal(j, buf, len, info);
+    }
+    free(buf);
+    if (rc != NQ_OK) {
+        close(j->fd);
+        j->fd = -1;
+    }
+    return rc;
 }
 
 int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, double sync_interval,
                     nq_journal_info *info)
 {
+    static const unsigned char no_id[JOURNAL_ID_SIZE];
+    unsigned char hdr[JOURNAL_HEADER_SIZE];
     nq_journal_info dummy;
     nq_journal *j;
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    int rc;
+    int rc, absent = 0, raced = 0;
 
     if (!info)
         info = &dummy;
@@ -224,65 +416,38 @@ int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, d
     j = calloc(1, sizeof(*j));
     if (!j)
         return NQ_ENOMEM;
+    j->fd = -1;
     /* Normalise through the header encoding so that comparisons are byte-exact. */
-    {
-        unsigned char hdr[JOURNAL_HEADER_SIZE];
-        journal_encode_header(ts, hdr);
-        if (journal_decode_header(hdr, sizeof(hdr), &j->ts, NULL) != NQ_OK) {
-            free(j);
-            return NQ_EINVAL;
-        }
+    journal_encode_header(ts, no_id, hdr);
+    if (journal_decode_header(hdr, sizeof(hdr), &j->ts, NULL) != NQ_OK) {
+        free(j);
+        return NQ_EINVAL;
     }
     j->interval = sync_interval;
-    j->fd = open(path, O_RDWR | O_CLOEXEC);
-    if (j->fd < 0 && errno != ENOENT) {
-        rc = io_fail(info, errno, "cannot open");
-        goto fail;
-    }
-    if (j->fd >= 0) {
-        rc = lock_file(j->fd, info);
+    /* Two counts starting on a new journal at once: one creates it, the other finds it
+     * when its own name is refused, and then finds it locked. */
+    for (int tries = 0; tries < 8; tries++) {
+        rc = open_existing(j, path, info, &absent);
+        if (!absent)
+            break;
+        rc = create_journal(j, path, info, &raced);
         if (rc == NQ_OK)
-            rc = read_file(j->fd, &buf, &len, info);
-        if (rc != NQ_OK)
-            goto fail;
-        if (len == 0) {
-            /* An empty file is a journal that was never started: give it a header. */
-            unsigned char hdr[JOURNAL_HEADER_SIZE];
-            int e;
-            journal_encode_header(&j->ts, hdr);
-            if ((e = write_all(j->fd, hdr, sizeof(hdr), 0)) != 0 || (e = sync_fd(j->fd)) != 0) {
-                rc = io_fail(info, e, "cannot write the header");
-                goto fail;
-            }
-            j->end = JOURNAL_HEADER_SIZE;
             info->found = j->ts;
-        } else if ((rc = load_journal(j, buf, len, info)) != NQ_OK) {
-            goto fail;
-        }
-    } else {
-        rc = create_journal(j, path, info);
-        if (rc != NQ_OK)
-            goto fail;
-        info->found = j->ts;
+        if (!raced)
+            break;
     }
-    free(buf);
-    if (pthread_mutex_init(&j->lock, NULL) != 0) {
+    if (rc == NQ_OK && pthread_mutex_init(&j->lock, NULL) != 0)
         rc = NQ_ENOMEM;
+    if (rc != NQ_OK) {
         free(j->tab.e);
-        close(j->fd);
+        if (j->fd >= 0)
+            close(j->fd);
         free(j);
         return rc;
     }
     j->last_sync = now_seconds();
     *out = j;
     return NQ_OK;
-fail:
-    free(buf);
-    free(j->tab.e);
-    if (j->fd >= 0)
-        close(j->fd);
-    free(j);
-    return rc;
 }
 
 int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info)
@@ -297,9 +462,9 @@ int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info)
     memset(info, 0, sizeof(*info));
     if (!path || !ts)
         return NQ_EINVAL;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = open_regular(path, O_RDONLY, info, &rc);
     if (fd < 0)
-        return io_fail(info, errno, "cannot open");
+        return rc;
     while (got < sizeof(hdr)) {
         ssize_t k = read(fd, hdr + got, sizeof(hdr) - got);
         if (k < 0 && errno == EINTR)
@@ -363,16 +528,27 @@ static int sync_locked(nq_journal *j)
 int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
 {
     unsigned char rec[JOURNAL_RECORD_SIZE];
+    uint64_t before;
     int rc = NQ_OK, e;
 
     if (!j)
         return NQ_EINVAL;
     if (id >= j->ts.tasks)
         return NQ_EINVAL;
-    journal_encode_record(id, subtotal, rec);
+    journal_encode_record(j->key, id, subtotal, rec);
     pthread_mutex_lock(&j->lock);
     if (j->err) {
         rc = NQ_EIO;
+    } else if (nq_journal_lookup(j, id, &before) || map_find(&j->added, id, &before)) {
+        /* Recorded already: the same subtotal again is harmless (two writers agreeing),
+         * another one would make the journal contradict itself. */
+        if (before != subtotal)
+            rc = NQ_ECORRUPT;
+    } else {
+        rc = map_put(&j->added, id, subtotal);
+    }
+    if (rc != NQ_OK) {
+        /* nothing written */
     } else if ((e = write_all(j->fd, rec, sizeof(rec), j->end)) != 0) {
         j->err = e;
         /* Drop a partial record so that the file stays a valid journal on the disk. */
@@ -468,6 +644,8 @@ int nq_journal_close(nq_journal **pj)
     close(j->fd); /* releases the flock */
     pthread_mutex_destroy(&j->lock);
     free(j->tab.e);
+    free(j->added.keys);
+    free(j->added.vals);
     free(j);
     *pj = NULL;
     return rc;

@@ -25,14 +25,19 @@ static void crc_init(void)
     }
 }
 
-uint32_t journal_crc32(const void *buf, size_t len)
+uint32_t journal_crc32_update(uint32_t crc, const void *buf, size_t len)
 {
     const unsigned char *p = buf;
-    uint32_t c = 0xffffffffu;
+    uint32_t c = crc ^ 0xffffffffu;
     pthread_once(&crc_once, crc_init);
     for (size_t i = 0; i < len; i++)
         c = crc_table[(c ^ p[i]) & 0xff] ^ (c >> 8);
     return c ^ 0xffffffffu;
+}
+
+uint32_t journal_crc32(const void *buf, size_t len)
+{
+    return journal_crc32_update(0, buf, len);
 }
 
 /* ---- little-endian fields --------------------------------------------------------- */
@@ -83,11 +88,15 @@ enum {
     H_TASKS = 16,
     H_ENGINE = 24,
     H_PARAMS = 48,
-    H_RESERVED = 120,
-    H_CRC = 124,
+    H_ID = 120,
+    H_RESERVED = 136,
+    H_CRC = 140,
+    V1_HEADER_SIZE = 128, /* version 1: no id, CRC at byte 124 */
+    V1_CRC = 124,
 };
 
-void journal_encode_header(const nq_task_set *ts, unsigned char out[JOURNAL_HEADER_SIZE])
+void journal_encode_header(const nq_task_set *ts, const unsigned char id[JOURNAL_ID_SIZE],
+                           unsigned char out[JOURNAL_HEADER_SIZE])
 {
     memset(out, 0, JOURNAL_HEADER_SIZE);
     memcpy(out, magic, sizeof(magic));
@@ -97,7 +106,15 @@ void journal_encode_header(const nq_task_set *ts, unsigned char out[JOURNAL_HEAD
     /* The last byte of each field stays NUL, whatever the caller's strings hold. */
     memcpy(out + H_ENGINE, ts->engine, strnlen(ts->engine, sizeof(ts->engine) - 1));
     memcpy(out + H_PARAMS, ts->params, strnlen(ts->params, sizeof(ts->params) - 1));
+    memcpy(out + H_ID, id, JOURNAL_ID_SIZE);
     put32(out + H_CRC, journal_crc32(out, H_CRC));
+}
+
+uint32_t journal_record_key(const unsigned char hdr[JOURNAL_HEADER_SIZE])
+{
+    /* Not over the CRC field too: a CRC-32 run over its own checksum gives the same
+     * residue for every header. */
+    return journal_crc32(hdr, H_CRC);
 }
 
 /* A text field must be printable ASCII, NUL-terminated inside the field and zero after
@@ -118,15 +135,42 @@ static int text_field_ok(const unsigned char *p, size_t size, int allow_empty)
     return 1;
 }
 
+/* The version field, once the magic is known to be there: a journal of another format
+ * version is named as such (its checksum sits elsewhere), anything else is damage. */
+static int check_version(const unsigned char *buf, size_t len, nq_journal_info *info)
+{
+    uint32_t version = len >= H_VERSION + 4 ? get32(buf + H_VERSION) : JOURNAL_VERSION;
+
+    if (version == 1 && len >= V1_HEADER_SIZE &&
+        get32(buf + V1_CRC) == journal_crc32(buf, V1_CRC)) {
+        journal_set_detail(info,
+                           "journal format version 1 (records not bound to their journal); "
+                           "this build reads version %d: finish it with the build that "
+                           "started it, or remove it",
+                           JOURNAL_VERSION);
+        return NQ_EUNSUPPORTED;
+    }
+    if (version > JOURNAL_VERSION && version < 256) {
+        journal_set_detail(info, "journal format version %u, this build reads version %d", version,
+                           JOURNAL_VERSION);
+        return NQ_EUNSUPPORTED;
+    }
+    return NQ_OK;
+}
+
 int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
                           nq_journal_info *info)
 {
-    uint32_t version, n;
+    uint32_t n;
+    int rc;
 
     if (len < sizeof(magic) || memcmp(buf, magic, sizeof(magic)) != 0) {
         journal_set_detail(info, "not an nqueens journal (no NQJOURNL magic at the start)");
         return NQ_ECORRUPT;
     }
+    rc = check_version(buf, len, info);
+    if (rc != NQ_OK)
+        return rc;
     if (len < JOURNAL_HEADER_SIZE) {
         journal_set_detail(info, "header cut short: %zu of %d bytes", len, JOURNAL_HEADER_SIZE);
         return NQ_ECORRUPT;
@@ -135,14 +179,9 @@ int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
         journal_set_detail(info, "header checksum mismatch");
         return NQ_ECORRUPT;
     }
-    version = get32(buf + H_VERSION);
-    if (version != JOURNAL_VERSION) {
-        journal_set_detail(info, "journal format version %u, this build reads version %d", version,
-                           JOURNAL_VERSION);
-        return NQ_EUNSUPPORTED;
-    }
     n = get32(buf + H_N);
-    if (n < 1 || n > NQ_MAX_N || get64(buf + H_TASKS) == 0 || get32(buf + H_RESERVED) != 0 ||
+    if (get32(buf + H_VERSION) != JOURNAL_VERSION || n < 1 || n > NQ_MAX_N ||
+        get64(buf + H_TASKS) == 0 || get32(buf + H_RESERVED) != 0 ||
         !text_field_ok(buf + H_ENGINE, sizeof(ts->engine), 0) ||
         !text_field_ok(buf + H_PARAMS, sizeof(ts->params), 1)) {
         journal_set_detail(info, "header fields out of range");
@@ -158,17 +197,18 @@ int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
 
 /* ---- records ---------------------------------------------------------------------- */
 
-void journal_encode_record(uint64_t id, uint64_t subtotal, unsigned char out[JOURNAL_RECORD_SIZE])
+void journal_encode_record(uint32_t key, uint64_t id, uint64_t subtotal,
+                           unsigned char out[JOURNAL_RECORD_SIZE])
 {
     put64(out, id);
     put64(out + 8, subtotal);
     put32(out + 16, JOURNAL_KIND_TASK);
-    put32(out + 20, journal_crc32(out, 20));
+    put32(out + 20, journal_crc32_update(key, out, 20));
 }
 
-static int record_valid(const unsigned char *p)
+static int record_crc_ok(uint32_t key, const unsigned char *p)
 {
-    return get32(p + 20) == journal_crc32(p, 20) && get32(p + 16) == JOURNAL_KIND_TASK;
+    return get32(p + 20) == journal_crc32_update(key, p, 20);
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -182,6 +222,7 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
 {
     nq_task_set ts;
     size_t body, n_full, n_good, out = 0;
+    uint32_t key;
     int rc;
 
     tab->e = NULL;
@@ -197,9 +238,10 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     /* Records are written one at a time at the end, so a crash can tear at most the last
      * one: either a fragment shorter than a record, or (no fragment) a last full record
      * whose checksum fails. Anything bad before that is damage, not a crash. */
+    key = journal_record_key(buf);
     n_good = n_full;
     if (body % JOURNAL_RECORD_SIZE == 0 && n_full > 0 &&
-        !record_valid(buf + JOURNAL_HEADER_SIZE + (n_full - 1) * JOURNAL_RECORD_SIZE))
+        !record_crc_ok(key, buf + JOURNAL_HEADER_SIZE + (n_full - 1) * JOURNAL_RECORD_SIZE))
         n_good = n_full - 1;
     if (n_good) {
         tab->e = malloc(n_good * sizeof(*tab->e));
@@ -208,11 +250,19 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     }
     for (size_t i = 0; i < n_good; i++) {
         const unsigned char *p = buf + JOURNAL_HEADER_SIZE + i * JOURNAL_RECORD_SIZE;
-        if (!record_valid(p)) {
+        if (!record_crc_ok(key, p) || get32(p + 16) != JOURNAL_KIND_TASK) {
             if (info)
                 info->offset = (uint64_t)(p - buf);
-            journal_set_detail(info, "record %zu (byte %zu) fails its checksum", i,
-                               (size_t)(p - buf));
+            if (!record_crc_ok(key, p))
+                journal_set_detail(info,
+                                   "record %zu (byte %zu) fails its checksum: damaged, or "
+                                   "copied from another journal",
+                                   i, (size_t)(p - buf));
+            else
+                journal_set_detail(info,
+                                   "record %zu (byte %zu) has the unknown kind %u (written by "
+                                   "a newer nqueens?)",
+                                   i, (size_t)(p - buf), get32(p + 16));
             rc = NQ_ECORRUPT;
             goto fail;
         }

@@ -8,16 +8,20 @@
 
 #include "nqueens/nqueens.h"
 
-/* Layout, all integers little-endian:
- *   header (128 bytes): magic "NQJOURNL", u32 version, u32 n, u64 tasks, engine[24],
- *                       params[72], u32 reserved (0), u32 CRC-32 of bytes 0..123
+/* Layout (version 2; docs/journal.md), all integers little-endian:
+ *   header (144 bytes): magic "NQJOURNL", u32 version, u32 n, u64 tasks, engine[24],
+ *                       params[72], journal id[16] (random, one per journal),
+ *                       u32 reserved (0), u32 CRC-32 of bytes 0..139
  *   record (24 bytes):  u64 task id, u64 subtotal, u32 kind (1 = task done),
- *                       u32 CRC-32 of bytes 0..19
- * Text fields are NUL-padded printable ASCII, so equal task sets are equal bytes. */
+ *                       u32 CRC-32 of header bytes 0..139 followed by record bytes 0..19
+ * Text fields are NUL-padded printable ASCII, so equal task sets are equal bytes. A
+ * record's checksum covers its journal's header, id included, so that records copied
+ * from another journal (another run, or another n) fail their checksum here. */
 enum {
-    JOURNAL_VERSION = 1,
-    JOURNAL_HEADER_SIZE = 128,
+    JOURNAL_VERSION = 2,
+    JOURNAL_HEADER_SIZE = 144,
     JOURNAL_RECORD_SIZE = 24,
+    JOURNAL_ID_SIZE = 16,
     JOURNAL_KIND_TASK = 1,
 };
 
@@ -32,15 +36,23 @@ typedef struct journal_table {
 } journal_table;
 
 uint32_t journal_crc32(const void *buf, size_t len);
+/* Continue a CRC-32: journal_crc32_update(journal_crc32(a), b) is the CRC-32 of a then b
+ * (zlib's crc32(crc, buf, len)). */
+uint32_t journal_crc32_update(uint32_t crc, const void *buf, size_t len);
 
-/* Header <-> task set. decode returns NQ_OK, NQ_ECORRUPT or NQ_EUNSUPPORTED (a newer
- * version), with info->detail saying why. */
-void journal_encode_header(const nq_task_set *ts, unsigned char out[JOURNAL_HEADER_SIZE]);
+/* Header <-> task set. id is the journal's random id. decode returns NQ_OK, NQ_ECORRUPT
+ * or NQ_EUNSUPPORTED (another format version), with info->detail saying why. */
+void journal_encode_header(const nq_task_set *ts, const unsigned char id[JOURNAL_ID_SIZE],
+                           unsigned char out[JOURNAL_HEADER_SIZE]);
 int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
                           nq_journal_info *info);
 
-/* One task-done record. */
-void journal_encode_record(uint64_t id, uint64_t subtotal, unsigned char out[JOURNAL_RECORD_SIZE]);
+/* The key that binds records to a journal: the CRC-32 of its header's bytes 0..139. */
+uint32_t journal_record_key(const unsigned char hdr[JOURNAL_HEADER_SIZE]);
+
+/* One task-done record of the journal whose record key is key. */
+void journal_encode_record(uint32_t key, uint64_t id, uint64_t subtotal,
+                           unsigned char out[JOURNAL_RECORD_SIZE]);
 
 /* Write a printf-style reason into info->detail (nothing when info is NULL). */
 void journal_set_detail(nq_journal_info *info, const char *fmt, ...)

@@ -7,6 +7,13 @@
 #include "engines/engine.h"
 #include "nqueens/nqueens.h"
 
+/* A task set is checked (and described) by walking its task source, so the walk is
+ * bounded: a prefix depth whose source alone would place more queens than this is not
+ * a task set this library makes. It keeps a forged header from starting an hours-long
+ * search before it is refused, and it is far beyond what a count needs: 2^26 partial
+ * boards is 67 M tasks, a journal of 1.6 GB. */
+#define TASK_SOURCE_MAX_NODES (1ull << 26)
+
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
     const engine_desc *e = s ? engine_of(s) : NULL;
@@ -22,6 +29,9 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
     ts->n = s->n;
     snprintf(ts->engine, sizeof(ts->engine), "%s", e->name);
     e->params_format(&rs, ts->params, sizeof(ts->params));
+    if (e->task_count_bounded)
+        return e->task_count_bounded(&rs, TASK_SOURCE_MAX_NODES, &ts->tasks) == 0 ? NQ_OK
+                                                                                  : NQ_EINVAL;
     ts->tasks = e->task_count(&rs);
     return NQ_OK;
 }
@@ -39,7 +49,8 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
     t.engine = e->id;
     if (e->params_parse(ts->params, &t) != NQ_OK)
         return NQ_EINVAL;
-    /* Round trip: the settings must describe exactly the recorded set, tasks included. */
+    /* Round trip: the settings must describe exactly the recorded set, tasks included
+     * (describe walks the source within its bound, so a forged claim costs little). */
     if (nq_task_set_describe(&t, &check) != NQ_OK || !nq_task_set_equal(&check, ts))
         return NQ_EINVAL;
     *s = t;
@@ -51,4 +62,32 @@ int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b)
     return a && b && a->n == b->n && a->tasks == b->tasks &&
            strncmp(a->engine, b->engine, sizeof(a->engine)) == 0 &&
            strncmp(a->params, b->params, sizeof(a->params)) == 0;
+}
+
+typedef struct weight_sink {
+    uint8_t *w;
+    uint64_t n;
+} weight_sink;
+
+static int take_weight(void *user, const task *t)
+{
+    weight_sink *k = user;
+    if (t->id >= k->n)
+        return 1;
+    k->w[t->id] = t->weight;
+    return 0;
+}
+
+int nq_task_set_weights(const nq_task_set *ts, uint8_t *weights)
+{
+    nq_settings s;
+    weight_sink k;
+
+    if (!ts || !weights)
+        return NQ_EINVAL;
+    nq_default_settings(&s);
+    if (nq_task_set_apply(ts, &s) != NQ_OK)
+        return NQ_EINVAL;
+    k = (weight_sink){weights, ts->tasks};
+    return engine_of(&s)->source(&s, take_weight, &k) == ts->tasks ? NQ_OK : NQ_EINVAL;
 }

@@ -8,17 +8,27 @@ import zlib
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
 
-def header(n=12, tasks=500, engine=b"prefix", params=b"prefix_rows=3", version=1):
+def header(n=12, tasks=500, engine=b"prefix", params=b"prefix_rows=3", version=2,
+           journal_id=bytes(range(16))):
     h = b"NQJOURNL" + struct.pack("<IIQ", version, n, tasks)
-    h += engine.ljust(24, b"\0") + params.ljust(72, b"\0") + struct.pack("<I", 0)
+    h += engine.ljust(24, b"\0") + params.ljust(72, b"\0") + journal_id + struct.pack("<I", 0)
     return h + struct.pack("<I", zlib.crc32(h))
 
 
-def record(task, sub, kind=1):
+def record(task, sub, kind=1, hdr=None):
+    """A record bound to its journal: the CRC runs over the header's bytes 0..139 first."""
+    key = zlib.crc32((hdr or header())[:140])
     r = struct.pack("<QQI", task, sub, kind)
-    return r + struct.pack("<I", zlib.crc32(r))
+    return r + struct.pack("<I", zlib.crc32(r, key))
 
 
+def v1_header(n=12, tasks=500):
+    h = b"NQJOURNL" + struct.pack("<IIQ", 1, n, tasks)
+    h += b"prefix".ljust(24, b"\0") + b"prefix_rows=3".ljust(72, b"\0") + struct.pack("<I", 0)
+    return h + struct.pack("<I", zlib.crc32(h))
+
+
+other = header(journal_id=b"another journal!")
 seeds = {
     "header-only": header(),
     "three-records": header() + record(0, 10) + record(1, 20) + record(2, 30),
@@ -26,9 +36,11 @@ seeds = {
     "torn-last-record": header() + record(0, 10) + record(1, 20)[:-1] + b"\x00",
     "duplicate-same": header() + record(5, 1) + record(5, 1),
     "duplicate-conflict": header() + record(5, 1) + record(5, 2),
-    "id-out-of-range": header(tasks=4) + record(4, 1),
+    "id-out-of-range": header(tasks=4) + record(4, 1, hdr=header(tasks=4)),
     "bad-kind": header() + record(0, 1, kind=2) + record(1, 1),
-    "future-version": header(version=2),
+    "another-journals-body": header() + record(0, 1, hdr=other) + record(1, 1, hdr=other),
+    "future-version": header(version=3),
+    "version-1": v1_header() + b"\0" * 24,
     "not-a-journal": b"task,subtotal\n0,167\n",
 }
 os.makedirs(here, exist_ok=True)
