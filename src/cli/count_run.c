@@ -111,7 +111,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
     }
     signals_target(sv);
     h.sv = sv;
-    if (progress_start(&pg, mode, run_progress, &h, journal) != 0) {
+    if (progress_start(&pg, mode, s->n, run_progress, &h, journal) != 0) {
         exit_code = args_run_error(cmd, "cannot start the progress thread");
         goto done;
     }
