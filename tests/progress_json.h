@@ -49,6 +49,10 @@ static inline int expect_progress(const char *err, int n, progress_line *last_ou
         cr_expect_leq(p.done, p.total, "%.200s", l);
         cr_expect_geq(p.solutions, last.solutions, "%.200s", l);
         cr_expect_geq(p.percent, last.percent, "the share done went back: %.200s", l);
+        /* the share of the work is the share of the published total found so far */
+        cr_expect_float_eq(p.percent,
+                           100.0 * (double)p.solutions / (double)oeis_value("A000170", n), 0.006,
+                           "%.200s", l);
         cr_expect(!last.final, "a line after the final one: %.200s", l);
         last = p;
         lines++;

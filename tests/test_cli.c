@@ -1,9 +1,12 @@
 /* The nqueens tool as a person uses it: exit codes, one-line errors, output format,
  * the option conventions (short options, prefixes, help and version everywhere), lost
  * output, and the JSON vocabulary of count and verify. */
+#define _XOPEN_SOURCE 700 /* posix_openpt */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 
 #include "cli/count_output.h"
 #include "cli_run.h"
@@ -420,5 +423,69 @@ Test(unit, cli_control_bytes_are_escaped)
                       (unsigned char)*p, o.err);
         cr_expect_not_null(strstr(o.err, "\\x1b") ? o.err : strstr(o.err, "\\x0d"), "case %zu: %s",
                            i, o.err);
+    }
+}
+
+/* A run under a second draws no bar, even when asked for one. */
+Test(unit, cli_progress_bar_not_for_short_runs)
+{
+    const char *const args[] = {"count", "8", "--progress", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_str_eq(o.err, "", "count 8 is over before a bar would be worth it");
+}
+
+/* The bar on a 40-column terminal (a pty): every redraw fits in 39 columns, so nothing
+ * wraps; with TERM=dumb there are no escape codes, with a real TERM the line is erased
+ * with one. The run is stopped with SIGINT after a few redraws. */
+static void bar_on_pty(const char *term, char *got, size_t size)
+{
+    const char *const args[] = {"count",         "17", "--engine", "prefix",     "--threads", "1",
+                                "--prefix-rows", "4",  "--no-pin", "--progress", NULL};
+    struct winsize ws = {24, 40, 0, 0};
+    int master = posix_openpt(O_RDWR | O_NOCTTY), slave, draws = 0;
+    size_t len = 0;
+    pid_t pid;
+
+    cr_assert(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+    slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    cr_assert(slave >= 0);
+    cr_assert_eq(ioctl(slave, TIOCSWINSZ, &ws), 0);
+    setenv("TERM", term, 1);
+    pid = cli_start(args, -1, slave);
+    close(slave);
+    for (;;) {
+        ssize_t k = read(master, got + len, size - 1 - len);
+        if (k <= 0)
+            break; /* EIO: the tool has closed the terminal */
+        for (ssize_t i = 0; i < k; i++)
+            draws += got[len + i] == '\r';
+        len += (size_t)k;
+        if (draws == 3)
+            kill(pid, SIGINT);
+    }
+    got[len] = '\0';
+    cr_expect_eq(cli_wait(pid), 130);
+    close(master);
+}
+
+Test(unit, cli_progress_bar_fits_the_terminal)
+{
+    static char got[65536];
+    static const char *const terms[] = {"dumb", "xterm"};
+    for (int t = 0; t < 2; t++) {
+        bar_on_pty(terms[t], got, sizeof(got));
+        cr_expect_not_null(strstr(got, "ETA"), "%s", got);
+        for (const char *p = got; *p;) {
+            size_t k = strcspn(p, "\r\n");
+            const char *esc = memchr(p, '\033', k);
+            size_t width = k - (esc ? strlen("\033[K") : 0);
+            if (!strstr(p, "interrupted") || (size_t)(strstr(p, "interrupted") - p) > k)
+                cr_expect_leq(width, 39, "TERM=%s: a redraw of %zu columns: %.*s", terms[t], width,
+                              (int)k, p);
+            cr_expect(t == 1 || !esc, "TERM=dumb: an escape code in %.*s", (int)k, p);
+            p += k + (p[k] != '\0');
+        }
+        cr_expect(t == 0 || strstr(got, "\033[K"), "TERM=xterm erases the line: %s", got);
     }
 }
