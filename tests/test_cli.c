@@ -426,6 +426,24 @@ Test(unit, cli_control_bytes_are_escaped)
     }
 }
 
+/* The notes of a resumed journal name its path escaped too. */
+Test(unit, cli_journal_notes_escape_the_path)
+{
+    char dir[] = "/tmp/nq-cli-XXXXXX", path[64];
+    const char *const args[] = {"count", "10", "--checkpoint", path, NULL};
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/\033[31mj", dir);
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "resuming from "), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/\\x1b[31mj"), "%s", o.err);
+    cr_expect_null(strchr(o.err, '\033'), "%s", o.err);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A run under a second draws no bar, even when asked for one. */
 Test(unit, cli_progress_bar_not_for_short_runs)
 {

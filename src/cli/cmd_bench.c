@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "config.h"
 #include "count_output.h"
+#include "progress.h"
 #include "signals.h"
 
 static const args_option bench_options[] = {
@@ -350,7 +351,7 @@ static int bench_emit(const bench_opts *b, FILE *out_file, const bench_report *r
 
 /* Measure every (engine, n) group in turn; NQ_OK, or the failure (reported unless it is
  * a signal's NQ_ECANCELED). rep->n_results counts the results with timed runs. */
-static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, int progress)
+static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, int show)
 {
     size_t total = rep->n_results, k = 0;
     int rc = NQ_OK;
@@ -368,11 +369,11 @@ static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, i
                 r->runs = runs + 2 * k * (size_t)b->repeat;
                 r->cpu_runs = r->runs + b->repeat;
             }
-            if (progress)
-                fprintf(stderr, "\r[%zu/%zu] %s n=%d ...\033[K", k, total,
-                        nq_engine_name(g->engine), g->n);
+            if (show)
+                fprintf(stderr, "\r[%zu/%zu] %s n=%d ...%s", k, total, nq_engine_name(g->engine),
+                        g->n, progress_term_dumb() ? "        " : "\033[K");
             rc = bench_group(&b->co, g, b->n_threads, b->warmup, b->repeat, &bad);
-            if (rc != NQ_OK && progress)
+            if (rc != NQ_OK && show)
                 fputc('\n', stderr);
             if (rc != NQ_OK && rc != NQ_ECANCELED)
                 args_run_error("bench", "%s n=%d threads=%d failed: %s",
@@ -383,8 +384,8 @@ static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, i
                 if (g[t].n_runs > 0)
                     rep->results[rep->n_results++] = g[t];
         }
-    if (progress && rc == NQ_OK)
-        fputs("\r\033[K", stderr);
+    if (show && rc == NQ_OK)
+        fputs(progress_term_dumb() ? "\n" : "\r\033[K", stderr);
     return rc;
 }
 
@@ -395,7 +396,7 @@ int cmd_bench(int argc, char **argv)
     double *runs, hours;
     FILE *out_file = NULL;
     size_t total;
-    int rc, exit_code = 0, failed = 0, sig, progress = isatty(2);
+    int rc, exit_code = 0, failed = 0, sig, show = isatty(2);
 
     rc = bench_parse(&b, argc, argv, &exit_code);
     if (rc < 0)
@@ -425,7 +426,7 @@ int cmd_bench(int argc, char **argv)
     bench_context_fill(&rep.ctx, &b.co, b.repeat, b.warmup);
     rep.n_results = total;
     signals_install();
-    rc = bench_measure(&b, &rep, runs, progress);
+    rc = bench_measure(&b, &rep, runs, show);
     sig = signals_caught();
     signals_restore();
     if (rc == NQ_ECANCELED && sig) {

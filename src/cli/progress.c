@@ -188,15 +188,19 @@ int progress_mode(int requested)
     return isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_OFF;
 }
 
+int progress_term_dumb(void)
+{
+    const char *term = getenv("TERM");
+    return !term || !*term || strcmp(term, "dumb") == 0;
+}
+
 int progress_start(progress *p, int mode, int n, progress_read_fn read, void *user,
                    nq_journal *journal)
 {
-    const char *term = getenv("TERM");
-
     memset(p, 0, sizeof(*p));
     p->mode = mode;
     p->n = n;
-    p->dumb = !term || !*term || strcmp(term, "dumb") == 0;
+    p->dumb = progress_term_dumb();
     p->read = read;
     p->user = user;
     p->journal = journal;

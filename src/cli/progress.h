@@ -46,6 +46,9 @@ typedef struct progress {
     int started;
 } progress;
 
+/* Whether the terminal takes no escape codes (TERM=dumb, or no TERM at all). */
+int progress_term_dumb(void);
+
 /* The mode a PROGRESS_AUTO request means here: a bar when stderr is a terminal, else
  * nothing; any other mode is returned as it is. */
 int progress_mode(int requested);
