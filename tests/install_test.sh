@@ -18,3 +18,11 @@ case "$lib" in
 "$dest"/*) echo "ok: installed nqueens runs with the installed $lib" ;;
 *) echo "not ok: installed nqueens uses '$lib', not the one under the destdir"; exit 1 ;;
 esac
+comp=$(find "$dest" -path '*/bash-completion/completions/nqueens' -type f)
+[ -n "$comp" ] || { echo "not ok: no bash completion installed"; exit 1; }
+echo "ok: bash completion at ${comp#"$dest"}"
+if [ -f "$build/man/nqueens.1" ]; then
+    page=$(find "$dest" -path '*/man1/nqueens.1' -type f)
+    [ -n "$page" ] || { echo "not ok: the man page was built but not installed"; exit 1; }
+    echo "ok: man page at ${page#"$dest"}"
+fi
