@@ -158,27 +158,40 @@ char *args_shell_word(const char *s, char *buf, size_t size)
 
 /* ---- engines, help and version ------------------------------------------------------ */
 
-const char *args_engine_names(void)
+/* Every engine the library names, from nq_engine_name: the ones this build leaves out
+ * answer NQ_EUNSUPPORTED, a name past the table NQ_EINVAL. */
+static const char *engine_names(int all, char *names, size_t size)
 {
-    static char names[256];
     size_t len = 0;
 
-    if (names[0])
-        return names;
-    /* Every engine the library names: the ones this build leaves out answer
-     * NQ_EUNSUPPORTED, a name past the table NQ_EINVAL. */
+    names[0] = '\0';
     for (int e = 0;; e++) {
         int back = nq_engine_from_name(nq_engine_name(e));
         int k;
         if (back != e && back != NQ_EUNSUPPORTED)
             break;
-        k = snprintf(names + len, sizeof(names) - len, "%s%s%s", e ? ", " : "", nq_engine_name(e),
+        if (back == NQ_EUNSUPPORTED && !all)
+            continue;
+        k = snprintf(names + len, size - len, "%s%s%s", len ? ", " : "", nq_engine_name(e),
                      back == NQ_EUNSUPPORTED ? " (not in this build)" : "");
-        if (k < 0 || (size_t)k >= sizeof(names) - len)
+        if (k < 0 || (size_t)k >= size - len)
             break;
         len += (size_t)k;
     }
     return names;
+}
+
+const char *args_engine_names(void)
+{
+    static char names[256];
+    return names[0] ? names : engine_names(1, names, sizeof(names));
+}
+
+/* For the help: the engines this build has. */
+static const char *built_engine_names(void)
+{
+    static char names[256];
+    return names[0] ? names : engine_names(0, names, sizeof(names));
 }
 
 static const char *default_engine_name(void)
@@ -195,7 +208,7 @@ static void put_help_text(FILE *f, const char *text, int indent)
     static const struct {
         const char *field;
         const char *(*value)(void);
-    } fields[] = {{"{engines}", args_engine_names}, {"{default_engine}", default_engine_name}};
+    } fields[] = {{"{engines}", built_engine_names}, {"{default_engine}", default_engine_name}};
 
     for (const char *p = text; *p; p++) {
         size_t i;
@@ -480,8 +493,8 @@ int count_opts_engine(const char *cmd, const char *value)
     int e = nq_engine_from_name(value);
     if (e == NQ_EUNSUPPORTED)
         return args_usage_error(cmd,
-                                "--engine %s: not built into this nqueens (see nqueens "
-                                "--version; cuda needs nvcc at build time)",
+                                "--engine %s: not built with CUDA (needs nvcc at build time; "
+                                "see nqueens --version)",
                                 value),
                -1;
     if (e < 0)

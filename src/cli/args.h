@@ -93,7 +93,7 @@ void args_print_help(const args_command *c, FILE *f);
 /* Print the version, the git revision and the optional parts built in. */
 void args_print_version(FILE *f);
 /* "prefix, d4, cuda": every engine the library names, from nq_engine_name, with the
- * ones this build leaves out marked. */
+ * ones this build leaves out marked (the help lists only the built ones). */
 const char *args_engine_names(void);
 
 #define ARGS_MAX_OPTIONS 40
