@@ -155,8 +155,12 @@ int main(int argc, char **argv)
 
     /* Only rank 0 reads the arguments, so that a mistake is reported once. */
     memset(&a, 0, sizeof(a));
-    if (rank == 0)
+    if (rank == 0) {
         a.exit_code = parse_args(argc, argv, &a);
+        /* the help or the version lost on a full disk is a failure, as in nqueens */
+        if (a.exit_code == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+            a.exit_code = args_run_error(NULL, "cannot write the output");
+    }
     MPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, MPI_COMM_WORLD);
     if (a.exit_code >= 0) {
         MPI_Finalize();
