@@ -491,17 +491,16 @@ void count_opts_default(count_opts *o)
 int count_opts_engine(const char *cmd, const char *value)
 {
     int e = nq_engine_from_name(value);
+
     if (e == NQ_EUNSUPPORTED)
-        return args_usage_error(cmd,
-                                "--engine %s: not built with CUDA (needs nvcc at build time; "
-                                "see nqueens --version)",
-                                value),
-               -1;
-    if (e < 0)
-        return args_usage_error(cmd, "unknown --engine '%s': expected one of %s", value,
-                                args_engine_names()),
-               -1;
-    return e;
+        args_usage_error(cmd,
+                         "--engine %s: not built with CUDA (needs nvcc at build time; see "
+                         "nqueens --version)",
+                         value);
+    else if (e < 0)
+        args_usage_error(cmd, "unknown --engine '%s': expected one of %s", value,
+                         args_engine_names());
+    return e < 0 ? -1 : e;
 }
 
 int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)

@@ -56,6 +56,12 @@ static int verify_range(const char *const *pos, int n_pos, int *from, int *to)
 
 /* Count board n and print its line or object; 1 if it passed, 0 if not, or -1 after a
  * run or write failure (reported). */
+static int verify_failed(const char *fmt, int n, int rc)
+{
+    args_run_error("verify", fmt, n, nq_strerror(rc));
+    return -1;
+}
+
 static int verify_one(const count_opts *o, int n, int json)
 {
     nq_settings s;
@@ -69,17 +75,16 @@ static int verify_one(const count_opts *o, int n, int json)
     count_opts_settings(o, n, &s);
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
-        return args_run_error("verify", "cannot create solver: %s", nq_strerror(rc)), -1;
+        return verify_failed("cannot create a solver for n=%d: %s", n, rc);
     cpu = clock_cpu();
     rc = nq_count(sv, NULL, &r);
     cpu = clock_cpu() - cpu;
     nq_destroy_solver(&sv);
     if (rc != NQ_OK)
-        return args_run_error("verify", "count of n=%d failed: %s", n, nq_strerror(rc)), -1;
+        return verify_failed("count of n=%d failed: %s", n, rc);
     args_warn_unpinned(o, &r);
     if (json) {
         count_report c = {n, &r, cpu, extra};
-        nq_known_total(n, &want);
         if (r.has_unique && nq_known_unique(n, &want) == NQ_OK)
             nq_u128_to_string(want, unique_s, sizeof(unique_s));
         nq_known_total(n, &want);
@@ -91,7 +96,7 @@ static int verify_one(const count_opts *o, int n, int json)
     }
     /* Each line as it comes: a run of many n is watched; a lost line is a failure. */
     if (fflush(stdout) != 0)
-        return args_run_error("verify", "cannot write the output"), -1;
+        return verify_failed("cannot write the line of n=%d: %s", n, NQ_EIO);
     return count_output_verified(n, &r) == 1;
 }
 
