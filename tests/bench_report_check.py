@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
-"""Test helper: check an `nqueens bench` report in FORMAT (json, github, bencher).
+"""Test helper: check an `nqueens bench` report in FORMAT (json, csv, google-benchmark,
+github, bencher).
 
 usage: bench_report_check.py FORMAT FILE
 Strict JSON (NaN and Infinity rejected), the required fields, numbers finite and in order.
-For json, prints one line per result: engine n threads total verified.
+For json and csv, prints one line per result: engine n threads total verified.
 Exit 0 if the report is sound, else 1 with the reason on stderr."""
+import csv
 import json
 import math
 import sys
 
+SCHEMA = 1
 CONTEXT = ["date", "host", "cpu_model", "logical_cpus", "physical_cores", "allowed_cpus",
-           "numa_nodes", "compiler", "flags", "build_type", "git_revision", "version"]
-RESULT = ["engine", "n", "threads", "runs", "min", "median", "max", "total", "verified",
-          "solutions_per_second", "speedup", "efficiency"]
+           "numa_nodes", "compiler", "flags", "build_type", "git_revision", "version",
+           "repeat", "warmup", "pinning", "load_average", "interrupted"]
+RESULT = ["engine", "n", "threads", "runs", "min_seconds", "median_seconds", "max_seconds",
+          "sum_seconds", "median_cpu_seconds", "total", "verified", "verified_against",
+          "solutions_per_second", "speedup", "efficiency", "tasks", "prefix_rows",
+          "pinned_threads"]
+CSV = ["engine", "n", "threads", "runs", "median_seconds", "min_seconds", "max_seconds",
+       "median_cpu_seconds", "solutions_per_second", "speedup", "efficiency", "total",
+       "verified", "verified_against", "tasks", "prefix_rows", "pinned_threads"]
 
 
 def reject(const):
@@ -27,27 +36,69 @@ def number(v, what, allow_null=False):
 
 
 def check_json(doc):
+    if doc.get("schema") != SCHEMA:
+        raise ValueError(f"schema is {doc.get('schema')!r}, not {SCHEMA}")
     ctx = doc["context"]
     for k in CONTEXT:
         if k not in ctx:
             raise ValueError(f"context lacks {k}")
-    if not doc["results"]:
+    if not isinstance(ctx["pinning"], bool) or len(ctx["load_average"]) != 2:
+        raise ValueError("pinning must be a boolean and load_average two numbers")
+    if not doc["results"] and not ctx["interrupted"]:
         raise ValueError("no results")
     for r in doc["results"]:
         for k in RESULT:
             if k not in r:
                 raise ValueError(f"result lacks {k}")
-        for k in ("min", "median", "max", "solutions_per_second"):
+        for k in ("min_seconds", "median_seconds", "max_seconds", "median_cpu_seconds",
+                  "solutions_per_second"):
             number(r[k], k)
         for k in ("speedup", "efficiency"):
             number(r[k], k, allow_null=True)
-        if not r["runs"] or any(number(x, "run") or x <= 0 for x in r["runs"]):
-            raise ValueError("runs must be positive seconds")
-        if not r["min"] <= r["median"] <= r["max"]:
+        if not r["runs"]:
+            raise ValueError("no runs")
+        for run in r["runs"]:
+            number(run["seconds"], "seconds")
+            number(run["cpu_seconds"], "cpu_seconds")
+            if run["seconds"] <= 0 or run["cpu_seconds"] < 0:
+                raise ValueError("runs must be positive seconds")
+        if not r["min_seconds"] <= r["median_seconds"] <= r["max_seconds"]:
             raise ValueError("min <= median <= max does not hold")
         if not isinstance(r["verified"], bool) or not isinstance(r["total"], int):
             raise ValueError("verified must be a boolean and total an integer")
+        if not isinstance(r["pinned_threads"], int) or isinstance(r["pinned_threads"], bool):
+            raise ValueError("pinned_threads must be an integer")
         print(r["engine"], r["n"], r["threads"], r["total"], str(r["verified"]).lower())
+
+
+def check_csv(text):
+    rows = list(csv.DictReader(text.splitlines()))
+    if not rows or list(rows[0].keys()) != CSV:
+        raise ValueError(f"the header is not {','.join(CSV)}")
+    for r in rows:
+        for k in ("median_seconds", "min_seconds", "max_seconds", "median_cpu_seconds",
+                  "solutions_per_second"):
+            number(float(r[k]), k)
+        for k in ("speedup", "efficiency"):
+            if r[k] != "":
+                number(float(r[k]), k)
+        if not float(r["min_seconds"]) <= float(r["median_seconds"]) <= float(r["max_seconds"]):
+            raise ValueError("min <= median <= max does not hold")
+        if r["verified"] not in ("true", "false") or int(r["runs"]) < 1:
+            raise ValueError("verified must be true or false, runs at least 1")
+        print(r["engine"], r["n"], r["threads"], int(r["total"]), r["verified"])
+
+
+def check_google(doc):
+    if not isinstance(doc.get("context"), dict) or not doc["benchmarks"]:
+        raise ValueError("google-benchmark needs a context and benchmarks")
+    for b in doc["benchmarks"]:
+        if not isinstance(b["name"], str) or b["time_unit"] not in ("ns", "us", "ms", "s"):
+            raise ValueError("name must be a string and time_unit ns, us, ms or s")
+        number(b["real_time"], "real_time")
+        number(b["cpu_time"], "cpu_time")
+        if not isinstance(b["iterations"], int) or b["iterations"] < 1:
+            raise ValueError("iterations must be a positive integer")
 
 
 def check_github(doc):
@@ -76,8 +127,13 @@ def main():
     fmt, path = sys.argv[1], sys.argv[2]
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f, parse_constant=reject)
-        {"json": check_json, "github": check_github, "bencher": check_bencher}[fmt](doc)
+            text = f.read()
+        if fmt == "csv":
+            check_csv(text)
+        else:
+            doc = json.loads(text, parse_constant=reject)
+            {"json": check_json, "google-benchmark": check_google, "github": check_github,
+             "bencher": check_bencher}[fmt](doc)
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"bench_report_check: {fmt} {path}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

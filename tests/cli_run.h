@@ -16,7 +16,7 @@ extern char **environ;
 typedef struct cli_out {
     int status; /* exit code, or 128 + signal */
     char out[65536];
-    char err[8192];
+    char err[65536]; /* a slow run under a sanitizer writes a progress line a second */
 } cli_out;
 
 static inline void cli_slurp(int fd, char *buf, size_t size)

@@ -1,7 +1,9 @@
-/* nqueens bench: the LIST parser, the statistics, the four report writers (checked as
- * strict JSON by tests/bench_report_check.py) and the subcommand end to end. */
+/* nqueens bench: the LIST parser, the statistics, the report writers (checked strictly
+ * by tests/bench_report_check.py) and the subcommand end to end, Ctrl-C included. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <signal.h>
+#include <time.h>
 
 #include "cli/bench_list.h"
 #include "cli/bench_report.h"
@@ -101,6 +103,7 @@ Test(unit, bench_stats_median_min_max)
     cr_expect_float_eq(r.sum, 6.0, 1e-12);
     cr_expect_float_eq(r.solutions_per_second, 46.0, 1e-9);
     cr_expect_float_eq(odd[0], 3.0, 0, "the runs keep their order");
+    cr_expect(isnan(r.cpu_median), "no CPU times, no CPU median");
     r.runs = even;
     r.n_runs = 4;
     bench_stats(&r);
@@ -111,6 +114,8 @@ Test(unit, bench_stats_median_min_max)
  * threads only (no 1-thread figure, so its speedup is unmeasured: null, not NaN). */
 static double runs_buf[4][3] = {
     {0.40, 0.30, 0.35}, {0.20, 0.18, 0.19}, {0.11, 0.10, 0.12}, {0.5, 0.6, 0.7}};
+static double cpu_buf[4][3] = {
+    {0.40, 0.30, 0.35}, {0.39, 0.36, 0.38}, {0.44, 0.40, 0.48}, {1.0, 1.2, 1.4}};
 static bench_result results[4];
 static bench_report rep;
 
@@ -134,6 +139,7 @@ static void make_report(void)
                                     .n = ns[i],
                                     .threads = ts[i],
                                     .runs = runs_buf[i],
+                                    .cpu_runs = cpu_buf[i],
                                     .n_runs = 3,
                                     .verified = 1,
                                     .against_oeis = 1};
@@ -165,6 +171,7 @@ static int write_and_check(int format, const char *name)
 Test(unit, bench_speedups_and_efficiency)
 {
     make_report();
+    cr_expect_float_eq(results[2].cpu_median, 0.44, 1e-12);
     cr_expect_float_eq(results[0].speedup, 1.0, 1e-12);
     cr_expect_float_eq(results[1].speedup, 0.35 / 0.19, 1e-12);
     cr_expect_float_eq(results[2].efficiency, 0.35 / 0.11 / 4, 1e-12);
@@ -176,6 +183,8 @@ Test(unit, bench_writers_emit_valid_reports)
 {
     make_report();
     cr_expect_eq(write_and_check(BENCH_JSON, "json"), 0);
+    cr_expect_eq(write_and_check(BENCH_CSV, "csv"), 0);
+    cr_expect_eq(write_and_check(BENCH_GOOGLE, "google-benchmark"), 0);
     cr_expect_eq(write_and_check(BENCH_GITHUB, "github"), 0);
     cr_expect_eq(write_and_check(BENCH_BENCHER, "bencher"), 0);
 }
@@ -199,6 +208,8 @@ Test(unit, bench_format_names)
     cr_expect_eq(bench_format_from_name("json"), BENCH_JSON);
     cr_expect_eq(bench_format_from_name("github"), BENCH_GITHUB);
     cr_expect_eq(bench_format_from_name("bencher"), BENCH_BENCHER);
+    cr_expect_eq(bench_format_from_name("csv"), BENCH_CSV);
+    cr_expect_eq(bench_format_from_name("google-benchmark"), BENCH_GOOGLE);
     cr_expect_eq(bench_format_from_name("JSON"), -1);
 }
 
@@ -238,7 +249,7 @@ Test(unit, bench_cli_runs_and_verifies)
 
 Test(unit, bench_cli_bad_arguments_exit_2)
 {
-    const char *const cases[][4] = {
+    const char *const cases[][6] = {
         {"bench", "--n", "0", NULL},
         {"bench", "--n", "17-14", NULL},
         {"bench", "--threads", "0", NULL},
@@ -251,6 +262,10 @@ Test(unit, bench_cli_bad_arguments_exit_2)
         {"bench", "--bogus", NULL},
         {"bench", "stray", NULL},
         {"bench", "--no-pin=1", NULL},
+        {"bench", "--prefix-rows", "3", NULL},
+        {"bench", "--engine", "prefix,d4", "--prefix-rows", "3", NULL},
+        {"bench", "--devices", "x", NULL},
+        {"bench", "--engine", "prefix,nope", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cli_run(&o, cases[i]);
@@ -294,4 +309,116 @@ Test(unit, bench_cli_unwritable_out_fails_before_the_runs)
         cr_assert_fail("bench ran its measurements before opening --out");
     }
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+}
+
+/* Every format through the command, and the options bench shares with count:
+ * --prefix-rows with an engine that has them, --devices. */
+Test(unit, bench_cli_every_format)
+{
+    static const char *const formats[] = {"json", "csv", "google-benchmark", "github", "bencher"};
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        char path[] = "/tmp/nq-bench-fmt-XXXXXX", cmd[512];
+        const char *const args[] = {"bench",
+                                    "-n",
+                                    "7,8",
+                                    "-t",
+                                    "1,2",
+                                    "-r",
+                                    "2",
+                                    "-w",
+                                    "0",
+                                    "--no-pin",
+                                    "-e",
+                                    "prefix",
+                                    "--prefix-rows",
+                                    "2",
+                                    "--devices",
+                                    "0",
+                                    "-f",
+                                    formats[i],
+                                    "-o",
+                                    path,
+                                    NULL};
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        close(fd);
+        cli_run(&o, args);
+        cr_expect_eq(o.status, 0, "--format %s: %s", formats[i], o.err);
+        snprintf(cmd, sizeof(cmd), "python3 '%s/bench_report_check.py' %s '%s' >/dev/null",
+                 NQ_TESTS_DIR, formats[i], path);
+        cr_expect_eq(system(cmd), 0, "--format %s: the report is not sound", formats[i]);
+        unlink(path);
+    }
+}
+
+/* CPU seconds of process pid so far (utime + stime from /proc), or -1. */
+static double proc_cpu(pid_t pid)
+{
+    char path[64], buf[1024], *p;
+    unsigned long long ut, st;
+    FILE *f;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    f = fopen(path, "r");
+    if (!f)
+        return -1;
+    p = fgets(buf, sizeof(buf), f);
+    fclose(f);
+    if (!p || !(p = strrchr(buf, ')')) ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+        return -1;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* A bench the estimate says takes hours warns before it starts; Ctrl-C in its middle
+ * still writes the rows measured by then, to --out and to stdout, and exits 130. The
+ * signal is sent once the run has used half a CPU second: n = 8 and 9 take a few
+ * milliseconds, so by then only n = 21 is left running (in small tasks, seven rows
+ * deep, so that the stop comes at once). */
+Test(unit, bench_cli_ctrl_c_writes_what_was_measured)
+{
+    char path[] = "/tmp/nq-bench-int-XXXXXX", out_path[] = "/tmp/nq-bench-out-XXXXXX",
+         err_path[] = "/tmp/nq-bench-err-XXXXXX", cmd[512], line[256];
+    const char *const args[] = {"bench",    "--n",   "8,9,21",   "--threads", "1",
+                                "--repeat", "1",     "-w",       "0",         "--no-pin",
+                                "-f",       "json",  "--engine", "prefix",    "--prefix-rows",
+                                "7",        "--out", path,       NULL};
+    int fd = mkstemp(path), fo = mkstemp(out_path), fe = mkstemp(err_path), rows = 0;
+    pid_t pid;
+    FILE *p;
+
+    cr_assert(fd >= 0 && fo >= 0 && fe >= 0);
+    close(fd);
+    pid = cli_start(args, fo, fe);
+    while (proc_cpu(pid) < 0.5) {
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        cr_assert_geq(proc_cpu(pid), 0, "bench ended before the signal");
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGINT);
+    cr_expect_eq(cli_wait(pid), 130);
+    lseek(fo, 0, SEEK_SET);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fo, o.out, sizeof(o.out));
+    cli_slurp(fe, o.err, sizeof(o.err));
+    cr_expect_not_null(strstr(o.err, "warning: this may take"), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "interrupted by SIGINT"), "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "interrupted by SIGINT"), "the table says so: %s", o.out);
+    cr_expect_eq(count_lines(o.out), 8, "the header and two rows: %s", o.out);
+    snprintf(cmd, sizeof(cmd), "python3 '%s/bench_report_check.py' json '%s'", NQ_TESTS_DIR, path);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    while (fgets(line, sizeof(line), p)) {
+        int n;
+        unsigned long long total;
+        cr_assert_eq(sscanf(line, "%*s %d %*d %llu", &n, &total), 2, "%s", line);
+        cr_expect_eq(total, oeis_value("A000170", n));
+        cr_expect_eq(n, 8 + rows++);
+    }
+    cr_expect_eq(pclose(p), 0, "the JSON report is not sound");
+    cr_expect_eq(rows, 2);
+    close(fo);
+    close(fe);
+    unlink(path);
+    unlink(out_path);
+    unlink(err_path);
 }

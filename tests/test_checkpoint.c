@@ -305,7 +305,8 @@ Test(unit, progress_only_when_asked)
     cr_expect_str_eq(o.err, "");
     cli_run(&o, json);
     expect_total(&o, 12);
-    cr_expect_not_null(strstr(o.err, "{\"progress\": {\"tasks_done\": "), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "{\"progress\": {\"schema\": 1, \"tasks_done\": "), "%s",
+                       o.err);
     cr_expect_not_null(strstr(o.err, "\"final\": true}}\n"), "%s", o.err);
 }
 

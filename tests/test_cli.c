@@ -1,6 +1,14 @@
-/* The nqueens tool as a person uses it: exit codes, one-line errors, output format. */
+/* The nqueens tool as a person uses it: exit codes, one-line errors, output format,
+ * the option conventions (short options, prefixes, help and version everywhere), lost
+ * output, and the JSON vocabulary of count and verify. */
+#define _XOPEN_SOURCE 700 /* posix_openpt */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 
+#include "cli/count_output.h"
 #include "cli_run.h"
 #include "oeis_data.h"
 
@@ -36,6 +44,22 @@ Test(unit, cli_bad_arguments_exit_2)
         {"count", "8", "--prefix-rows", "3", "--engine", "d4", NULL},
         {"count", "8", "--bogus", NULL},
         {"count", "8", "--json=yes", NULL},
+        {"count", "8", "--threads", "0", NULL},
+        {"count", "8", "-t", "0", NULL},
+        {"count", "8", "-t", NULL},
+        {"count", "8", "-x", NULL},
+        {"count", "8", "--progress", "json", NULL},
+        {"count", "8", "--p", "3", NULL},
+        {"count", "8", "--thraeds", "2", NULL},
+        {"verify", "--threads", "0", NULL},
+        {"verify", "5", "8", "--checkpoint", "x", NULL},
+        {"--version", "extra", NULL},
+        {"-V", "count", NULL},
+        {"--help", "count", NULL},
+        {"help", "frobnicate", NULL},
+        {"help", "count", "list", NULL},
+        {"cuont", "8", NULL},
+        {"--threads", "2", NULL},
         {"verify", "0", NULL},
         {"verify", "5", "28", NULL},
         {"verify", "9", "3", NULL},
@@ -126,13 +150,365 @@ Test(unit, cli_json_carries_unique)
 
 Test(unit, cli_verify_checks_unique)
 {
-    char want[64];
+    char want[96];
     const char *const args[] = {"verify", "5", "8", "--no-pin", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
-    snprintf(want, sizeof(want), "unique=%-18llu expected=%llu ",
-             (unsigned long long)oeis_value("A002562", 8),
+    snprintf(want, sizeof(want), "PASS n=8  total %-18llu unique %-17llu ",
+             (unsigned long long)oeis_value("A000170", 8),
              (unsigned long long)oeis_value("A002562", 8));
     cr_expect_not_null(strstr(o.out, want), "%s", o.out);
     cr_expect_not_null(strstr(o.out, "verify: 4 passed, 0 failed"), "%s", o.out);
+}
+
+/* Every line of s is at most 80 columns; the widest, for the message. */
+static size_t widest_line(const char *s)
+{
+    size_t w = 0;
+    for (const char *l = s; *l;) {
+        size_t k = strcspn(l, "\n");
+        w = k > w ? k : w;
+        l += k + (l[k] == '\n');
+    }
+    return w;
+}
+
+/* A verify line for the widest numbers the tables hold (n = 27), passing and failing:
+ * 80 columns at most, the FAIL one with the expected numbers under the found ones. */
+Test(unit, cli_verify_lines_fit_80_columns)
+{
+    char buf[1024];
+    nq_result r = {0};
+    FILE *f;
+
+    nq_known_total(27, &r.total);
+    nq_known_unique(27, &r.unique);
+    r.has_unique = 1;
+    r.seconds = 987654.321;
+    f = fmemopen(buf, sizeof(buf), "w");
+    count_output_verify_line(f, 27, &r);
+    r.total.lo += 1;
+    count_output_verify_line(f, 27, &r);
+    fclose(f);
+    cr_expect_leq(widest_line(buf), 80, "%s", buf);
+    cr_expect_eq(count_lines(buf), 3, "PASS, FAIL and the expected line:\n%s", buf);
+    cr_expect(strncmp(buf, "PASS n=27 ", 10) == 0, "%s", buf);
+    cr_expect_not_null(strstr(buf, "\nFAIL n=27 total 234907967154122529 "), "%s", buf);
+    cr_expect_not_null(strstr(buf, "\n expected total 234907967154122528 unique "), "%s", buf);
+}
+
+/* One JSON object per n, count's vocabulary plus the expected numbers; no summary. */
+Test(unit, cli_verify_json)
+{
+    const char *const args[] = {"verify", "4", "7", "--json", "--no-pin", NULL};
+    const char *line = o.out;
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_eq(count_lines(o.out), 4, "%s", o.out);
+    for (int n = 4; n <= 7; n++) {
+        char want[160];
+        snprintf(want, sizeof(want),
+                 "{\"schema\": 1, \"n\": %d, \"total\": %llu, \"unique\": %llu, ", n,
+                 (unsigned long long)oeis_value("A000170", n),
+                 (unsigned long long)oeis_value("A002562", n));
+        cr_expect(strncmp(line, want, strlen(want)) == 0, "want %s in %s", want, line);
+        cr_expect_not_null(strstr(line, "\"verified\": true"), "%s", line);
+        snprintf(want, sizeof(want), "\"expected_total\": %llu, \"expected_unique\": %llu}",
+                 (unsigned long long)oeis_value("A000170", n),
+                 (unsigned long long)oeis_value("A002562", n));
+        cr_expect_not_null(strstr(line, want), "%s", line);
+        line = strchr(line, '\n') + 1;
+    }
+}
+
+/* The names README "JSON output" documents, in count's object. */
+Test(unit, cli_count_json_vocabulary)
+{
+    static const char *const names[] = {
+        "\"schema\": 1,",       "\"n\": 10,",        "\"total\": ",
+        "\"unique\": ",         "\"engine\": ",      "\"threads\": 2,",
+        "\"pinned_threads\": ", "\"tasks\": ",       "\"prefix_rows\": ",
+        "\"seconds\": ",        "\"cpu_seconds\": ", "\"solutions_per_second\": ",
+        "\"verified\": true"};
+    const char *const args[] = {"count", "10", "-j", "-t", "2", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        cr_expect_not_null(strstr(o.out, names[i]), "%s not in %s", names[i], o.out);
+    cr_expect_null(strstr(o.out, "\"pinned\":"), "%s", o.out);
+}
+
+/* getopt_long conventions: short options, attached values, unique prefixes, options
+ * before or after N, "--" before N. */
+Test(unit, cli_option_spellings)
+{
+    const char *const cases[][7] = {
+        {"count", "9", "-t", "2", NULL},
+        {"count", "9", "-t2", NULL},
+        {"count", "-t", "2", "9", NULL},
+        {"count", "9", "--thr", "2", NULL},
+        {"count", "9", "--threads=2", "--engine=prefix", NULL},
+        {"count", "9", "-e", "prefix", "--no-pi", NULL},
+        {"count", "--", "9", NULL},
+        {"count", "9", "-t", "max", NULL},
+    };
+    char want[32];
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 9));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cli_run(&o, cases[i]);
+        cr_expect_eq(o.status, 0, "case %zu: exit %d, stderr: %s", i, o.status, o.err);
+        cr_expect_str_eq(o.out, want, "case %zu", i);
+    }
+}
+
+/* The one-line messages say what was meant: a near miss, an ambiguous prefix, the '='
+ * that --progress needs, every engine name. */
+Test(unit, cli_messages_help_the_user)
+{
+    static const struct {
+        const char *args[6];
+        const char *says;
+    } cases[] = {
+        {{"count", "8", "--thraeds", "2", NULL}, "did you mean --threads?"},
+        {{"count", "8", "--jsno", NULL}, "did you mean --json?"},
+        {{"count", "8", "--p", "3", NULL}, "ambiguous option '--p': --prefix-rows, --progress"},
+        {{"count", "8", "--progress", "json", NULL}, "write --progress=json"},
+        {{"count", "8", "--engine", "nope", NULL}, "expected one of prefix, d4, cuda"},
+        {{"list", "6", "--engine", "cuda", NULL}, "list has one engine"},
+        {{"count", "8", "--threads", "0", NULL}, "expected 1..4096, or 'max'"},
+        {{"cuont", "8", NULL}, "did you mean count?"},
+        {{"--version", "extra", NULL}, "--version takes no arguments"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        expect_usage_error(cases[i].args);
+        cr_expect_not_null(strstr(o.err, cases[i].says), "want '%s' in: %s", cases[i].says, o.err);
+    }
+}
+
+/* help CMD, CMD --help, CMD -h and help from any position are the same text, listing
+ * only what the command takes, in 80 columns; --version works in every command. */
+Test(unit, cli_help_everywhere)
+{
+    static const char *const cmds[] = {"count", "verify", "list", "bench"};
+    char version[1024];
+    const char *const v[] = {"--version", NULL};
+    cli_run(&o, v);
+    cr_assert_eq(o.status, 0);
+    strcpy(version, o.out);
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        char help[8192];
+        const char *const a[] = {cmds[i], "--help", NULL};
+        const char *const b[] = {"help", cmds[i], NULL};
+        const char *const c[] = {cmds[i], "-t", "2", "-h", NULL};
+        const char *const d[] = {cmds[i], "--version", NULL};
+        cli_run(&o, a);
+        cr_assert_eq(o.status, 0, "%s --help: %s", cmds[i], o.err);
+        strcpy(help, o.out);
+        cr_expect_leq(widest_line(help), 80, "%s --help is wider than 80 columns", cmds[i]);
+        cli_run(&o, b);
+        cr_expect_str_eq(o.out, help, "help %s", cmds[i]);
+        cli_run(&o, c);
+        cr_expect_str_eq(o.out, help, "%s -t 2 -h", cmds[i]);
+        cli_run(&o, d);
+        cr_expect_eq(o.status, 0);
+        cr_expect_str_eq(o.out, version, "%s --version", cmds[i]);
+    }
+    {
+        const char *const l[] = {"list", "--help", NULL};
+        cli_run(&o, l);
+        cr_expect_null(strstr(o.out, "--engine"), "list takes no --engine:\n%s", o.out);
+        cr_expect_null(strstr(o.out, "--devices"), "%s", o.out);
+        cr_expect_null(strstr(o.out, "--checkpoint"), "%s", o.out);
+        cr_expect_not_null(strstr(o.out, "--unique"), "%s", o.out);
+    }
+}
+
+/* --version names the release, the git revision and the optional parts. */
+Test(unit, cli_version_says_what_is_built)
+{
+    char first[64];
+    const char *const v[] = {"-V", NULL};
+    cli_run(&o, v);
+    cr_assert_eq(o.status, 0);
+    snprintf(first, sizeof(first), "nqueens %d.%d.%d\n", NQ_VERSION_MAJOR, NQ_VERSION_MINOR,
+             NQ_VERSION_PATCH);
+    cr_expect(strncmp(o.out, first, strlen(first)) == 0, "%s", o.out);
+    first[strlen(first) - 1] = '\0';
+    cr_expect_str_eq(nq_version(), first + strlen("nqueens "), "the header and the library agree");
+    cr_expect_not_null(strstr(o.out, "\ngit revision "), "%s", o.out);
+    cr_expect_null(strstr(o.out, "git revision unknown"), "%s", o.out);
+    cr_expect(strstr(o.out, "hwloc yes") || strstr(o.out, "hwloc no"), "%s", o.out);
+    cr_expect(strstr(o.out, ", cuda ") && strstr(o.out, ", mpi "), "%s", o.out);
+}
+
+/* A build without hwloc pins nothing and says nothing about it; with hwloc, pinning on
+ * this machine works. Either way a plain count prints the total alone. */
+Test(unit, cli_no_pinning_chatter)
+{
+    const char *const args[] = {"count", "10", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0);
+    cr_expect_str_eq(o.err, "", "a plain count says nothing on stderr");
+}
+
+/* Run the tool with stdout on fd (-1: closed); the exit status, stderr in o.err. */
+static int run_stdout_on(const char *const *args, int fd)
+{
+    char err_path[] = "/tmp/nq-cli-err-XXXXXX";
+    const char *argv[16];
+    int fe = mkstemp(err_path), st, i = 0;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+
+    argv[i++] = NQ_CLI_PATH;
+    for (; args[i - 1]; i++)
+        argv[i] = args[i - 1];
+    argv[i] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    if (fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, fd, 1);
+    else
+        posix_spawn_file_actions_addclose(&fa, 1);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    cr_assert_eq(posix_spawn(&pid, NQ_CLI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(err_path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Output that cannot be written (a full disk, a closed stdout) is exit 1 with one line,
+ * whatever the command; never a silent 0. */
+Test(unit, cli_lost_output_fails)
+{
+    const char *const cases[][6] = {
+        {"verify", "1", "5", NULL}, {"--help", NULL},
+        {"--version", NULL},        {"count", "--help", NULL},
+        {"count", "8", NULL},       {"count", "8", "--json", NULL},
+        {"list", "6", NULL},        {"list", "--help", NULL},
+        {"help", "bench", NULL},    {"verify", "4", "5", "--json", NULL},
+    };
+    int full = open("/dev/full", O_WRONLY);
+    cr_assert(full >= 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int st = run_stdout_on(cases[i], full);
+        cr_expect_eq(st, 1, "%s %s > /dev/full: exit %d", cases[i][0],
+                     cases[i][1] ? cases[i][1] : "", st);
+        cr_expect_eq(count_lines(o.err), 1, "%s > /dev/full: %s", cases[i][0], o.err);
+        st = run_stdout_on(cases[i], -1);
+        cr_expect_eq(st, 1, "%s %s >&-: exit %d", cases[i][0], cases[i][1] ? cases[i][1] : "", st);
+        cr_expect_eq(count_lines(o.err), 1, "%s >&-: %s", cases[i][0], o.err);
+    }
+    close(full);
+}
+
+/* Control bytes from the command line reach the terminal escaped, never raw. */
+Test(unit, cli_control_bytes_are_escaped)
+{
+    const char *const cases[][5] = {
+        {"count", "8", "--checkpoint", "/nonexistent/\033[31mred\a", NULL},
+        {"count", "8", "--\033[2Jclear", NULL},
+        {"count", "\033]0;title\a", NULL},
+        {"count", "8", "--engine", "d4\r\n", NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cli_run(&o, cases[i]);
+        cr_expect_neq(o.status, 0, "case %zu", i);
+        cr_expect_eq(count_lines(o.err), 1, "case %zu: one line: %s", i, o.err);
+        for (const char *p = o.err; *p; p++)
+            cr_expect(*p == '\n' || (unsigned char)*p >= 0x20, "case %zu: raw byte 0x%02x in %s", i,
+                      (unsigned char)*p, o.err);
+        cr_expect_not_null(strstr(o.err, "\\x1b") ? o.err : strstr(o.err, "\\x0d"), "case %zu: %s",
+                           i, o.err);
+    }
+}
+
+/* The notes of a resumed journal name its path escaped too. */
+Test(unit, cli_journal_notes_escape_the_path)
+{
+    char dir[] = "/tmp/nq-cli-XXXXXX", path[64];
+    const char *const args[] = {"count", "10", "--checkpoint", path, NULL};
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/\033[31mj", dir);
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "resuming from "), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/\\x1b[31mj"), "%s", o.err);
+    cr_expect_null(strchr(o.err, '\033'), "%s", o.err);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* A run under a second draws no bar, even when asked for one. The run's own time says
+ * whether it was one (on a loaded machine even count 8 can take longer). */
+Test(unit, cli_progress_bar_not_for_short_runs)
+{
+    const char *const args[] = {"count", "8", "--progress", "--json", NULL};
+    const char *sec;
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    sec = strstr(o.out, "\"seconds\": ");
+    cr_assert_not_null(sec, "%s", o.out);
+    if (strtod(sec + strlen("\"seconds\": "), NULL) < 0.9)
+        cr_expect_str_eq(o.err, "", "count 8 is over before a bar would be worth it");
+}
+
+/* The bar on a 40-column terminal (a pty): every redraw fits in 39 columns, so nothing
+ * wraps; with TERM=dumb there are no escape codes, with a real TERM the line is erased
+ * with one. The run is stopped with SIGINT after a few redraws. */
+static void bar_on_pty(const char *term, char *got, size_t size)
+{
+    const char *const args[] = {"count",         "17", "--engine", "prefix",     "--threads", "1",
+                                "--prefix-rows", "4",  "--no-pin", "--progress", NULL};
+    struct winsize ws = {24, 40, 0, 0};
+    int master = posix_openpt(O_RDWR | O_NOCTTY), slave, draws = 0;
+    size_t len = 0;
+    pid_t pid;
+
+    cr_assert(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+    slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    cr_assert(slave >= 0);
+    cr_assert_eq(ioctl(slave, TIOCSWINSZ, &ws), 0);
+    setenv("TERM", term, 1);
+    pid = cli_start(args, -1, slave);
+    close(slave);
+    for (;;) {
+        ssize_t k = read(master, got + len, size - 1 - len);
+        if (k <= 0)
+            break; /* EIO: the tool has closed the terminal */
+        for (ssize_t i = 0; i < k; i++)
+            draws += got[len + i] == '\r';
+        len += (size_t)k;
+        if (draws == 3)
+            kill(pid, SIGINT);
+    }
+    got[len] = '\0';
+    cr_expect_eq(cli_wait(pid), 130);
+    close(master);
+}
+
+Test(unit, cli_progress_bar_fits_the_terminal)
+{
+    static char got[65536];
+    static const char *const terms[] = {"dumb", "xterm"};
+    for (int t = 0; t < 2; t++) {
+        bar_on_pty(terms[t], got, sizeof(got));
+        cr_expect_not_null(strstr(got, "ETA"), "%s", got);
+        for (const char *p = got; *p;) {
+            size_t k = strcspn(p, "\r\n");
+            const char *esc = memchr(p, '\033', k);
+            size_t width = k - (esc ? strlen("\033[K") : 0);
+            if (!strstr(p, "interrupted") || (size_t)(strstr(p, "interrupted") - p) > k)
+                cr_expect_leq(width, 39, "TERM=%s: a redraw of %zu columns: %.*s", terms[t], width,
+                              (int)k, p);
+            cr_expect(t == 1 || !esc, "TERM=dumb: an escape code in %.*s", (int)k, p);
+            p += k + (p[k] != '\0');
+        }
+        cr_expect(t == 0 || strstr(got, "\033[K"), "TERM=xterm erases the line: %s", got);
+    }
 }

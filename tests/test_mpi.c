@@ -133,6 +133,8 @@ Test(unit, mpi_bad_arguments_once_exit_2)
     const char *const cases[][5] = {
         {"count", "8x", NULL},
         {"count", "8", "--bogus", NULL},
+        {"count", "8", "--threads", "0", NULL},
+        {"--version", "extra", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         mpi_run(&o, 3, cases[i]);
@@ -142,6 +144,40 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         cr_expect_eq(strncmp(o.err, "nqueens-mpi", 11), 0, "%s", o.err);
         cr_expect_str_eq(o.out, "");
     }
+}
+
+/* The help and the version, written where they cannot be (a full disk), fail with one
+ * line, as in nqueens. Run without mpirun (a singleton), so that the rank's own stdout
+ * is the full one, not mpirun's pipe. */
+Test(unit, mpi_lost_help_fails)
+{
+    static const char *const cases[][4] = {
+        {"--help", NULL}, {"--version", NULL}, {"help", "count", NULL}};
+    int full = open("/dev/full", O_WRONLY);
+    cr_assert(full >= 0);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char err_path[] = "/tmp/nq-mpi-err-XXXXXX";
+        const char *argv[5] = {NQ_MPI_PATH};
+        int fe = mkstemp(err_path), st;
+        posix_spawn_file_actions_t fa;
+        pid_t pid;
+        for (int k = 0; cases[i][k]; k++)
+            argv[k + 1] = cases[i][k];
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, full, 1);
+        posix_spawn_file_actions_adddup2(&fa, fe, 2);
+        cr_assert_eq(posix_spawn(&pid, NQ_MPI_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+        posix_spawn_file_actions_destroy(&fa);
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        lseek(fe, 0, SEEK_SET);
+        cli_slurp(fe, o.err, sizeof(o.err));
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s > /dev/full: status %d, %s",
+                  cases[i][0], st, o.err);
+        cr_expect_not_null(strstr(o.err, "cannot write the output"), "%s", o.err);
+        close(fe);
+        unlink(err_path);
+    }
+    close(full);
 }
 
 /* ---- kill and resume ---------------------------------------------------------------- */

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 #define NQ_VERSION_MAJOR 0
-#define NQ_VERSION_MINOR 1
+#define NQ_VERSION_MINOR 2
 #define NQ_VERSION_PATCH 0
 
 /* Largest board the engines accept: one bit per column in a 32-bit mask. */

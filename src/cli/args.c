@@ -1,12 +1,22 @@
-/* Argument parsing shared by the subcommands. Everything a person types is checked
- * here in full (range, trailing garbage) before the library sees it. */
+/* Argument parsing shared by the subcommands: getopt_long over each command's option
+ * table, the help printed from the same table, and the messages. Everything a person
+ * types is checked here in full (range, trailing garbage) before the library sees it. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+#include "build_info.h"
+#include "build_vcs.h"
+#include "config.h"
 #include "devices.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *args_program = "nqueens";
+
+/* ---- numbers ------------------------------------------------------------------------ */
 
 int args_parse_long(const char *s, long min, long max, long *out)
 {
@@ -28,13 +38,66 @@ int args_parse_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
-const char *args_program = "nqueens";
+int args_parse_u64(const char *s, uint64_t min, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!s || *s < '0' || *s > '9')
+        return -1; /* strtoull would accept spaces, '+' and a wrapping '-' */
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end != '\0' || v < min)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* ---- messages ----------------------------------------------------------------------- */
+
+/* Length of the UTF-8 sequence at p that a terminal shows as text (not a C1 control),
+ * or 0. */
+static size_t utf8_text_len(const unsigned char *p)
+{
+    size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+    uint32_t cp = p[0] & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
+
+    if (p[0] < 0xc2 || p[0] > 0xf4)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    if (cp < 0xa0 || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+/* s with control bytes and bytes outside UTF-8 text written as \xHH. */
+static void put_safe(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t k = *p >= 0x20 && *p < 0x7f ? 1 : *p >= 0x80 ? utf8_text_len(p) : 0;
+        if (k == 0) {
+            fprintf(f, "\\x%02x", *p++);
+            continue;
+        }
+        fwrite(p, 1, k, f);
+        p += k;
+    }
+}
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
 {
+    char line[2048];
+
+    vsnprintf(line, sizeof(line), fmt, ap);
     fprintf(stderr, "%s%s%s: ", args_program, cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
+    put_safe(stderr, line);
     fputc('\n', stderr);
+    fflush(stderr);
 }
 
 int args_usage_error(const char *cmd, const char *fmt, ...)
@@ -55,10 +118,369 @@ int args_run_error(const char *cmd, const char *fmt, ...)
     return EXIT_RUN_FAILED;
 }
 
+void args_note(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, fmt, ap);
+    va_end(ap);
+}
+
+char *args_shell_word(const char *s, char *buf, size_t size)
+{
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789._/-+=:,@%";
+    size_t len = 0;
+    int quote = !*s || strspn(s, plain) != strlen(s);
+
+#define PUT(c)                                                                                     \
+    do {                                                                                           \
+        if (len + 1 < size)                                                                        \
+            buf[len++] = (c);                                                                      \
+    } while (0)
+    if (quote)
+        PUT('\'');
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            PUT('\'');
+            PUT('\\');
+            PUT('\'');
+        }
+        PUT(*p);
+    }
+    if (quote)
+        PUT('\'');
+#undef PUT
+    if (size)
+        buf[len < size ? len : size - 1] = '\0';
+    return buf;
+}
+
+/* ---- engines, help and version ------------------------------------------------------ */
+
+/* Every engine the library names, from nq_engine_name: the ones this build leaves out
+ * answer NQ_EUNSUPPORTED, a name past the table NQ_EINVAL. */
+static const char *engine_names(int all, char *names, size_t size)
+{
+    size_t len = 0;
+
+    names[0] = '\0';
+    for (int e = 0;; e++) {
+        int back = nq_engine_from_name(nq_engine_name(e));
+        int k;
+        if (back != e && back != NQ_EUNSUPPORTED)
+            break;
+        if (back == NQ_EUNSUPPORTED && !all)
+            continue;
+        k = snprintf(names + len, size - len, "%s%s%s", len ? ", " : "", nq_engine_name(e),
+                     back == NQ_EUNSUPPORTED ? " (not in this build)" : "");
+        if (k < 0 || (size_t)k >= size - len)
+            break;
+        len += (size_t)k;
+    }
+    return names;
+}
+
+const char *args_engine_names(void)
+{
+    static char names[256];
+    return names[0] ? names : engine_names(1, names, sizeof(names));
+}
+
+/* For the help: the engines this build has. */
+static const char *built_engine_names(void)
+{
+    static char names[256];
+    return names[0] ? names : engine_names(0, names, sizeof(names));
+}
+
+static const char *default_engine_name(void)
+{
+    nq_settings s;
+    nq_default_settings(&s);
+    return nq_engine_name(s.engine);
+}
+
+/* Help text with the {engines} and {default_engine} fields filled in, each line after
+ * the first indented to column indent. */
+static void put_help_text(FILE *f, const char *text, int indent)
+{
+    static const struct {
+        const char *field;
+        const char *(*value)(void);
+    } fields[] = {{"{engines}", built_engine_names}, {"{default_engine}", default_engine_name}};
+
+    for (const char *p = text; *p; p++) {
+        size_t i;
+        if (*p == '\n') {
+            fprintf(f, "\n%*s", indent, "");
+            continue;
+        }
+        for (i = 0; i < COUNT(fields); i++)
+            if (strncmp(p, fields[i].field, strlen(fields[i].field)) == 0)
+                break;
+        if (i < COUNT(fields)) {
+            fputs(fields[i].value(), f);
+            p += strlen(fields[i].field) - 1;
+        } else {
+            fputc(*p, f);
+        }
+    }
+    fputc('\n', f);
+}
+
+static const args_option common_options[] = {
+    {OPT_HELP, "help", 'h', no_argument, NULL, "this help", NULL, NULL},
+    {OPT_VERSION, "version", 'V', no_argument, NULL, "the version and what this build has", NULL,
+     NULL},
+    ARGS_OPT_END,
+};
+
+static void print_option(FILE *f, const args_option *o)
+{
+    enum { COLUMN = 24 };
+    char left[64];
+    int len;
+
+    len =
+        snprintf(left, sizeof(left), "  %c%c%s--%s%s%s", o->letter ? '-' : ' ',
+                 o->letter ? o->letter : ' ', o->letter ? ", " : "  ", o->name,
+                 o->value && o->has_arg == required_argument ? " " : "", o->value ? o->value : "");
+    if (len + 2 > COLUMN)
+        fprintf(f, "%s\n%*s", left, COLUMN, "");
+    else
+        fprintf(f, "%-*s", COLUMN, left);
+    put_help_text(f, o->help, COLUMN);
+}
+
+void args_print_help(const args_command *c, FILE *f)
+{
+    fprintf(f, "usage: %s %s %s\n%s\n", args_program, c->name, c->usage, c->about);
+    for (const args_option *o = c->options; o->name; o++)
+        if (o->help)
+            print_option(f, o);
+    for (const args_option *o = common_options; o->name; o++)
+        print_option(f, o);
+    if (c->epilogue)
+        fprintf(f, "\n%s", c->epilogue);
+}
+
+void args_print_version(FILE *f)
+{
+    fprintf(f, "%s %s\n", args_program, nq_version());
+    fprintf(f, "git revision %s\n", NQ_GIT_REVISION);
+    fprintf(f, "built with: hwloc %s, cuda %s, mpi %s; %s %s\n", NQ_BUILT_HWLOC ? "yes" : "no",
+            NQ_BUILT_CUDA[0] ? NQ_BUILT_CUDA : "no", NQ_BUILT_MPI ? "yes (nqueens-mpi)" : "no",
+            NQ_BUILD_COMPILER, NQ_BUILD_FLAGS);
+    fputs("Copyright (c) 2026 the nqueens authors. MIT License.\n", f);
+}
+
+/* ---- the parser --------------------------------------------------------------------- */
+
+void args_begin(args_parser *p, const args_command *c, int argc, char **argv)
+{
+    const args_option *const tables[] = {c->options, common_options};
+    char *s;
+
+    memset(p, 0, sizeof(*p));
+    p->cmd = c;
+    p->argc = argc;
+    p->argv = argv;
+    p->last_index = -1;
+    /* '-': positionals come back in order (code 1); ':': a missing value is ':'. */
+    s = p->shortopts;
+    *s++ = '-';
+    *s++ = ':';
+    for (size_t t = 0; t < COUNT(tables); t++)
+        for (const args_option *o = tables[t]; o->name; o++) {
+            int i = p->n_options++;
+            if (i >= ARGS_MAX_OPTIONS)
+                abort(); /* a table grew past the parser: a build-time mistake */
+            p->options[i] = o;
+            /* val is the letter, or 256 + the index: either maps back to the entry */
+            p->longopts[i] =
+                (struct option){o->name, o->has_arg, NULL, o->letter ? o->letter : 256 + i};
+            if (o->letter) {
+                *s++ = (char)o->letter;
+                if (o->has_arg != no_argument)
+                    *s++ = ':';
+                if (o->has_arg == optional_argument)
+                    *s++ = ':';
+            }
+        }
+    *s = '\0';
+    optind = 0; /* glibc: start afresh, even if another table was parsed before */
+    opterr = 0; /* the messages are ours */
+}
+
+static int find_val(const args_parser *p, int val)
+{
+    for (int i = 0; i < p->n_options; i++)
+        if (p->longopts[i].val == val)
+            return i;
+    return -1;
+}
+
+/* Edit distance with adjacent transpositions, capped: small typos only. */
+static int distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b);
+    int d[48][48];
+
+    if (la >= 48 || lb >= 48)
+        return 99;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* An unknown "--name[=value]": ambiguous among several, a near miss of one, or unknown. */
+static int unknown_long(const args_parser *p, const char *arg)
+{
+    const char *name = arg + 2, *cmd = p->cmd->name;
+    size_t len = strcspn(name, "=");
+    char matches[256] = "";
+    int n_matches = 0, best = -1, best_d = 99;
+
+    for (int i = 0; i < p->n_options; i++) {
+        const char *o = p->longopts[i].name;
+        int d;
+        if (len && strncmp(o, name, len) == 0) {
+            size_t k = strlen(matches);
+            snprintf(matches + k, sizeof(matches) - k, "%s--%s", n_matches++ ? ", " : "", o);
+        }
+        d = distance(name, len, o);
+        if (d < best_d) {
+            best_d = d;
+            best = i;
+        }
+    }
+    if (n_matches > 1)
+        return args_usage_error(cmd, "ambiguous option '%.*s': %s", (int)len + 2, arg, matches);
+    if (best >= 0 && best_d <= (len > 5 ? 2 : 1))
+        return args_usage_error(cmd, "unknown option '%s': did you mean --%s? (see '%s %s --help')",
+                                arg, p->longopts[best].name, args_program, cmd);
+    return args_usage_error(cmd, "unknown option '%s' (see '%s %s --help')", arg, args_program,
+                            cmd);
+}
+
+static int exit_with(args_parser *p, int code)
+{
+    p->exit_code = code;
+    return ARG_EXIT;
+}
+
+/* The option at index i was given (its value in optarg). */
+static int take_option(args_parser *p, int i, const char *arg)
+{
+    const args_option *o = p->options[i];
+
+    p->value = optarg;
+    p->last_index = i;
+    p->last_inline = arg && arg[0] == '-' && arg[1] == '-' && strchr(arg, '=') != NULL;
+    switch (o->id) {
+    case OPT_HELP:
+        args_print_help(p->cmd, stdout);
+        return exit_with(p, 0);
+    case OPT_VERSION:
+        args_print_version(stdout);
+        return exit_with(p, 0);
+    case OPT_REFUSED:
+        return exit_with(p, args_usage_error(p->cmd->name, "--%s: %s", o->name, o->refusal));
+    default:
+        return o->id;
+    }
+}
+
+/* A positional right after an optional-argument option without '=' that is one of its
+ * words ("--progress json"): getopt gives the word to the positionals; say how to write it. */
+static int misplaced_word(args_parser *p, const char *arg)
+{
+    const args_option *o = p->last_index >= 0 ? p->options[p->last_index] : NULL;
+
+    if (!o || o->has_arg != optional_argument || p->last_inline || p->value || !o->words)
+        return 0;
+    for (const char *const *w = o->words; *w; w++)
+        if (strcmp(arg, *w) == 0) {
+            args_usage_error(p->cmd->name,
+                             "'%s' after --%s is not its value: write --%s=%s (with '=')", arg,
+                             o->name, o->name, arg);
+            return 1;
+        }
+    return 0;
+}
+
+int args_next(args_parser *p)
+{
+    const char *cmd = p->cmd->name;
+    int c, i, before;
+
+    if (p->rest) {
+        if (p->rest >= p->argc)
+            return ARG_END;
+        p->value = p->argv[p->rest++];
+        return ARG_POSITIONAL;
+    }
+    before = optind ? optind : 1;
+    c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+    switch (c) {
+    case -1: /* the end, or "--": the rest is positional */
+        p->rest = optind;
+        return args_next(p);
+    case 1:
+        if (misplaced_word(p, optarg))
+            return exit_with(p, EXIT_USAGE);
+        p->value = optarg;
+        p->last_index = -1;
+        return ARG_POSITIONAL;
+    case ':':
+        i = find_val(p, optopt);
+        return exit_with(p, args_usage_error(cmd, "--%s needs a value (see '%s %s --help')",
+                                             p->options[i]->name, args_program, cmd));
+    case '?': {
+        const char *arg = optind > before ? p->argv[optind - 1] : p->argv[before];
+        i = optopt ? find_val(p, optopt) : -1;
+        if (i >= 0) /* a known option that takes no value, given one with '=' */
+            return exit_with(p, args_usage_error(cmd, "--%s takes no value", p->options[i]->name));
+        if (arg[0] == '-' && arg[1] == '-')
+            return exit_with(p, unknown_long(p, arg));
+        if (optopt >= '0' && optopt <= '9')
+            return exit_with(p, args_usage_error(cmd,
+                                                 "unknown option '%s': numbers here are not "
+                                                 "negative (see '%s %s --help')",
+                                                 arg, args_program, cmd));
+        return exit_with(p, args_usage_error(cmd, "unknown option '-%c' (see '%s %s --help')",
+                                             optopt, args_program, cmd));
+    }
+    default:
+        i = find_val(p, c);
+        if (i < 0)
+            abort(); /* getopt returned a val that is not in the table */
+        return take_option(p, i, p->argv[optind - 1]);
+    }
+}
+
+/* ---- the counting options ----------------------------------------------------------- */
+
 void count_opts_default(count_opts *o)
 {
     nq_settings s;
     nq_default_settings(&s);
+    memset(o, 0, sizeof(*o));
     o->threads = s.n_threads;
     o->engine = s.engine;
     o->prefix_rows = s.prefix_rows;
@@ -66,48 +488,70 @@ void count_opts_default(count_opts *o)
     o->devices = s.devices;
 }
 
-int count_opts_parse(count_opts *o, const char *cmd, const char *name, const char *value)
+int count_opts_engine(const char *cmd, const char *value)
+{
+    int e = nq_engine_from_name(value);
+
+    if (e == NQ_EUNSUPPORTED)
+        args_usage_error(cmd,
+                         "--engine %s: not built with CUDA (needs nvcc at build time; see "
+                         "nqueens --version)",
+                         value);
+    else if (e < 0)
+        args_usage_error(cmd, "unknown --engine '%s': expected one of %s", value,
+                         args_engine_names());
+    return e < 0 ? -1 : e;
+}
+
+int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
 {
     long v;
+    int e;
 
-    if (strcmp(name, "threads") == 0) {
-        if (strcmp(value, "max") == 0 || strcmp(value, "0") == 0) {
+    switch (id) {
+    case OPT_THREADS:
+        if (strcmp(value, "max") == 0) {
             o->threads = 0;
             return 1;
         }
         if (args_parse_long(value, 1, 4096, &v) != 0)
-            return args_usage_error(cmd, "invalid --threads '%s': expected 1..4096 or 'max'",
+            return args_usage_error(cmd,
+                                    "invalid --threads '%s': expected 1..4096, or 'max' for "
+                                    "every CPU this process may use",
                                     value);
         o->threads = (int)v;
         return 1;
-    }
-    if (strcmp(name, "engine") == 0) {
-        int e = nq_engine_from_name(value);
-        if (e == NQ_EUNSUPPORTED)
-            return args_usage_error(
-                cmd, "--engine %s: not built with CUDA (needs nvcc at build time)", value);
+    case OPT_ENGINE:
+        e = count_opts_engine(cmd, value);
         if (e < 0)
-            return args_usage_error(cmd, "unknown --engine '%s': expected d4 or prefix", value);
+            return EXIT_USAGE;
         o->engine = e;
         o->engine_set = 1;
         return 1;
-    }
-    if (strcmp(name, "prefix-rows") == 0) {
+    case OPT_PREFIX_ROWS:
         if (args_parse_long(value, 1, NQ_MAX_N, &v) != 0)
             return args_usage_error(cmd, "invalid --prefix-rows '%s': expected 1..%d", value,
                                     NQ_MAX_N);
         o->prefix_rows = (int)v;
         return 1;
-    }
-    if (strcmp(name, "devices") == 0) {
+    case OPT_NO_PIN:
+        o->pin = 0;
+        return 1;
+    case OPT_DEVICES:
         if (devices_parse(value, &o->devices) != 0)
             return args_usage_error(cmd,
                                     "invalid --devices '%s': expected GPU numbers 0..63, "
                                     "e.g. 0 or 0,2 or 0-3, or 'all'",
                                     value);
         return 1;
+    default:
+        return 0;
     }
-    return 0;
+}
+
+int count_opts_engine_takes_prefix_rows(int engine)
+{
+    return engine != NQ_ENGINE_D4;
 }
 
 void count_opts_settings(const count_opts *o, int n, nq_settings *s)
@@ -135,83 +579,12 @@ int args_parse_n(const char *cmd, const char *s, int *n)
 void args_warn_unpinned(const count_opts *o, const nq_result *r)
 {
     static int warned;
-    if (!o->pin || warned || r->n_pinned >= r->n_threads)
+    /* A build without hwloc leaves pinning out on purpose; the cuda engine's n_threads
+     * are GPUs. */
+    if (!NQ_BUILT_HWLOC || r->engine == NQ_ENGINE_CUDA || !o->pin || warned ||
+        r->n_pinned >= r->n_threads)
         return;
     warned = 1;
-    fprintf(stderr,
-            "%s: warning: %d of %d workers unpinned (no hwloc in this build, or binding "
-            "failed); --no-pin silences this\n",
-            args_program, r->n_threads - r->n_pinned, r->n_threads);
-}
-
-void args_iter_init(args_iter *it, int argc, char **argv)
-{
-    memset(it, 0, sizeof(*it));
-    it->argc = argc;
-    it->argv = argv;
-    it->i = 1; /* argv[0] is the subcommand itself */
-}
-
-int args_next(args_iter *it, const char **arg)
-{
-    const char *a, *eq;
-    size_t len;
-
-    if (it->i >= it->argc)
-        return ARG_END;
-    a = it->argv[it->i++];
-    if (it->only_positional || a[0] != '-' || a[1] != '-') {
-        *arg = a;
-        return ARG_POSITIONAL;
-    }
-    if (a[2] == '\0') {
-        it->only_positional = 1;
-        return args_next(it, arg);
-    }
-    a += 2;
-    eq = strchr(a, '=');
-    len = eq ? (size_t)(eq - a) : strlen(a);
-    if (len >= sizeof(it->name))
-        len = sizeof(it->name) - 1;
-    memcpy(it->name, a, len);
-    it->name[len] = '\0';
-    it->inline_value = eq ? eq + 1 : NULL;
-    *arg = it->argv[it->i - 1];
-    return ARG_OPTION;
-}
-
-const char *args_value(args_iter *it)
-{
-    if (it->inline_value)
-        return it->inline_value;
-    if (it->i >= it->argc)
-        return NULL;
-    return it->argv[it->i++];
-}
-
-int args_has_inline_value(const args_iter *it)
-{
-    return it->inline_value != NULL;
-}
-
-int count_opts_take(count_opts *o, const char *cmd, args_iter *it)
-{
-    static const char *const valued[] = {"threads", "engine", "prefix-rows", "devices"};
-    const char *v;
-
-    if (strcmp(it->name, "no-pin") == 0) {
-        if (args_has_inline_value(it))
-            return args_usage_error(cmd, "--no-pin takes no value");
-        o->pin = 0;
-        return 1;
-    }
-    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
-        if (strcmp(it->name, valued[i]) != 0)
-            continue;
-        v = args_value(it);
-        if (!v)
-            return args_usage_error(cmd, "--%s needs a value", it->name);
-        return count_opts_parse(o, cmd, it->name, v);
-    }
-    return 0;
+    args_note(NULL, "warning: %d of %d workers unpinned (binding failed); --no-pin silences this",
+              r->n_threads - r->n_pinned, r->n_threads);
 }

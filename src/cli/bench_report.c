@@ -1,19 +1,27 @@
 /* Statistics and report writers for nqueens bench. Numbers that are not finite (a
- * speedup that was not measured) are written as JSON null, never as NaN, so that every
- * consumer's JSON parser accepts the report. */
+ * speedup that was not measured) are written as JSON null (an empty CSV field), never as
+ * NaN, so that every consumer's parser accepts the report. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_report.h"
+#include "count_output.h"
+
+static const char *const format_names[] = {"text",   "json",   "csv", "google-benchmark",
+                                           "github", "bencher"};
 
 int bench_format_from_name(const char *name)
 {
-    static const char *const names[] = {"text", "json", "github", "bencher"};
-    for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-        if (strcmp(name, names[i]) == 0)
+    for (int i = 0; i < (int)(sizeof(format_names) / sizeof(format_names[0])); i++)
+        if (strcmp(name, format_names[i]) == 0)
             return i;
     return -1;
+}
+
+const char *bench_format_names(void)
+{
+    return "text, json, csv, google-benchmark, github or bencher";
 }
 
 static int bench_cmp_double(const void *a, const void *b)
@@ -27,23 +35,31 @@ static double bench_u128_double(nq_u128 v)
     return (double)v.hi * 18446744073709551616.0 + (double)v.lo;
 }
 
+/* Sorts a copy of v[0..k-1] into s; the median of it. */
+static double bench_sorted_median(const double *v, int k, double *s)
+{
+    memcpy(s, v, (size_t)k * sizeof(*s));
+    qsort(s, (size_t)k, sizeof(*s), bench_cmp_double);
+    return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+}
+
 void bench_stats(bench_result *r)
 {
     double *s;
     int k = r->n_runs;
 
-    r->min = r->median = r->max = r->sum = NAN;
+    r->min = r->median = r->max = r->sum = r->cpu_median = NAN;
     r->solutions_per_second = NAN;
     if (k <= 0)
         return;
     s = malloc((size_t)k * sizeof(*s));
     if (!s)
         return;
-    memcpy(s, r->runs, (size_t)k * sizeof(*s));
-    qsort(s, (size_t)k, sizeof(*s), bench_cmp_double);
+    if (r->cpu_runs)
+        r->cpu_median = bench_sorted_median(r->cpu_runs, k, s);
+    r->median = bench_sorted_median(r->runs, k, s);
     r->min = s[0];
     r->max = s[k - 1];
-    r->median = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
     r->sum = 0;
     for (int i = 0; i < k; i++)
         r->sum += s[i];
@@ -109,7 +125,7 @@ static void bench_write_json(const bench_report *rep, FILE *f)
     const bench_context *c = &rep->ctx;
     char total[40];
 
-    fputs("{\n  \"context\": {\n    \"date\": ", f);
+    fprintf(f, "{\n  \"schema\": %d,\n  \"context\": {\n    \"date\": ", NQ_JSON_SCHEMA);
     bench_json_str(f, c->date);
     fputs(",\n    \"host\": ", f);
     bench_json_str(f, c->host);
@@ -136,32 +152,42 @@ static void bench_write_json(const bench_report *rep, FILE *f)
     fputs(",\n    \"version\": ", f);
     bench_json_str(f, c->version);
     fprintf(f,
-            ",\n    \"repeat\": %d,\n    \"warmup\": %d,\n    \"pinned\": %s,\n"
-            "    \"timer\": \"CLOCK_MONOTONIC around create, count and destroy of a solver\",\n"
+            ",\n    \"repeat\": %d,\n    \"warmup\": %d,\n    \"pinning\": %s,\n"
+            "    \"timer\": \"CLOCK_MONOTONIC around create, count and destroy of a solver; "
+            "CPU: getrusage user + system\",\n"
             "    \"load_average\": [",
             c->repeat, c->warmup, c->pin ? "true" : "false");
     bench_json_num(f, c->load[0]);
     fputs(", ", f);
     bench_json_num(f, c->load[1]);
-    fputs("]\n  },\n  \"results\": [", f);
+    fputs("],\n    \"interrupted\": ", f);
+    if (c->interrupted)
+        bench_json_str(f, c->interrupted);
+    else
+        fputs("null", f);
+    fputs("\n  },\n  \"results\": [", f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
         fprintf(f, "%s\n    {\"engine\": ", i ? "," : "");
         bench_json_str(f, nq_engine_name(r->engine));
         fprintf(f, ", \"n\": %d, \"threads\": %d,\n     \"runs\": [", r->n, r->threads);
         for (int k = 0; k < r->n_runs; k++) {
-            if (k)
-                fputs(", ", f);
+            fprintf(f, "%s{\"seconds\": ", k ? ", " : "");
             bench_json_num(f, r->runs[k]);
+            fputs(", \"cpu_seconds\": ", f);
+            bench_json_num(f, r->cpu_runs ? r->cpu_runs[k] : NAN);
+            fputc('}', f);
         }
-        fputs("],\n     \"min\": ", f);
+        fputs("],\n     \"min_seconds\": ", f);
         bench_json_num(f, r->min);
-        fputs(", \"median\": ", f);
+        fputs(", \"median_seconds\": ", f);
         bench_json_num(f, r->median);
-        fputs(", \"max\": ", f);
+        fputs(", \"max_seconds\": ", f);
         bench_json_num(f, r->max);
-        fputs(", \"seconds_total\": ", f);
+        fputs(", \"sum_seconds\": ", f);
         bench_json_num(f, r->sum);
+        fputs(", \"median_cpu_seconds\": ", f);
+        bench_json_num(f, r->cpu_median);
         fprintf(f, ",\n     \"total\": %s, \"verified\": %s, \"verified_against\": \"%s\",\n",
                 nq_u128_to_string(r->total, total, sizeof(total)), r->verified ? "true" : "false",
                 r->against_oeis ? "oeis" : "first_run");
@@ -171,8 +197,89 @@ static void bench_write_json(const bench_report *rep, FILE *f)
         bench_json_num(f, r->speedup);
         fputs(", \"efficiency\": ", f);
         bench_json_num(f, r->efficiency);
-        fprintf(f, ",\n     \"tasks\": %llu, \"prefix_rows\": %d, \"pinned_workers\": %d}",
+        fprintf(f, ",\n     \"tasks\": %llu, \"prefix_rows\": %d, \"pinned_threads\": %d}",
                 r->tasks, r->prefix_rows, r->pinned);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+/* A CSV number: empty when it is not finite. */
+static void bench_csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+}
+
+/* One row per measurement, its statistics; engine names need no quoting. */
+static void bench_write_csv(const bench_report *rep, FILE *f)
+{
+    char total[40];
+
+    fputs("engine,n,threads,runs,median_seconds,min_seconds,max_seconds,median_cpu_seconds,"
+          "solutions_per_second,speedup,efficiency,total,verified,verified_against,tasks,"
+          "prefix_rows,pinned_threads\n",
+          f);
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        const double nums[] = {
+            r->median,  r->min,       r->max, r->cpu_median, r->solutions_per_second,
+            r->speedup, r->efficiency};
+        fprintf(f, "%s,%d,%d,%d", nq_engine_name(r->engine), r->n, r->threads, r->n_runs);
+        for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+            fputc(',', f);
+            bench_csv_num(f, nums[k]);
+        }
+        fprintf(f, ",%s,%s,%s,%llu,%d,%d\n", nq_u128_to_string(r->total, total, sizeof(total)),
+                r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run", r->tasks,
+                r->prefix_rows, r->pinned);
+    }
+}
+
+/* Google Benchmark's JSON (--benchmark_format=json), which github-action-benchmark's
+ * googlecpp tool and Google's compare.py read: one median aggregate per measurement,
+ * times in milliseconds. */
+static void bench_write_google(const bench_report *rep, FILE *f)
+{
+    const bench_context *c = &rep->ctx;
+    char name[96];
+
+    fputs("{\n  \"context\": {\n    \"date\": ", f);
+    bench_json_str(f, c->date);
+    fputs(",\n    \"host_name\": ", f);
+    bench_json_str(f, c->host);
+    fputs(",\n    \"executable\": \"nqueens bench\",\n    \"num_cpus\": ", f);
+    bench_json_count(f, c->topo.allowed_cpus);
+    fputs(",\n    \"mhz_per_cpu\": 0,\n    \"cpu_scaling_enabled\": false,\n"
+          "    \"caches\": [],\n    \"load_avg\": [",
+          f);
+    bench_json_num(f, c->load[0]);
+    fputs(", ", f);
+    bench_json_num(f, c->load[1]);
+    fputs("],\n    \"library_build_type\": ", f);
+    bench_json_str(f, c->build_type);
+    fputs(",\n    \"library_version\": ", f);
+    bench_json_str(f, c->version);
+    fputs(",\n    \"git_revision\": ", f);
+    bench_json_str(f, c->git_revision);
+    fputs("\n  },\n  \"benchmarks\": [", f);
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        snprintf(name, sizeof(name), "%s/%d/threads:%d_median", nq_engine_name(r->engine), r->n,
+                 r->threads);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        bench_json_str(f, name);
+        name[strlen(name) - strlen("_median")] = '\0';
+        fprintf(f, ", \"family_index\": %zu, \"per_family_instance_index\": 0, \"run_name\": ", i);
+        bench_json_str(f, name);
+        fprintf(f,
+                ", \"run_type\": \"aggregate\", \"repetitions\": %d, \"threads\": %d, "
+                "\"aggregate_name\": \"median\", \"aggregate_unit\": \"time\", "
+                "\"iterations\": %d, \"real_time\": ",
+                r->n_runs, r->threads, r->n_runs);
+        bench_json_num(f, r->median * 1e3);
+        fputs(", \"cpu_time\": ", f);
+        bench_json_num(f, r->cpu_median * 1e3);
+        fputs(", \"time_unit\": \"ms\"}", f);
     }
     fputs("\n  ]\n}\n", f);
 }
@@ -242,13 +349,17 @@ static void bench_write_text(const bench_report *rep, FILE *f)
             c->pin ? "pinned" : "unpinned");
     if (isfinite(c->load[0]) && isfinite(c->load[1]))
         fprintf(f, "; load average %.2f at the start, %.2f at the end", c->load[0], c->load[1]);
+    if (c->interrupted)
+        fprintf(f, "\ninterrupted by %s: the rows measured until then", c->interrupted);
     fputs("\n\n", f);
-    fprintf(f, "%-8s %3s %7s %11s %23s %12s %8s %6s  %s\n", "engine", "n", "threads", "median s",
-            "min - max s", "solutions/s", "speedup", "eff", "check");
+    fprintf(f, "%-8s %3s %7s %11s %23s %10s %12s %8s %6s  %s\n", "engine", "n", "threads",
+            "median s", "min - max s", "cpu s", "solutions/s", "speedup", "eff", "check");
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
-        char range[32], speed[16], eff[16];
+        char range[32], speed[16], eff[16], cpu[16] = "-";
         snprintf(range, sizeof(range), "%.4f - %.4f", r->min, r->max);
+        if (isfinite(r->cpu_median))
+            snprintf(cpu, sizeof(cpu), "%.4f", r->cpu_median);
         if (isfinite(r->speedup)) {
             snprintf(speed, sizeof(speed), "%.2fx", r->speedup);
             snprintf(eff, sizeof(eff), "%.0f%%", r->efficiency * 100);
@@ -256,8 +367,8 @@ static void bench_write_text(const bench_report *rep, FILE *f)
             snprintf(speed, sizeof(speed), "-");
             snprintf(eff, sizeof(eff), "-");
         }
-        fprintf(f, "%-8s %3d %7d %11.4f %23s %12.4g %8s %6s  %s\n", nq_engine_name(r->engine), r->n,
-                r->threads, r->median, range, r->solutions_per_second, speed, eff,
+        fprintf(f, "%-8s %3d %7d %11.4f %23s %10s %12.4g %8s %6s  %s\n", nq_engine_name(r->engine),
+                r->n, r->threads, r->median, range, cpu, r->solutions_per_second, speed, eff,
                 r->verified ? "PASS" : "FAIL");
     }
 }
@@ -267,6 +378,12 @@ int bench_write(const bench_report *rep, int format, FILE *f)
     switch (format) {
     case BENCH_JSON:
         bench_write_json(rep, f);
+        break;
+    case BENCH_CSV:
+        bench_write_csv(rep, f);
+        break;
+    case BENCH_GOOGLE:
+        bench_write_google(rep, f);
         break;
     case BENCH_GITHUB:
         bench_write_github(rep, f);

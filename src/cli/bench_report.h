@@ -1,5 +1,6 @@
 /* The results of nqueens bench and the writers for its report formats: a text table,
- * JSON, github-action-benchmark's customSmallerIsBetter array and Bencher's BMF. */
+ * JSON, CSV, Google Benchmark's JSON, github-action-benchmark's customSmallerIsBetter
+ * array and Bencher's BMF. */
 #ifndef NQ_CLI_BENCH_REPORT_H
 #define NQ_CLI_BENCH_REPORT_H
 
@@ -8,7 +9,14 @@
 
 #include "nqueens/nqueens.h"
 
-enum bench_format { BENCH_TEXT, BENCH_JSON, BENCH_GITHUB, BENCH_BENCHER };
+enum bench_format {
+    BENCH_TEXT,
+    BENCH_JSON,
+    BENCH_CSV,
+    BENCH_GOOGLE,
+    BENCH_GITHUB,
+    BENCH_BENCHER,
+};
 
 typedef struct bench_context {
     char date[32]; /* ISO 8601, UTC */
@@ -16,16 +24,19 @@ typedef struct bench_context {
     nq_topology topo;
     const char *compiler, *flags, *build_type, *git_revision, *version;
     int repeat, warmup, pin;
-    double load[2]; /* 1-minute load average at the start and the end; NAN if unknown */
+    double load[2];          /* 1-minute load average at the start and the end; NAN if unknown */
+    const char *interrupted; /* the signal that cut the run short ("SIGINT"), or NULL */
 } bench_context;
 
-/* One (engine, n, threads) measurement. Seconds in runs[]; the statistics and the
- * speedup are filled by bench_stats and bench_speedups. */
+/* One (engine, n, threads) measurement: n_runs timed runs so far (at most the repeat
+ * count), wall and CPU seconds of each; the statistics and the speedup are filled by
+ * bench_stats and bench_speedups. */
 typedef struct bench_result {
     int engine, n, threads;
-    double *runs;
+    double *runs;     /* wall seconds */
+    double *cpu_runs; /* CPU seconds (user + system, every thread) */
     int n_runs;
-    double min, median, max, sum;
+    double min, median, max, sum, cpu_median;
     nq_u128 total;               /* the count of the first timed run */
     int verified;                /* every run matched the reference */
     int against_oeis;            /* the reference was OEIS (else the first run) */
@@ -44,10 +55,14 @@ typedef struct bench_report {
     size_t n_results;
 } bench_report;
 
-/* "text", "json", "github", "bencher" -> enum bench_format, or -1. */
+/* "text", "json", "csv", "google-benchmark", "github", "bencher" -> enum bench_format,
+ * or -1. */
 int bench_format_from_name(const char *name);
+/* The names, for messages and the help: "text, json, ...". */
+const char *bench_format_names(void);
 
-/* min, median (the mean of the middle two for an even count), max, sum, rate. */
+/* min, median (the mean of the middle two for an even count), max, sum, rate, and the
+ * CPU median, over the n_runs runs (NAN when there are none). */
 void bench_stats(bench_result *r);
 /* Speedup and efficiency of every result against the 1-thread result of the same engine
  * and n; NAN where there is none. */

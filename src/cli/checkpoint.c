@@ -74,11 +74,10 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
             cmd, "journal %s: %s%s%s", path, rc == NQ_ENOMEM ? nq_strerror(rc) : info.detail,
             rc == NQ_EMISMATCH ? "; this run is " : "", rc == NQ_EMISMATCH ? ts->params : "");
     if (info.torn_bytes)
-        fprintf(stderr, "%s %s: journal %s: %s; that task will be recomputed\n", args_program, cmd,
-                path, info.detail);
+        args_note(cmd, "journal %s: %s; that task will be recomputed", path, info.detail);
     if (info.tasks_done)
-        fprintf(stderr, "%s %s: resuming from %s: %llu of %llu tasks already done\n", args_program,
-                cmd, path, (unsigned long long)info.tasks_done, (unsigned long long)ts->tasks);
+        args_note(cmd, "resuming from %s: %llu of %llu tasks already done", path,
+                  (unsigned long long)info.tasks_done, (unsigned long long)ts->tasks);
     *tasks_done = info.tasks_done;
     return 0;
 }
@@ -98,38 +97,22 @@ int checkpoint_close(const char *path, nq_journal **j, int status)
     return 0;
 }
 
-/* path as one shell word, for the "resume with" hint. */
-void checkpoint_print_word(FILE *f, const char *s)
-{
-    if (strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-+=:,") ==
-        strlen(s)) {
-        fputs(s, f);
-        return;
-    }
-    fputc('\'', f);
-    for (; *s; s++)
-        *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
-    fputc('\'', f);
-}
-
 int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
                            uint64_t tasks)
 {
     if (path && *j) {
         int crc = nq_journal_close(j);
-        fprintf(stderr, "%s %s: interrupted by %s: %llu of %llu tasks recorded in %s%s\n",
-                args_program, cmd, signals_name(sig), (unsigned long long)done,
-                (unsigned long long)tasks, path, crc == NQ_OK ? "" : " (final fsync failed)");
-        fprintf(stderr, "%s %s: resume with: %s count %d --checkpoint ", args_program, cmd,
-                args_program, n);
-        checkpoint_print_word(stderr, path);
-        fputc('\n', stderr);
+        char word[1024];
+        args_note(cmd, "interrupted by %s: %llu of %llu tasks recorded in %s%s", signals_name(sig),
+                  (unsigned long long)done, (unsigned long long)tasks, path,
+                  crc == NQ_OK ? "" : " (final fsync failed)");
+        args_note(cmd, "resume with: %s count %d --checkpoint %s", args_program, n,
+                  args_shell_word(path, word, sizeof(word)));
     } else {
-        fprintf(stderr,
-                "%s %s: interrupted by %s after %llu of %llu tasks; nothing was saved "
-                "(--checkpoint FILE makes a run resumable)\n",
-                args_program, cmd, signals_name(sig), (unsigned long long)done,
-                (unsigned long long)tasks);
+        args_note(cmd,
+                  "interrupted by %s after %llu of %llu tasks; nothing was saved "
+                  "(--checkpoint FILE makes a run resumable)",
+                  signals_name(sig), (unsigned long long)done, (unsigned long long)tasks);
     }
     return 128 + sig;
 }

@@ -31,7 +31,4 @@ int checkpoint_close(const char *path, nq_journal **j, int status);
 int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
                            uint64_t tasks);
 
-/* path as one shell word (quoted where needed), for the hints that name a command. */
-void checkpoint_print_word(FILE *f, const char *s);
-
 #endif

@@ -1,5 +1,6 @@
 /* nqueens bench: time counts over lists of engines, board sizes and thread counts,
- * verify every run's total, and report in the formats benchmark tooling reads. */
+ * verify every run's total, and report in the formats benchmark tooling reads. Ctrl-C
+ * ends it with a report of what was measured by then. */
 #define _DEFAULT_SOURCE /* getloadavg */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,59 +11,61 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench_build.h"
 #include "bench_list.h"
 #include "bench_report.h"
-#include "bench_vcs.h"
+#include "build_info.h"
+#include "build_vcs.h"
+#include "clock.h"
 #include "commands.h"
 #include "config.h"
+#include "count_output.h"
+#include "progress.h"
+#include "signals.h"
 
-static const char bench_help[] =
-    "usage: nqueens bench [options]\n"
-    "Time counts for every engine x n x threads in the lists: W warm-up rounds, then R\n"
-    "timed rounds, each round running every thread count of an (engine, n) once so that\n"
-    "the speedups are measured side by side (monotonic clock). Every run's total is\n"
-    "checked against OEIS A000170 (n <= 27) or the first run (beyond); exit status 1 if\n"
-    "any does not match.\n"
-    "\n"
-    "  --n LIST           board sizes, e.g. 14,15,16 or 14-17 (default 14-16)\n"
-    "  --threads LIST     worker counts; also 'max' (every allowed CPU) and 'powers'\n"
-    "                     (1,2,4,... up to max, and max) (default: powers)\n"
-    "  --engine LIST      engine names or 'all' (default: the library's default engine)\n"
-    "  --repeat R         timed runs per measurement, 1..1000 (default 5)\n"
-    "  --warmup W         untimed runs before them, 0..100 (default 1)\n"
-    "  --format F         text (default), json, github (customSmallerIsBetter) or bencher\n"
-    "  --out FILE         write the report there; the text table then goes to stdout\n"
-    "  --prefix-rows K    rows placed by the task source (default: chosen from n and threads)\n"
-    "  --no-pin           do not pin workers to cores\n"
-    "  --devices LIST     cuda engine: GPUs, e.g. 0 or 0-3 (default: all); --engine all leaves "
-    "cuda out\n"
-    "  -h, --help         this help\n";
+static const args_option bench_options[] = {
+    {OPT_N, "n", 'n', required_argument, "LIST",
+     "board sizes, e.g. 14,15,16 or 14-17 (default 14-16)", NULL, NULL},
+    {OPT_THREADS, "threads", 't', required_argument, "LIST",
+     "worker counts; also 'max' (every allowed CPU) and\n'powers' (1,2,4,... up to max, and "
+     "max; the default)",
+     NULL, NULL},
+    {OPT_ENGINE, "engine", 'e', required_argument, "LIST",
+     "engines from {engines}, or 'all' (all\nbut cuda; default: {default_engine})", NULL, NULL},
+    {OPT_REPEAT, "repeat", 'r', required_argument, "R",
+     "timed runs per measurement, 1..1000 "
+     "(default 5)",
+     NULL, NULL},
+    {OPT_WARMUP, "warmup", 'w', required_argument, "W",
+     "untimed runs before them, 0..100 (default 1)", NULL, NULL},
+    {OPT_FORMAT, "format", 'f', required_argument, "F",
+     "text (default), json, csv, google-benchmark, github\n(customSmallerIsBetter) or bencher",
+     NULL, NULL},
+    {OPT_OUT, "out", 'o', required_argument, "FILE",
+     "write the report there; the text table then goes to\nstdout", NULL, NULL},
+    ARGS_OPT_PREFIX_ROWS,
+    ARGS_OPT_NO_PIN,
+    ARGS_OPT_DEVICES,
+    ARGS_OPT_END,
+};
 
-static double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The names the library knows, read from it so that a new engine needs no change here. */
-static void bench_engine_names(char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int e = 0; nq_engine_from_name(nq_engine_name(e)) == e; e++) {
-        int k = snprintf(buf + len, size - len, "%s%s", e ? ", " : "", nq_engine_name(e));
-        if (k < 0 || (size_t)k >= size - len)
-            break;
-        len += (size_t)k;
-    }
-}
+static const args_command bench_command = {
+    "bench",
+    "[options]",
+    "Time counts for every engine x n x threads in the lists: W warm-up rounds, then\n"
+    "R timed rounds, each round running every thread count of an (engine, n) once, so\n"
+    "that the speedups are measured side by side. Each run records wall time\n"
+    "(monotonic clock) and CPU time (user + system). Every run's total is checked\n"
+    "against OEIS A000170 (n <= 27) or the first run (beyond); exit status 1 if any\n"
+    "does not match. Ctrl-C stops it and writes the report of the runs measured so\n"
+    "far (exit 130).\n",
+    bench_options,
+    NULL,
+};
 
 /* --engine LIST: names separated by commas, or "all". Returns how many, or -1. */
 static int bench_parse_engines(const char *s, int *out, int cap)
 {
-    char names[256], item[64];
+    char item[64];
     int len = 0;
 
     if (strcmp(s, "all") == 0) {
@@ -73,23 +76,17 @@ static int bench_parse_engines(const char *s, int *out, int cap)
     }
     for (const char *p = s;;) {
         size_t k = strcspn(p, ",");
-        int e = -1, dup = 0;
-        if (k > 0 && k < sizeof(item)) {
-            memcpy(item, p, k);
-            item[k] = '\0';
-            e = nq_engine_from_name(item);
-        }
-        if (e == NQ_EUNSUPPORTED) {
-            args_usage_error("bench", "--engine %s: not built with CUDA (needs nvcc at build time)",
-                             item);
+        int e, dup = 0;
+        if (k == 0 || k >= sizeof(item)) {
+            args_usage_error("bench", "invalid --engine '%s': expected names from %s, or 'all'", s,
+                             args_engine_names());
             return -1;
         }
-        if (e < 0) {
-            bench_engine_names(names, sizeof(names));
-            args_usage_error("bench", "unknown engine in --engine '%s': expected %s or 'all'", s,
-                             names);
+        memcpy(item, p, k);
+        item[k] = '\0';
+        e = count_opts_engine("bench", item);
+        if (e < 0)
             return -1;
-        }
         for (int i = 0; i < len; i++)
             dup |= out[i] == e;
         if (!dup && len < cap)
@@ -118,10 +115,10 @@ static void bench_context_fill(bench_context *c, const count_opts *o, int repeat
     if (gethostname(c->host, sizeof(c->host) - 1) != 0)
         strcpy(c->host, "unknown");
     nq_topology_info(&c->topo);
-    c->compiler = NQ_BENCH_COMPILER;
+    c->compiler = NQ_BUILD_COMPILER;
     c->flags = NQ_BUILD_FLAGS;
-    c->build_type = NQ_BENCH_BUILD_TYPE;
-    c->git_revision = NQ_BENCH_GIT_REVISION;
+    c->build_type = NQ_BUILD_TYPE;
+    c->git_revision = NQ_GIT_REVISION;
     c->version = nq_version();
     c->repeat = repeat;
     c->warmup = warmup;
@@ -130,26 +127,32 @@ static void bench_context_fill(bench_context *c, const count_opts *o, int repeat
 }
 
 /* One timed count: create, count, destroy, so that thread start-up is in the figure
- * just as a caller of the library pays it. */
+ * just as a caller of the library pays it. A signal cancels it (NQ_ECANCELED). */
 static int bench_once(const count_opts *o, int engine, int n, int threads, nq_result *r,
-                      double *seconds)
+                      double *seconds, double *cpu_seconds)
 {
     count_opts one = *o;
     nq_settings s;
     nq_solver *sv;
-    double t0;
+    double t0, c0;
     int rc;
 
+    if (signals_caught())
+        return NQ_ECANCELED;
     one.threads = threads;
     one.engine = engine;
     count_opts_settings(&one, n, &s);
-    t0 = bench_now();
+    c0 = clock_cpu();
+    t0 = clock_wall();
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
         return rc;
+    signals_target(sv);
     rc = nq_count(sv, NULL, r);
+    signals_target(NULL);
     nq_destroy_solver(&sv);
-    *seconds = bench_now() - t0;
+    *seconds = clock_wall() - t0;
+    *cpu_seconds = clock_cpu() - c0;
     return rc;
 }
 
@@ -158,10 +161,10 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
 {
     nq_u128 want;
     nq_result r;
-    double sec;
+    double sec, cpu;
     int rc;
 
-    rc = bench_once(o, br->engine, br->n, br->threads, &r, &sec);
+    rc = bench_once(o, br->engine, br->n, br->threads, &r, &sec, &cpu);
     if (rc != NQ_OK)
         return rc;
     args_warn_unpinned(o, &r);
@@ -182,29 +185,28 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
         br->pinned = r.n_pinned;
     }
     br->runs[run] = sec;
+    br->cpu_runs[run] = cpu;
+    br->n_runs = run + 1;
     return NQ_OK;
 }
 
 /* The thread counts of one (engine, n) are measured round by round, each round running
  * every count once, so that a neighbour's load on a shared machine falls on all of them
  * alike and the speedups (ratios within the group) hold. Returns the failing result's
- * index through *bad on error. */
+ * index through *bad on error; the statistics cover the runs made either way. */
 static int bench_group(const count_opts *o, bench_result *g, int n_group, int warmup, int repeat,
                        int *bad)
 {
-    int rc;
+    int rc = NQ_OK;
 
-    for (int run = -warmup; run < repeat; run++)
-        for (int t = 0; t < n_group; t++) {
+    for (int run = -warmup; run < repeat && rc == NQ_OK; run++)
+        for (int t = 0; t < n_group && rc == NQ_OK; t++) {
             rc = bench_run(o, &g[t], run);
-            if (rc != NQ_OK) {
-                *bad = t;
-                return rc;
-            }
+            *bad = t;
         }
     for (int t = 0; t < n_group; t++)
         bench_stats(&g[t]);
-    return NQ_OK;
+    return rc;
 }
 
 typedef struct bench_opts {
@@ -215,14 +217,56 @@ typedef struct bench_opts {
     count_opts co;
 } bench_opts;
 
-static int bench_parse(bench_opts *b, int argc, char **argv)
+/* Take one of bench's own options; 0 or EXIT_USAGE (reported). */
+static int bench_take(bench_opts *b, int id, const char *v, int cpus)
 {
     static const char *const cmd = "bench";
     char err[160];
-    args_iter it;
-    const char *arg, *v;
-    int kind, rc, cpus = nq_available_cpus();
     long l;
+
+    switch (id) {
+    case OPT_N:
+        b->n_ns = bench_list_parse(v, 1, NQ_MAX_N, 0, b->ns, BENCH_LIST_MAX, err, sizeof(err));
+        return b->n_ns < 0 ? args_usage_error(cmd, "invalid --n '%s': %s", v, err) : 0;
+    case OPT_THREADS:
+        b->n_threads =
+            bench_list_parse(v, 1, 4096, cpus, b->threads, BENCH_LIST_MAX, err, sizeof(err));
+        return b->n_threads < 0 ? args_usage_error(cmd, "invalid --threads '%s': %s", v, err) : 0;
+    case OPT_ENGINE:
+        b->n_engines = bench_parse_engines(v, b->engines, 64);
+        return b->n_engines < 0 ? EXIT_USAGE : 0;
+    case OPT_REPEAT:
+        if (args_parse_long(v, 1, 1000, &l) != 0)
+            return args_usage_error(cmd, "invalid --repeat '%s': expected 1..1000", v);
+        b->repeat = (int)l;
+        return 0;
+    case OPT_WARMUP:
+        if (args_parse_long(v, 0, 100, &l) != 0)
+            return args_usage_error(cmd, "invalid --warmup '%s': expected 0..100", v);
+        b->warmup = (int)l;
+        return 0;
+    case OPT_FORMAT:
+        b->format = bench_format_from_name(v);
+        return b->format < 0 ? args_usage_error(cmd, "invalid --format '%s': expected %s", v,
+                                                bench_format_names())
+                             : 0;
+    case OPT_OUT:
+        if (!*v)
+            return args_usage_error(cmd, "--out needs a file name");
+        b->out = v;
+        return 0;
+    default:
+        return count_opts_take(&b->co, cmd, id, v) == 1 ? 0 : EXIT_USAGE;
+    }
+}
+
+/* -1 for the help or the version (printed), else 0 or EXIT_USAGE (reported). */
+static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
+{
+    static const char *const cmd = "bench";
+    char err[160];
+    args_parser p;
+    int id, cpus = nq_available_cpus();
 
     memset(b, 0, sizeof(*b));
     count_opts_default(&b->co);
@@ -235,61 +279,24 @@ static int bench_parse(bench_opts *b, int argc, char **argv)
     b->engines[0] = b->co.engine;
     b->n_engines = 1;
 
-    args_iter_init(&it, argc, argv);
-    while ((kind = args_next(&it, &arg)) != ARG_END) {
-        if (kind == ARG_POSITIONAL) {
-            if (strcmp(arg, "-h") == 0)
-                return -1;
-            return args_usage_error(cmd, "unexpected argument '%s' (see 'nqueens bench --help')",
-                                    arg);
-        }
-        if (strcmp(it.name, "help") == 0)
+    args_begin(&p, &bench_command, argc, argv);
+    while ((id = args_next(&p)) != ARG_END) {
+        if (id == ARG_EXIT) {
+            *exit_code = p.exit_code;
             return -1;
-        if (strcmp(it.name, "no-pin") == 0 || strcmp(it.name, "prefix-rows") == 0) {
-            rc = count_opts_take(&b->co, cmd, &it);
-            if (rc != 1)
-                return EXIT_USAGE;
-            continue;
         }
-        if (strcmp(it.name, "n") && strcmp(it.name, "threads") && strcmp(it.name, "engine") &&
-            strcmp(it.name, "repeat") && strcmp(it.name, "warmup") && strcmp(it.name, "format") &&
-            strcmp(it.name, "out"))
-            return args_usage_error(cmd, "unknown option '%s' (see 'nqueens bench --help')", arg);
-        v = args_value(&it);
-        if (!v)
-            return args_usage_error(cmd, "--%s needs a value", it.name);
-        if (strcmp(it.name, "n") == 0) {
-            b->n_ns = bench_list_parse(v, 1, NQ_MAX_N, 0, b->ns, BENCH_LIST_MAX, err, sizeof(err));
-            if (b->n_ns < 0)
-                return args_usage_error(cmd, "invalid --n '%s': %s", v, err);
-        } else if (strcmp(it.name, "threads") == 0) {
-            b->n_threads =
-                bench_list_parse(v, 1, 4096, cpus, b->threads, BENCH_LIST_MAX, err, sizeof(err));
-            if (b->n_threads < 0)
-                return args_usage_error(cmd, "invalid --threads '%s': %s", v, err);
-        } else if (strcmp(it.name, "engine") == 0) {
-            b->n_engines = bench_parse_engines(v, b->engines, 64);
-            if (b->n_engines < 0)
-                return EXIT_USAGE;
-        } else if (strcmp(it.name, "repeat") == 0) {
-            if (args_parse_long(v, 1, 1000, &l) != 0)
-                return args_usage_error(cmd, "invalid --repeat '%s': expected 1..1000", v);
-            b->repeat = (int)l;
-        } else if (strcmp(it.name, "warmup") == 0) {
-            if (args_parse_long(v, 0, 100, &l) != 0)
-                return args_usage_error(cmd, "invalid --warmup '%s': expected 0..100", v);
-            b->warmup = (int)l;
-        } else if (strcmp(it.name, "format") == 0) {
-            b->format = bench_format_from_name(v);
-            if (b->format < 0)
-                return args_usage_error(
-                    cmd, "invalid --format '%s': expected text, json, github or bencher", v);
-        } else {
-            if (!*v)
-                return args_usage_error(cmd, "--out needs a file name");
-            b->out = v;
-        }
+        if (id == ARG_POSITIONAL)
+            return args_usage_error(cmd, "unexpected argument '%s' (see 'nqueens bench --help')",
+                                    p.value);
+        if (bench_take(b, id, p.value, cpus) != 0)
+            return EXIT_USAGE;
     }
+    for (int e = 0; e < b->n_engines; e++)
+        if (b->co.prefix_rows && !count_opts_engine_takes_prefix_rows(b->engines[e]))
+            return args_usage_error(cmd,
+                                    "--prefix-rows does not apply to --engine %s, which places "
+                                    "its rows itself (bench it without --prefix-rows)",
+                                    nq_engine_name(b->engines[e]));
     return 0;
 }
 
@@ -306,19 +313,47 @@ static int bench_check_out(const char *path)
     return 0;
 }
 
-static int bench_emit(const bench_opts *b, const bench_report *rep)
+/* a(n), or for n past the tables a rough extrapolation: the last ratio, for each row. */
+static double bench_expected_total(int n)
 {
-    FILE *f;
+    nq_u128 a, b;
+    int last = n;
+    double v;
 
-    if (b->out) {
-        f = fopen(b->out, "w");
-        if (!f)
-            return args_run_error("bench", "cannot open --out '%s' for writing", b->out);
-        if (bench_write(rep, b->format, f) != 0) {
-            fclose(f);
+    while (nq_known_total(last, &a) != NQ_OK)
+        last--;
+    v = (double)a.hi * 18446744073709551616.0 + (double)a.lo;
+    if (last == n || nq_known_total(last - 1, &b) != NQ_OK || b.lo == 0)
+        return v;
+    for (int k = last; k < n; k++)
+        v *= (double)a.lo / (double)b.lo;
+    return v;
+}
+
+/* What the lists ask for, in seconds, from a rough rate per worker (the CPU engines at
+ * one thread: about 1.5e7 solutions/s on a 2024 core; a GPU about 3e10): only to warn
+ * before a run of hours, never to refuse it. */
+static double bench_estimate(const bench_opts *b)
+{
+    double total = 0;
+
+    for (int e = 0; e < b->n_engines; e++)
+        for (int i = 0; i < b->n_ns; i++)
+            for (int t = 0; t < b->n_threads; t++) {
+                double rate = b->engines[e] == NQ_ENGINE_CUDA ? 3e10 : 1.5e7 * b->threads[t];
+                total += (b->repeat + b->warmup) * bench_expected_total(b->ns[i]) / rate;
+            }
+    return total;
+}
+
+static int bench_emit(const bench_opts *b, FILE *out_file, const bench_report *rep)
+{
+    if (out_file) {
+        if (bench_write(rep, b->format, out_file) != 0) {
+            fclose(out_file);
             return args_run_error("bench", "cannot write '%s'", b->out);
         }
-        if (fclose(f) != 0)
+        if (fclose(out_file) != 0)
             return args_run_error("bench", "cannot write '%s'", b->out);
         return bench_write(rep, BENCH_TEXT, stdout) == 0
                    ? 0
@@ -329,71 +364,105 @@ static int bench_emit(const bench_opts *b, const bench_report *rep)
                : args_run_error("bench", "cannot write the report");
 }
 
+/* Measure every (engine, n) group in turn; NQ_OK, or the failure (reported unless it is
+ * a signal's NQ_ECANCELED). rep->n_results counts the results with timed runs. */
+static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, int show)
+{
+    size_t total = rep->n_results, k = 0;
+    int rc = NQ_OK;
+
+    rep->n_results = 0;
+    for (int e = 0; e < b->n_engines && rc == NQ_OK; e++)
+        for (int i = 0; i < b->n_ns && rc == NQ_OK; i++) {
+            bench_result *g = &rep->results[k];
+            int bad = 0;
+            for (int t = 0; t < b->n_threads; t++, k++) {
+                bench_result *r = &rep->results[k];
+                r->engine = b->engines[e];
+                r->n = b->ns[i];
+                r->threads = b->threads[t];
+                r->runs = runs + 2 * k * (size_t)b->repeat;
+                r->cpu_runs = r->runs + b->repeat;
+            }
+            if (show)
+                fprintf(stderr, "\r[%zu/%zu] %s n=%d ...%s", k, total, nq_engine_name(g->engine),
+                        g->n, progress_term_dumb() ? "        " : "\033[K");
+            rc = bench_group(&b->co, g, b->n_threads, b->warmup, b->repeat, &bad);
+            if (rc != NQ_OK && show)
+                fputc('\n', stderr);
+            if (rc != NQ_OK && rc != NQ_ECANCELED)
+                args_run_error("bench", "%s n=%d threads=%d failed: %s",
+                               nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
+                               nq_strerror(rc));
+            /* what was timed stays, an interrupted group's runs included */
+            for (int t = 0; t < b->n_threads; t++)
+                if (g[t].n_runs > 0)
+                    rep->results[rep->n_results++] = g[t];
+        }
+    if (show && rc == NQ_OK)
+        fputs(progress_term_dumb() ? "\n" : "\r\033[K", stderr);
+    return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_opts b;
     bench_report rep;
-    double *runs;
-    size_t total, k = 0;
-    int rc, failed = 0, progress = isatty(2);
+    double *runs, hours;
+    FILE *out_file = NULL;
+    size_t total;
+    int rc, exit_code = 0, failed = 0, sig, show = isatty(2);
 
-    rc = bench_parse(&b, argc, argv);
-    if (rc < 0) {
-        fputs(bench_help, stdout);
-        return 0;
-    }
+    rc = bench_parse(&b, argc, argv, &exit_code);
+    if (rc < 0)
+        return exit_code;
     if (rc)
         return rc;
     if (b.out && (rc = bench_check_out(b.out)) != 0)
         return rc;
     total = (size_t)b.n_engines * (size_t)b.n_ns * (size_t)b.n_threads;
+    /* Before any run, so that a bad path costs nothing and Ctrl-C has a file to write. */
+    if (b.out && !(out_file = fopen(b.out, "w")))
+        return args_run_error("bench", "cannot open --out '%s' for writing", b.out);
     memset(&rep, 0, sizeof(rep));
     rep.results = calloc(total, sizeof(*rep.results));
-    runs = calloc(total * (size_t)b.repeat, sizeof(*runs));
+    runs = calloc(2 * total * (size_t)b.repeat, sizeof(*runs));
     if (!rep.results || !runs) {
         free(rep.results);
         free(runs);
+        if (out_file)
+            fclose(out_file);
         return args_run_error("bench", "out of memory for %zu measurements", total);
     }
+    hours = bench_estimate(&b) / 3600;
+    if (hours >= 1)
+        args_note("bench",
+                  "warning: this may take %.0f hours or more (a rough estimate); Ctrl-C writes "
+                  "the rows measured by then",
+                  hours);
     bench_context_fill(&rep.ctx, &b.co, b.repeat, b.warmup);
-    for (int e = 0; e < b.n_engines; e++)
-        for (int i = 0; i < b.n_ns; i++) {
-            bench_result *g = &rep.results[k];
-            int bad = 0;
-            for (int t = 0; t < b.n_threads; t++, k++) {
-                bench_result *r = &rep.results[k];
-                r->engine = b.engines[e];
-                r->n = b.ns[i];
-                r->threads = b.threads[t];
-                r->runs = runs + k * (size_t)b.repeat;
-                r->n_runs = b.repeat;
-            }
-            if (progress)
-                fprintf(stderr, "\r[%zu/%zu] %s n=%d ...\033[K", k, total,
-                        nq_engine_name(g->engine), g->n);
-            rc = bench_group(&b.co, g, b.n_threads, b.warmup, b.repeat, &bad);
-            if (rc != NQ_OK) {
-                if (progress)
-                    fputc('\n', stderr);
-                args_run_error("bench", "%s n=%d threads=%d failed: %s",
-                               nq_engine_name(g[bad].engine), g[bad].n, g[bad].threads,
-                               nq_strerror(rc));
-                free(rep.results); /* after the message, which reads g */
-                free(runs);
-                return EXIT_RUN_FAILED;
-            }
-            for (int t = 0; t < b.n_threads; t++)
-                failed |= !g[t].verified;
-            rep.n_results = k;
-        }
-    if (progress)
-        fputs("\r\033[K", stderr);
+    rep.n_results = total;
+    signals_install();
+    rc = bench_measure(&b, &rep, runs, show);
+    sig = signals_caught();
+    signals_restore();
+    if (rc == NQ_ECANCELED && sig) {
+        rep.ctx.interrupted = signals_name(sig);
+        args_note("bench", "interrupted by %s: reporting the %zu measurements made",
+                  rep.ctx.interrupted, rep.n_results);
+    } else if (rc != NQ_OK) {
+        exit_code = EXIT_RUN_FAILED; /* reported; the report still has what was measured */
+    }
+    for (size_t i = 0; i < rep.n_results; i++)
+        failed |= !rep.results[i].verified;
     rep.ctx.load[1] = bench_load();
     bench_speedups(&rep);
-    rc = bench_emit(&b, &rep);
+    rc = bench_emit(&b, out_file, &rep);
     if (!rc && failed)
         rc = args_run_error("bench", "a count did not match its reference (see the FAIL rows)");
     free(rep.results);
     free(runs);
-    return rc;
+    if (sig && rep.ctx.interrupted)
+        return rc ? rc : 128 + sig;
+    return exit_code ? exit_code : rc;
 }

@@ -1,70 +1,92 @@
 /* nqueens list: the solutions of one board size, streamed in lexicographic order, as
- * the classic problem statements print them (LeetCode 51, AcWing 843, Luogu P1219) or
- * as plain columns. The library hands over column vectors; all formatting is here. */
+ * the classic problem statements print them (LeetCode 51, AcWing 843, Luogu P1219), as
+ * plain columns or as boards to read; with --unique one board per symmetry class. The
+ * library hands over column vectors; the class filter and all formatting are here. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "clock.h"
 #include "commands.h"
 #include "progress.h"
 #include "signals.h"
+#include "symmetry.h"
 
-enum list_format { FMT_COLUMNS, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
-static const char *const format_names[] = {"columns", "leetcode", "acwing", "luogu"};
+enum list_format { FMT_COLUMNS, FMT_BOARD, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
+static const char *const format_names[] = {"columns", "board", "leetcode", "acwing", "luogu"};
 
 /* Luogu P1219 prints this many solutions, then the total. */
 #define LUOGU_SHOWN 3
-/* The longest text of one board: a LeetCode board of 32 rows is 32 * 35 + 2 bytes. */
-#define BOARD_TEXT_MAX 1200
+/* The longest text of one board: a board of 32 rows of ". Q . ..." is 32 * 64 + 1
+ * bytes (a LeetCode one 32 * 35 + 2). */
+#define BOARD_TEXT_MAX (NQ_MAX_N * (2 * NQ_MAX_N) + 2)
 
-/* Off by default: stdout is mostly a pipe or a file, and a bar between boards on a
- * terminal would only be in the way. */
-#define LIST_PROGRESS_HELP                                                                         \
-    PROGRESS_HELP("off: stdout is mostly a\n"                                                      \
-                  "                     pipe or a file; bar: solutions listed, tasks done;\n"      \
-                  "                     json: nqueens count's lines, one a second; luogu:\n"       \
-                  "                     until the total is counted too")
+static const args_option list_options[] = {
+    {OPT_FORMAT, "format", 'f', required_argument, "F",
+     "columns (default): one line per solution, the 1-based\n"
+     "  column of the queen in each row, space-separated\n"
+     "board: each board as rows of '. Q . .', then an empty\n"
+     "  line, for reading\n"
+     "leetcode: one JSON array of boards of \"Q\"/\".\" strings\n"
+     "  (LeetCode 51)\n"
+     "acwing: each board as N lines of Q and ., then an\n"
+     "  empty line (AcWing 843)\n"
+     "luogu: the first 3 solutions as columns, then the\n"
+     "  total (Luogu P1219)",
+     NULL, NULL},
+    {OPT_LIMIT, "limit", 'l', required_argument, "K",
+     "stop after K solutions, K >= 1 (luogu: prints\nmin(3, K) and still the full total)", NULL,
+     NULL},
+    {OPT_UNIQUE, "unique", 'u', no_argument, NULL,
+     "one board per symmetry class (OEIS A002562), the\nlexicographically smallest of its "
+     "class",
+     NULL, NULL},
+    ARGS_OPT_THREADS,
+    {OPT_PREFIX_ROWS, "prefix-rows", 0, required_argument, "K",
+     "rows the ordered task source places, 1..32\n(default: from n and the threads)", NULL, NULL},
+    ARGS_OPT_NO_PIN,
+    /* Off by default: stdout is mostly a pipe or a file, and a bar between boards on a
+     * terminal would only be in the way. */
+    PROGRESS_OPTIONS("off; bar: solutions\n"
+                     "listed and tasks done; json: count's lines, one a\n"
+                     "second; luogu: until the total is counted too"),
+    {OPT_REFUSED, "engine", 'e', required_argument, NULL, NULL, NULL,
+     "list has one engine, its ordered search (--engine is for count, verify and bench)"},
+    {OPT_REFUSED, "devices", 0, required_argument, NULL, NULL, NULL,
+     "list runs on the CPU (--devices is for the cuda engine of count and bench)"},
+    ARGS_OPT_END,
+};
 
-static const char list_help[] =
-    "usage: nqueens list N [options]\n"
-    "Print the solutions of the N-queens problem (1 <= N <= 32) in lexicographic order\n"
-    "of their column vectors, the same for every thread count, streamed as found.\n"
-    "\n"
-    "  --format F         columns (default): one line per solution, the 1-based column\n"
-    "                       of the queen in each row, separated by spaces\n"
-    "                     leetcode: one JSON array of boards of \"Q\"/\".\" strings (LeetCode 51)\n"
-    "                     acwing: each board as N lines of Q and ., then an empty line\n"
-    "                       (AcWing 843)\n"
-    "                     luogu: the first 3 solutions as columns, then the total\n"
-    "                       (Luogu P1219)\n"
-    "  --limit K          stop after K solutions, K >= 1 (luogu: prints min(3, K) and\n"
-    "                     still the full total)\n" COUNT_OPTS_HELP LIST_PROGRESS_HELP
-    "  -h, --help         this help\n";
+static const args_command list_command = {
+    "list",
+    "N [options]",
+    "Print the solutions of the N-queens problem (1 <= N <= 32) in lexicographic\n"
+    "order of their column vectors, the same for every thread count, streamed as\n"
+    "found.\n",
+    list_options,
+    NULL,
+};
 
 /* Output goes through one buffer written with write(2), so that a closed pipe shows
  * up as EPIPE at a known place: the reader having seen enough is a normal end. */
 typedef struct list_out {
     int format;
-    int tty;    /* flush every board, so that a person watching sees it at once */
-    int closed; /* the reader went away */
-    int err;    /* errno of any other write failure */
+    int unique;     /* only the smallest board of each symmetry class */
+    uint64_t limit; /* unique: stop after this many boards (0: all) */
+    uint64_t shown; /* luogu: boards printed before the total */
+    int at_limit;   /* the callback stopped the listing at limit */
+    int tty;        /* flush every board, so that a person watching sees it at once */
+    int closed;     /* the reader went away */
+    int err;        /* errno of any other write failure */
     uint64_t boards;
     nq_solver *sv; /* stopped from here when a signal came before the listing started */
     double last_flush;
     size_t len;
     char buf[1 << 16];
 } list_out;
-
-static double list_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* 0, or -1 once the output is unusable (closed or err set). */
 static int out_flush(list_out *o)
@@ -87,7 +109,7 @@ static int out_flush(list_out *o)
         off += (size_t)k;
     }
     o->len = 0;
-    o->last_flush = list_clock();
+    o->last_flush = clock_wall();
     return 0;
 }
 
@@ -120,6 +142,16 @@ static char *put_row(char *p, int col, int n)
     return p + n;
 }
 
+/* ". . Q ." with a newline. */
+static char *put_grid_row(char *p, int col, int n)
+{
+    for (int c = 0; c < n; c++) {
+        *p++ = c == col ? 'Q' : '.';
+        *p++ = c + 1 < n ? ' ' : '\n';
+    }
+    return p;
+}
+
 static int list_board(void *user, const uint8_t *cols, int n)
 {
     list_out *o = user;
@@ -127,10 +159,21 @@ static int list_board(void *user, const uint8_t *cols, int n)
 
     if (signals_caught()) /* a cancel only reaches a run in progress: this is inside it */
         nq_solver_cancel(o->sv);
+    if (o->unique && !symmetry_is_canonical(cols, n))
+        return 0;
+    if (o->format == FMT_LUOGU && o->boards >= o->shown) {
+        o->boards++; /* luogu --unique: counted to the end, the total comes last */
+        return 0;
+    }
     if (sizeof(o->buf) - o->len < BOARD_TEXT_MAX && out_flush(o) != 0)
         return 1;
     p = o->buf + o->len;
     switch (o->format) {
+    case FMT_BOARD:
+        for (int r = 0; r < n; r++)
+            p = put_grid_row(p, cols[r], n);
+        *p++ = '\n';
+        break;
     case FMT_LEETCODE:
         if (o->boards)
             *p++ = ',';
@@ -157,8 +200,12 @@ static int list_board(void *user, const uint8_t *cols, int n)
     }
     o->len = (size_t)(p - o->buf);
     o->boards++;
+    if (o->limit && o->boards == o->limit) {
+        o->at_limit = 1; /* --unique --limit: the library's limit counts every solution */
+        return 1;
+    }
     /* Block-buffered on a pipe, but never holding boards back for long. */
-    if (o->tty || ((o->boards & 15) == 0 && list_clock() - o->last_flush >= 0.1))
+    if (o->tty || ((o->boards & 15) == 0 && clock_wall() - o->last_flush >= 0.1))
         return out_flush(o) != 0;
     return 0;
 }
@@ -192,101 +239,125 @@ static int stop_if_signalled(void *user, uint64_t id, uint64_t *subtotal)
     return 0;
 }
 
+typedef struct list_args {
+    int n, format, unique, progress;
+    uint64_t limit;
+    count_opts o;
+} list_args;
+
+/* -1 when the listing should run, else the exit code (reported). */
+static int list_parse(list_args *a, int argc, char **argv)
+{
+    static const char *const cmd = "list";
+    const char *n_arg = NULL;
+    args_parser p;
+    int id, rc;
+
+    memset(a, 0, sizeof(*a));
+    a->format = FMT_COLUMNS;
+    a->progress = PROGRESS_OFF;
+    count_opts_default(&a->o);
+    args_begin(&p, &list_command, argc, argv);
+    while ((id = args_next(&p)) != ARG_END) {
+        switch (id) {
+        case ARG_EXIT:
+            return p.exit_code;
+        case ARG_POSITIONAL:
+            if (n_arg)
+                return args_usage_error(cmd, "unexpected argument '%s': list takes one N", p.value);
+            n_arg = p.value;
+            continue;
+        case OPT_FORMAT:
+            a->format = parse_format(p.value);
+            if (a->format < 0)
+                return args_usage_error(cmd,
+                                        "unknown --format '%s': expected columns, board, "
+                                        "leetcode, acwing or luogu",
+                                        p.value);
+            continue;
+        case OPT_LIMIT:
+            if (args_parse_u64(p.value, 1, &a->limit) != 0)
+                return args_usage_error(cmd,
+                                        "invalid --limit '%s': expected an integer "
+                                        "1..18446744073709551615",
+                                        p.value);
+            continue;
+        case OPT_UNIQUE:
+            a->unique = 1;
+            continue;
+        }
+        rc = progress_take(&a->progress, cmd, id, p.value);
+        if (rc == 0)
+            rc = count_opts_take(&a->o, cmd, id, p.value);
+        if (rc != 1)
+            return EXIT_USAGE;
+    }
+    if (!n_arg)
+        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
+    if (args_parse_n(cmd, n_arg, &a->n) != 0)
+        return EXIT_USAGE;
+    return -1;
+}
+
 int cmd_list(int argc, char **argv)
 {
     static const char *const cmd = "list";
-    count_opts o;
-    args_iter it;
-    const char *arg, *n_arg = NULL, *v;
-    int n = 0, kind, rc, sig, format = FMT_COLUMNS, progress_asked = PROGRESS_OFF;
-    uint64_t limit = 0, listed;
-    long k;
+    list_args a;
+    int rc, sig;
+    uint64_t limit, listed;
     nq_settings s;
     nq_solver *sv;
     nq_result r;
     progress pg;
 
-    count_opts_default(&o);
-    args_iter_init(&it, argc, argv);
-    while ((kind = args_next(&it, &arg)) != ARG_END) {
-        if (kind == ARG_POSITIONAL) {
-            if (strcmp(arg, "-h") == 0) {
-                fputs(list_help, stdout);
-                return 0;
-            }
-            if (n_arg)
-                return args_usage_error(cmd, "unexpected argument '%s': list takes one N", arg);
-            n_arg = arg;
-            continue;
-        }
-        if (strcmp(it.name, "help") == 0) {
-            fputs(list_help, stdout);
-            return 0;
-        }
-        if (strcmp(it.name, "format") == 0 || strcmp(it.name, "limit") == 0) {
-            v = args_value(&it);
-            if (!v)
-                return args_usage_error(cmd, "--%s needs a value", it.name);
-            if (it.name[0] == 'f') {
-                format = parse_format(v);
-                if (format < 0)
-                    return args_usage_error(
-                        cmd, "unknown --format '%s': expected columns, leetcode, acwing or luogu",
-                        v);
-            } else {
-                if (args_parse_long(v, 1, 0x7fffffffffffffffL, &k) != 0)
-                    return args_usage_error(cmd, "invalid --limit '%s': expected an integer >= 1",
-                                            v);
-                limit = (uint64_t)k;
-            }
-            continue;
-        }
-        rc = progress_take(&progress_asked, cmd, &it);
-        if (rc == 0)
-            rc = count_opts_take(&o, cmd, &it);
-        if (rc == EXIT_USAGE)
-            return rc;
-        if (rc == 1)
-            continue;
-        return args_usage_error(cmd, "unknown option '%s' (see 'nqueens list --help')", arg);
-    }
-    if (!n_arg)
-        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
-    if (args_parse_n(cmd, n_arg, &n) != 0)
-        return EXIT_USAGE;
-    if (format == FMT_LUOGU && (limit == 0 || limit > LUOGU_SHOWN))
+    rc = list_parse(&a, argc, argv);
+    if (rc >= 0)
+        return rc;
+    limit = a.limit;
+    if (a.format == FMT_LUOGU && (limit == 0 || limit > LUOGU_SHOWN))
         limit = LUOGU_SHOWN;
 
     /* A reader that stops early (head) is the normal end: see EPIPE, not a signal. */
     signal(SIGPIPE, SIG_IGN);
-    out.format = format;
+    out.format = a.format;
+    out.unique = a.unique;
+    out.shown = a.format == FMT_LUOGU ? limit : UINT64_MAX;
+    /* --unique filters the library's stream, so its limit (all solutions) cannot apply;
+     * luogu --unique counts its classes to the end. */
+    out.limit = a.unique && a.format != FMT_LUOGU ? limit : 0;
     out.tty = isatty(STDOUT_FILENO);
-    out.last_flush = list_clock();
-    count_opts_settings(&o, n, &s);
+    out.last_flush = clock_wall();
+    count_opts_settings(&a.o, a.n, &s);
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
         return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
     /* Progress reads the solver, so stdout carries the same bytes with it or without. */
-    if (progress_start(&pg, progress_asked, progress_read_solver, sv, NULL) != 0) {
+    if (progress_start(&pg, a.progress, a.n, progress_read_solver, sv, NULL) != 0) {
         nq_destroy_solver(&sv);
         return args_run_error(cmd, "cannot start the progress thread");
     }
-    if (format == FMT_LEETCODE)
+    if (a.format == FMT_LEETCODE)
         out_text(&out, "[");
     /* Ctrl-C ends the listing between boards, so that the lines already listed reach
      * the output whole and a progress line is finished; a second one exits at once. */
     signals_install();
     signals_target(sv);
     out.sv = sv;
-    rc = nq_list(sv, list_board, &out, limit, &r);
-    listed = r.total.lo; /* luogu's count below reuses r */
+    rc = nq_list(sv, list_board, &out, a.unique ? 0 : limit, &r);
+    if (rc == NQ_ECALLBACK && out.at_limit)
+        rc = NQ_OK;
+    listed = a.unique ? out.boards : r.total.lo; /* luogu's count below reuses r */
     if (rc == NQ_OK)
-        args_warn_unpinned(&o, &r);
-    if (rc == NQ_OK && format == FMT_LUOGU) {
-        /* The total needs every solution, so it comes from the counting engine. */
+        args_warn_unpinned(&a.o, &r);
+    if (rc == NQ_OK && a.format == FMT_LUOGU) {
+        /* The total needs every solution, so it comes from the counting engine (the
+         * classes were counted on the way). */
         char total[40];
-        nq_hooks h = {sv, stop_if_signalled, NULL};
-        rc = nq_count(sv, &h, &r);
+        if (!a.unique) {
+            nq_hooks h = {sv, stop_if_signalled, NULL};
+            rc = nq_count(sv, &h, &r);
+        } else
+            r.total = (nq_u128){out.boards, 0};
         if (rc == NQ_OK) {
             out_text(&out, nq_u128_to_string(r.total, total, sizeof(total)));
             out_text(&out, "\n");
@@ -299,18 +370,18 @@ int cmd_list(int argc, char **argv)
     nq_destroy_solver(&sv);
     if (rc == NQ_ECANCELED && sig) {
         int flushed;
-        if (format == FMT_LEETCODE) /* what was listed stays one valid JSON array */
+        if (a.format == FMT_LEETCODE) /* what was listed stays one valid JSON array */
             out_text(&out, "]\n");
         flushed = out_flush(&out);
-        fprintf(stderr, "%s %s: interrupted by %s after %llu solutions\n", args_program, cmd,
-                signals_name(sig), (unsigned long long)listed);
+        args_note(cmd, "interrupted by %s after %llu solutions", signals_name(sig),
+                  (unsigned long long)listed);
         return flushed == 0 || out.closed ? 128 + sig : out_status(cmd, &out);
     }
     if (out.closed || out.err)
         return out_status(cmd, &out);
     if (rc != NQ_OK)
         return args_run_error(cmd, "list failed: %s", nq_strerror(rc));
-    if (format == FMT_LEETCODE)
+    if (a.format == FMT_LEETCODE)
         out_text(&out, "]\n");
     if (out_flush(&out) != 0)
         return out_status(cmd, &out);

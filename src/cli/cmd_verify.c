@@ -4,100 +4,136 @@
 #include <string.h>
 
 #include "args.h"
+#include "clock.h"
 #include "commands.h"
 #include "count_output.h"
 
-static const char verify_help[] =
-    "usage: nqueens verify [FROM [TO]] [options]\n"
-    "Count every N in FROM..TO (default 1..16, at most 27, the last published value) and\n"
-    "check each total against OEIS A000170 and, with the d4 engine, each unique count\n"
-    "against OEIS A002562. Exit status 1 on any mismatch.\n"
-    "\n" COUNT_OPTS_HELP "  -h, --help         this help\n";
+static const args_option verify_options[] = {
+    ARGS_OPT_THREADS,
+    ARGS_OPT_ENGINE,
+    ARGS_OPT_PREFIX_ROWS,
+    ARGS_OPT_NO_PIN,
+    ARGS_OPT_DEVICES,
+    {OPT_JSON, "json", 'j', no_argument, NULL,
+     "one JSON object per n (count's, with expected_total\nand expected_unique), no summary", NULL,
+     NULL},
+    ARGS_OPT_END,
+};
+
+static const args_command verify_command = {
+    "verify",
+    "[FROM [TO]] [options]",
+    "Count every N in FROM..TO (default 1..16, at most 27, the last published value)\n"
+    "and check each total against OEIS A000170 and, with an engine that counts\n"
+    "symmetry classes (d4), each unique count against OEIS A002562. Exit status 1 on\n"
+    "any mismatch.\n",
+    verify_options,
+    NULL,
+};
+
+/* FROM and TO from the positionals; 0 or EXIT_USAGE (reported). */
+static int verify_range(const char *const *pos, int n_pos, int *from, int *to)
+{
+    long v;
+
+    for (int i = 0; i < n_pos; i++) {
+        if (args_parse_long(pos[i], 1, 27, &v) != 0)
+            return args_usage_error("verify",
+                                    "invalid %s '%s': expected an integer 1..27 (the "
+                                    "published values)",
+                                    i ? "TO" : "FROM", pos[i]);
+        if (i == 0)
+            *from = *to = (int)v;
+        else
+            *to = (int)v;
+    }
+    if (n_pos == 1 && *from < 16)
+        *to = 16; /* "verify 10" checks 10..16, the default end, unless FROM is past it */
+    if (*from > *to)
+        return args_usage_error("verify", "FROM %d is greater than TO %d", *from, *to);
+    return 0;
+}
+
+/* Count board n and print its line or object; 1 if it passed, 0 if not, or -1 after a
+ * run or write failure (reported). */
+static int verify_failed(const char *fmt, int n, int rc)
+{
+    args_run_error("verify", fmt, n, nq_strerror(rc));
+    return -1;
+}
+
+static int verify_one(const count_opts *o, int n, int json)
+{
+    nq_settings s;
+    nq_solver *sv;
+    nq_result r;
+    nq_u128 want;
+    char extra[128], want_s[40], unique_s[40] = "null";
+    double cpu;
+    int rc;
+
+    count_opts_settings(o, n, &s);
+    rc = nq_create_solver(&sv, &s);
+    if (rc != NQ_OK)
+        return verify_failed("cannot create a solver for n=%d: %s", n, rc);
+    cpu = clock_cpu();
+    rc = nq_count(sv, NULL, &r);
+    cpu = clock_cpu() - cpu;
+    nq_destroy_solver(&sv);
+    if (rc != NQ_OK)
+        return verify_failed("count of n=%d failed: %s", n, rc);
+    args_warn_unpinned(o, &r);
+    if (json) {
+        count_report c = {n, &r, cpu, extra};
+        if (r.has_unique && nq_known_unique(n, &want) == NQ_OK)
+            nq_u128_to_string(want, unique_s, sizeof(unique_s));
+        nq_known_total(n, &want);
+        snprintf(extra, sizeof(extra), "\"expected_total\": %s, \"expected_unique\": %s",
+                 nq_u128_to_string(want, want_s, sizeof(want_s)), unique_s);
+        count_output_json(stdout, &c);
+    } else {
+        count_output_verify_line(stdout, n, &r);
+    }
+    /* Each line as it comes: a run of many n is watched; a lost line is a failure. */
+    if (fflush(stdout) != 0)
+        return verify_failed("cannot write the line of n=%d: %s", n, NQ_EIO);
+    return count_output_verified(n, &r) == 1;
+}
 
 int cmd_verify(int argc, char **argv)
 {
     static const char *const cmd = "verify";
     count_opts o;
-    args_iter it;
-    const char *arg, *pos[2] = {NULL, NULL};
-    int n_pos = 0, kind, rc, from = 1, to = 16, failed = 0, passed = 0;
-    long v;
+    args_parser p;
+    const char *pos[2] = {NULL, NULL};
+    int n_pos = 0, id, json = 0, from = 1, to = 16, failed = 0, passed = 0;
 
     count_opts_default(&o);
-    args_iter_init(&it, argc, argv);
-    while ((kind = args_next(&it, &arg)) != ARG_END) {
-        if (kind == ARG_POSITIONAL) {
-            if (strcmp(arg, "-h") == 0) {
-                fputs(verify_help, stdout);
-                return 0;
-            }
+    args_begin(&p, &verify_command, argc, argv);
+    while ((id = args_next(&p)) != ARG_END) {
+        if (id == ARG_EXIT)
+            return p.exit_code;
+        if (id == ARG_POSITIONAL) {
             if (n_pos == 2)
-                return args_usage_error(cmd, "unexpected argument '%s': verify takes FROM TO", arg);
-            pos[n_pos++] = arg;
-            continue;
+                return args_usage_error(cmd, "unexpected argument '%s': verify takes FROM TO",
+                                        p.value);
+            pos[n_pos++] = p.value;
+        } else if (id == OPT_JSON) {
+            json = 1;
+        } else if (count_opts_take(&o, cmd, id, p.value) != 1) {
+            return EXIT_USAGE;
         }
-        if (strcmp(it.name, "help") == 0) {
-            fputs(verify_help, stdout);
-            return 0;
-        }
-        rc = count_opts_take(&o, cmd, &it);
-        if (rc == EXIT_USAGE)
-            return rc;
-        if (rc == 1)
-            continue;
-        return args_usage_error(cmd, "unknown option '%s' (see 'nqueens verify --help')", arg);
     }
-    if (count_output_check(cmd, &o, 0) != 0)
+    if (count_output_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0)
         return EXIT_USAGE;
-    for (int i = 0; i < n_pos; i++) {
-        if (args_parse_long(pos[i], 1, 27, &v) != 0)
-            return args_usage_error(cmd,
-                                    "invalid %s '%s': expected an integer 1..27 (the "
-                                    "published values)",
-                                    i ? "TO" : "FROM", pos[i]);
-        if (i == 0)
-            from = to = (int)v;
-        else
-            to = (int)v;
-    }
-    if (n_pos == 1 && from < 16)
-        to = 16; /* "verify 10" checks 10..16, the default end, unless FROM is past it */
-    if (from > to)
-        return args_usage_error(cmd, "FROM %d is greater than TO %d", from, to);
 
     for (int n = from; n <= to; n++) {
-        nq_settings s;
-        nq_solver *sv;
-        nq_result r;
-        nq_u128 want, want_u;
-        char got_s[40], want_s[40], ugot_s[40] = "-", uwant_s[40] = "-";
-        int ok;
-
-        count_opts_settings(&o, n, &s);
-        rc = nq_create_solver(&sv, &s);
-        if (rc != NQ_OK)
-            return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
-        rc = nq_count(sv, NULL, &r);
-        nq_destroy_solver(&sv);
-        if (rc != NQ_OK)
-            return args_run_error(cmd, "count of n=%d failed: %s", n, nq_strerror(rc));
-        args_warn_unpinned(&o, &r);
-        nq_known_total(n, &want);
-        ok = want.lo == r.total.lo && want.hi == r.total.hi;
-        if (r.has_unique) {
-            nq_known_unique(n, &want_u);
-            ok &= want_u.lo == r.unique.lo && want_u.hi == r.unique.hi;
-            nq_u128_to_string(r.unique, ugot_s, sizeof(ugot_s));
-            nq_u128_to_string(want_u, uwant_s, sizeof(uwant_s));
-        }
+        int ok = verify_one(&o, n, json);
+        if (ok < 0)
+            return EXIT_RUN_FAILED;
         ok ? passed++ : failed++;
-        printf("%s n=%-2d total=%-20s expected=%-20s unique=%-18s expected=%-18s %10.3f s "
-               "%14.0f sol/s\n",
-               ok ? "PASS" : "FAIL", n, nq_u128_to_string(r.total, got_s, sizeof(got_s)),
-               nq_u128_to_string(want, want_s, sizeof(want_s)), ugot_s, uwant_s, r.seconds,
-               r.seconds > 0 ? (double)r.total.lo / r.seconds : 0.0);
-        fflush(stdout);
     }
-    printf("verify: %d passed, %d failed\n", passed, failed);
+    if (!json)
+        printf("verify: %d passed, %d failed\n", passed, failed);
     return failed ? EXIT_RUN_FAILED : 0;
 }

@@ -7,6 +7,20 @@
 #include "count_output.h"
 #include "progress.h"
 
+const args_option count_args_options[] = {
+    ARGS_OPT_THREADS,
+    ARGS_OPT_ENGINE,
+    ARGS_OPT_PREFIX_ROWS,
+    ARGS_OPT_NO_PIN,
+    ARGS_OPT_DEVICES,
+    COUNT_RUN_OPTIONS,
+    {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see README: JSON output)",
+     NULL, NULL},
+    {OPT_UNIQUE, "unique", 'u', no_argument, NULL,
+     "print the count up to symmetry (OEIS A002562)\ninstead of the total", NULL, NULL},
+    ARGS_OPT_END,
+};
+
 void count_run_default(count_run_opts *r)
 {
     memset(r, 0, sizeof(*r));
@@ -14,77 +28,58 @@ void count_run_default(count_run_opts *r)
     r->progress = PROGRESS_AUTO;
 }
 
-static int take_path(const char **dst, const char *cmd, args_iter *it)
+int count_run_take(count_run_opts *r, const char *cmd, int id, const char *value)
 {
-    const char *v = args_value(it);
-    if (!v || !*v)
-        return args_usage_error(cmd, "--%s needs a file name", it->name);
-    *dst = v;
-    return 1;
-}
-
-int count_run_take(count_run_opts *r, const char *cmd, args_iter *it)
-{
-    const char *v;
-
-    if (strcmp(it->name, "checkpoint") == 0)
-        return take_path(&r->checkpoint, cmd, it);
-    if (strcmp(it->name, "subtotals") == 0)
-        return take_path(&r->subtotals, cmd, it);
-    if (strcmp(it->name, "sync-interval") == 0) {
-        v = args_value(it);
-        if (!v)
-            return args_usage_error(cmd, "--sync-interval needs a value");
-        if (args_parse_long(v, 0, 86400, &r->sync_interval) != 0)
-            return args_usage_error(cmd, "invalid --sync-interval '%s': expected seconds 0..86400",
-                                    v);
+    switch (id) {
+    case OPT_CHECKPOINT:
+    case OPT_SUBTOTALS:
+        if (!*value)
+            return args_usage_error(cmd, "--%s needs a file name",
+                                    id == OPT_CHECKPOINT ? "checkpoint" : "subtotals");
+        *(id == OPT_CHECKPOINT ? &r->checkpoint : &r->subtotals) = value;
         return 1;
+    case OPT_SYNC_INTERVAL:
+        if (args_parse_long(value, 0, 86400, &r->sync_interval) != 0)
+            return args_usage_error(cmd, "invalid --sync-interval '%s': expected seconds 0..86400",
+                                    value);
+        return 1;
+    default:
+        return progress_take(&r->progress, cmd, id, value);
     }
-    return progress_take(&r->progress, cmd, it);
 }
 
-int count_args_parse(count_args *a, const char *cmd, const char *help, int argc, char **argv)
+int count_args_parse(count_args *a, const args_command *c, int argc, char **argv)
 {
-    args_iter it;
-    const char *arg, *n_arg = NULL;
-    int kind, rc;
+    const char *cmd = c->name, *n_arg = NULL;
+    args_parser p;
+    int id, rc;
 
     memset(a, 0, sizeof(*a));
     count_opts_default(&a->o);
     count_run_default(&a->r);
-    args_iter_init(&it, argc, argv);
-    while ((kind = args_next(&it, &arg)) != ARG_END) {
-        if (kind == ARG_POSITIONAL) {
-            if (strcmp(arg, "-h") == 0) {
-                fputs(help, stdout);
-                return 0;
-            }
+    args_begin(&p, c, argc, argv);
+    while ((id = args_next(&p)) != ARG_END) {
+        switch (id) {
+        case ARG_EXIT:
+            return p.exit_code;
+        case ARG_POSITIONAL:
             if (n_arg)
-                return args_usage_error(cmd, "unexpected argument '%s': %s takes one N", arg, cmd);
-            n_arg = arg;
+                return args_usage_error(cmd, "unexpected argument '%s': %s takes one N", p.value,
+                                        cmd);
+            n_arg = p.value;
             continue;
-        }
-        if (strcmp(it.name, "help") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (strcmp(it.name, "json") == 0 && !args_has_inline_value(&it)) {
+        case OPT_JSON:
             a->json = 1;
             continue;
-        }
-        if (strcmp(it.name, "unique") == 0 && !args_has_inline_value(&it)) {
+        case OPT_UNIQUE:
             a->unique = 1;
             continue;
         }
-        rc = count_opts_take(&a->o, cmd, &it);
+        rc = count_opts_take(&a->o, cmd, id, p.value);
         if (rc == 0)
-            rc = count_run_take(&a->r, cmd, &it);
-        if (rc == EXIT_USAGE)
-            return rc;
-        if (rc == 1)
-            continue;
-        return args_usage_error(cmd, "unknown option '%s' (see '%s %s --help')", arg, args_program,
-                                cmd);
+            rc = count_run_take(&a->r, cmd, id, p.value);
+        if (rc != 1)
+            return EXIT_USAGE; /* reported; every id of the table is one of the above */
     }
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);

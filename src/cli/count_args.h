@@ -14,9 +14,12 @@ typedef struct count_args {
     count_run_opts r;
 } count_args;
 
-/* Parse argv (argv[0] is the subcommand); help is printed for -h/--help. Returns -1 when
- * the count should run, else the exit code (0 after help, EXIT_USAGE after a one-line
- * message). */
-int count_args_parse(count_args *a, const char *cmd, const char *help, int argc, char **argv);
+/* The options of count, for a command's table (args_command.options). */
+extern const args_option count_args_options[];
+
+/* Parse argv (argv[0] is the subcommand) for command c, whose options are
+ * count_args_options. Returns -1 when the count should run, else the exit code (0 after
+ * the help or the version, EXIT_USAGE after a one-line message). */
+int count_args_parse(count_args *a, const args_command *c, int argc, char **argv);
 
 #endif

@@ -1,4 +1,5 @@
-/* Printing a count's result: the plain line and the JSON object (see count_output.h). */
+/* Printing a count's result: the plain line, the JSON object and the verify lines (see
+ * count_output.h). */
 #include <stdio.h>
 
 #include "args.h"
@@ -9,44 +10,80 @@ static int same(nq_u128 a, nq_u128 b)
     return a.lo == b.lo && a.hi == b.hi;
 }
 
-static void print_json(int n, const nq_result *r, const char *extra_json)
+int count_output_verified(int n, const nq_result *r)
 {
-    char total[40], unique[40] = "null";
     nq_u128 known;
+
+    if (nq_known_total(n, &known) != NQ_OK)
+        return -1;
+    if (!same(known, r->total))
+        return 0;
+    /* verified covers the unique count too, where the engine gives one */
+    if (r->has_unique && nq_known_unique(n, &known) == NQ_OK && !same(known, r->unique))
+        return 0;
+    return 1;
+}
+
+void count_output_json(FILE *f, const count_report *c)
+{
+    const nq_result *r = c->r;
+    char total[40], unique[40] = "null", cpu[32] = "null";
     double rate =
         r->seconds > 0
             ? ((double)r->total.hi * 18446744073709551616.0 + (double)r->total.lo) / r->seconds
             : 0.0;
-    const char *verified = "null";
+    int v = count_output_verified(c->n, r);
 
-    if (nq_known_total(n, &known) == NQ_OK)
-        verified = same(known, r->total) ? "true" : "false";
-    /* verified covers the unique count too, where the engine gives one */
-    if (r->has_unique && nq_known_unique(n, &known) == NQ_OK && !same(known, r->unique))
-        verified = "false";
     if (r->has_unique)
         nq_u128_to_string(r->unique, unique, sizeof(unique));
+    if (c->cpu_seconds >= 0)
+        snprintf(cpu, sizeof(cpu), "%.6f", c->cpu_seconds);
     nq_u128_to_string(r->total, total, sizeof(total));
-    printf("{\"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", \"threads\": %d, "
-           "\"tasks\": %llu, \"prefix_rows\": %d, \"pinned\": %d, \"seconds\": %.6f, "
-           "\"solutions_per_second\": %.0f, \"verified\": %s%s%s}\n",
-           n, total, unique, nq_engine_name(r->engine), r->n_threads, (unsigned long long)r->tasks,
-           r->prefix_rows, r->n_pinned, r->seconds, rate, verified, extra_json ? ", " : "",
-           extra_json ? extra_json : "");
+    fprintf(f,
+            "{\"schema\": %d, \"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", "
+            "\"threads\": %d, \"pinned_threads\": %d, \"tasks\": %llu, \"prefix_rows\": %d, "
+            "\"seconds\": %.6f, \"cpu_seconds\": %s, \"solutions_per_second\": %.0f, "
+            "\"verified\": %s%s%s}\n",
+            NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), r->n_threads,
+            r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds, cpu, rate,
+            v < 0 ? "null"
+            : v   ? "true"
+                  : "false",
+            c->extra_json ? ", " : "", c->extra_json ? c->extra_json : "");
 }
 
-int count_output_print(const char *cmd, int n, const nq_result *r, int json, int unique,
-                       const char *extra_json)
+int count_output_print(const char *cmd, const count_report *c, int json, int unique)
 {
-    if (unique && !r->has_unique) /* e.g. a resumed journal of the prefix engine */
-        return args_run_error(cmd, "engine %s gives no unique count", nq_engine_name(r->engine));
+    if (unique && !c->r->has_unique) /* e.g. a resumed journal of the prefix engine */
+        return args_run_error(cmd, "engine %s gives no unique count", nq_engine_name(c->r->engine));
     if (json) {
-        print_json(n, r, extra_json);
+        count_output_json(stdout, c);
     } else {
         char text[40];
-        printf("%s\n", nq_u128_to_string(unique ? r->unique : r->total, text, sizeof(text)));
+        printf("%s\n", nq_u128_to_string(unique ? c->r->unique : c->r->total, text, sizeof(text)));
     }
     return fflush(stdout) == 0 ? 0 : args_run_error(cmd, "cannot write the result");
+}
+
+void count_output_verify_line(FILE *f, int n, const nq_result *r)
+{
+    char total[40], unique[40] = "-", want_total[40] = "?", want_unique[40] = "-";
+    nq_u128 known;
+    int ok = count_output_verified(n, r) == 1;
+
+    nq_u128_to_string(r->total, total, sizeof(total));
+    if (r->has_unique)
+        nq_u128_to_string(r->unique, unique, sizeof(unique));
+    /* n=27, the widest: 9 + 25 + 25 + 13 columns */
+    fprintf(f, "%s n=%-2d total %-18s unique %-17s %10.3f s\n", ok ? "PASS" : "FAIL", n, total,
+            unique, r->seconds);
+    if (ok)
+        return;
+    if (nq_known_total(n, &known) == NQ_OK)
+        nq_u128_to_string(known, want_total, sizeof(want_total));
+    if (r->has_unique && nq_known_unique(n, &known) == NQ_OK)
+        nq_u128_to_string(known, want_unique, sizeof(want_unique));
+    fprintf(f, "%9s total %-18s unique %s\n", "expected", want_total, want_unique);
 }
 
 int count_output_check(const char *cmd, const count_opts *o, int unique)
@@ -54,9 +91,11 @@ int count_output_check(const char *cmd, const count_opts *o, int unique)
     if (unique && o->engine == NQ_ENGINE_PREFIX)
         return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
                                      "--engine d4");
-    /* d4 places the border rows itself; silently ignoring a depth would mislead */
-    if (o->prefix_rows && o->engine == NQ_ENGINE_D4)
-        return args_usage_error(cmd, "--prefix-rows applies to --engine prefix or cuda, not d4");
+    if (o->prefix_rows && !count_opts_engine_takes_prefix_rows(o->engine))
+        return args_usage_error(cmd,
+                                "--prefix-rows does not apply to --engine %s, which places "
+                                "its rows itself",
+                                nq_engine_name(o->engine));
     return 0;
 }
 

@@ -114,13 +114,13 @@ static int report_failure(const char *cmd, const count_run_opts *r, const nq_set
                           uint64_t recorded, uint64_t tasks)
 {
     if (r->checkpoint && s->engine == NQ_ENGINE_CUDA) {
-        fprintf(stderr, "%s %s: count failed: %s; %llu of %llu tasks are recorded in %s; ",
-                args_program, cmd, nq_strerror(rc), (unsigned long long)recorded,
-                (unsigned long long)tasks, r->checkpoint);
-        fprintf(stderr, "resume on the CPUs with: %s count %d --engine d4 --checkpoint ",
-                args_program, s->n);
-        checkpoint_print_word(stderr, r->checkpoint);
-        fputc('\n', stderr);
+        char word[1024];
+        args_note(cmd,
+                  "count failed: %s; %llu of %llu tasks are recorded in %s; resume on the CPUs "
+                  "with: %s count %d --engine d4 --checkpoint %s",
+                  nq_strerror(rc), (unsigned long long)recorded, (unsigned long long)tasks,
+                  r->checkpoint, args_program, s->n,
+                  args_shell_word(r->checkpoint, word, sizeof(word)));
         return EXIT_RUN_FAILED;
     }
     return args_run_error(cmd, "count failed: %s", nq_strerror(rc));
@@ -177,7 +177,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
     }
     signals_target(sv);
     h.sv = sv;
-    if (progress_start(&pg, mode, run_progress, &h, journal) != 0) {
+    if (progress_start(&pg, mode, s->n, run_progress, &h, journal) != 0) {
         exit_code = args_run_error(cmd, "cannot start the progress thread");
         goto done;
     }

@@ -14,9 +14,9 @@ typedef struct count_run_opts {
 } count_run_opts;
 
 void count_run_default(count_run_opts *r);
-/* Take one of the options above: 1 if handled, 0 if not ours, EXIT_USAGE on a bad value
+/* Take option id: 1 if it is one of the above, 0 if not ours, EXIT_USAGE on a bad value
  * (already reported). */
-int count_run_take(count_run_opts *r, const char *cmd, args_iter *it);
+int count_run_take(count_run_opts *r, const char *cmd, int id, const char *value);
 /* Run the count for settings s with what r asks for (unique: --unique, for the checks
  * that wait for a journal's engine). Returns the exit code: 0, 1 (run or journal failed,
  * or a total that contradicts the published one; reported), 2, or 128 + the signal
@@ -24,12 +24,29 @@ int count_run_take(count_run_opts *r, const char *cmd, args_iter *it);
 int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int unique,
               nq_settings *s, nq_result *out);
 
-#define COUNT_RUN_HELP                                                                             \
-    "  --checkpoint FILE  record each finished task in FILE; rerun the same command to\n"          \
-    "                     resume after a crash or Ctrl-C (see README: Long runs)\n"                \
-    "  --sync-interval S  fsync the checkpoint at least every S seconds, 0..86400 "                \
-    "(default 5)\n" PROGRESS_HELP(                                                                 \
-        "bar when stderr is a terminal") "  --subtotals FILE   write every task's id and "         \
-                                         "subtotal to FILE as CSV\n"
+/* The option table entries of the options above. */
+#define COUNT_RUN_OPTIONS                                                                          \
+    {OPT_CHECKPOINT,                                                                               \
+     "checkpoint",                                                                                 \
+     0,                                                                                            \
+     required_argument,                                                                            \
+     "FILE",                                                                                       \
+     "record each finished task in FILE; the same command\nagain resumes after a crash or "        \
+     "Ctrl-C",                                                                                     \
+     NULL,                                                                                         \
+     NULL},                                                                                        \
+        {OPT_SYNC_INTERVAL,                                                                        \
+         "sync-interval",                                                                          \
+         0,                                                                                        \
+         required_argument,                                                                        \
+         "S",                                                                                      \
+         "fsync the checkpoint at least every S seconds,\n0..86400 (default 5)",                   \
+         NULL,                                                                                     \
+         NULL},                                                                                    \
+        PROGRESS_OPTIONS("a bar when stderr is a\nterminal and the run takes over a second"),      \
+    {                                                                                              \
+        OPT_SUBTOTALS, "subtotals", 0, required_argument, "FILE",                                  \
+            "write every task's id and subtotal to FILE as CSV", NULL, NULL                        \
+    }
 
 #endif

@@ -2,20 +2,21 @@
  * a second. It only reads a snapshot of the run (progress_read_fn), so it never slows
  * the workers; everything it prints goes to stderr. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+#include "count_output.h"
 #include "progress.h"
 
 static const double tick_seconds = 0.25;
+/* A run shorter than this draws no bar at all. */
+static const double bar_delay_seconds = 1.0;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#define now_seconds clock_wall
 
 static void format_duration(double s, char *buf, size_t size)
 {
@@ -39,46 +40,98 @@ static void format_rate(double r, char *buf, size_t size)
     snprintf(buf, size, "%.*f%s", u ? 1 : 0, r, unit[u]);
 }
 
+static double u128_double(nq_u128 v)
+{
+    return (double)v.hi * 18446744073709551616.0 + (double)v.lo;
+}
+
+/* The ETA (-1: unknown yet) and the share of the work done, in percent. The d4 tasks
+ * are heaviest first, so the share of tasks lags the work; the share of the expected
+ * total found so far follows it closely, where OEIS knows the total. Rates count only
+ * this run's work, so that a resumed run's ETA is not flattered by the journal. */
+static double estimate(const progress *p, const progress_snapshot *sn, double elapsed,
+                       double *percent)
+{
+    double sol_rate = elapsed > 0 ? sn->solutions_computed / elapsed : 0;
+    double task_rate = elapsed > 0 ? (double)sn->tasks_computed / elapsed : 0;
+    double found = u128_double(sn->solutions), expected = 0;
+    nq_u128 known;
+
+    if (nq_known_total(p->n, &known) == NQ_OK)
+        expected = u128_double(known);
+    if (expected > 0 && found <= expected) {
+        *percent = 100.0 * found / expected;
+        return sol_rate > 0 ? (expected - found) / sol_rate : -1;
+    }
+    *percent = sn->tasks_total ? 100.0 * (double)sn->tasks_done / (double)sn->tasks_total : 0.0;
+    if (task_rate > 0 && sn->tasks_total >= sn->tasks_done)
+        return (double)(sn->tasks_total - sn->tasks_done) / task_rate;
+    return -1;
+}
+
+/* Redraw the bar in place: cut to the terminal's width (a wrapped line cannot be
+ * redrawn), and where TERM is dumb without the erase escape, padding over the last one. */
+static void draw_bar(progress *p, const char *line, int final)
+{
+    struct winsize ws;
+    size_t len = strlen(line), width = 0;
+
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+        width = ws.ws_col - 1u; /* the last column would wrap on some terminals */
+    if (width && len > width)
+        len = width;
+    if (p->dumb)
+        fprintf(stderr, "\r%.*s%*s", (int)len, line,
+                p->last_len > len ? (int)(p->last_len - len) : 0, "");
+    else
+        fprintf(stderr, "\r\033[K%.*s", (int)len, line);
+    if (final)
+        fputc('\n', stderr);
+    p->last_len = len;
+    p->shown = 1;
+}
+
 static void print_progress(progress *p, int final)
 {
     progress_snapshot sn;
-    char total[40], el[32], eta[32], rate_s[32];
-    double elapsed = now_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
+    char total[40], el[32], eta[32], rate_s[32], line[256];
+    double elapsed = now_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s;
 
     memset(&sn, 0, sizeof(sn));
     p->read(p->user, &sn);
     nq_u128_to_string(sn.solutions, total, sizeof(total));
-    pct = sn.tasks_total ? 100.0 * (double)sn.tasks_done / (double)sn.tasks_total : 0.0;
-    /* Rates count only this run's work, so that a resumed run's ETA is not flattered by
-     * what the journal held. */
     if (elapsed > 0) {
         sol_rate = sn.solutions_computed / elapsed;
         task_rate = (double)sn.tasks_computed / elapsed;
     }
-    if (task_rate > 0 && sn.tasks_total >= sn.tasks_done)
-        eta_s = (double)(sn.tasks_total - sn.tasks_done) / task_rate;
+    eta_s = estimate(p, &sn, elapsed, &pct);
+    if (final && sn.tasks_total && sn.tasks_done == sn.tasks_total)
+        pct = 100.0, eta_s = 0;
     format_duration(elapsed, el, sizeof(el));
     if (p->mode == PROGRESS_JSON) {
         char eta_j[32] = "null";
         if (eta_s >= 0)
             snprintf(eta_j, sizeof(eta_j), "%.1f", eta_s);
         fprintf(stderr,
-                "{\"progress\": {\"tasks_done\": %llu, \"tasks_total\": %llu, \"percent\": %.2f, "
-                "\"solutions\": %s, \"solutions_per_second\": %.0f, \"tasks_per_second\": %.2f, "
-                "\"elapsed\": %.1f, \"eta\": %s, \"final\": %s}}\n",
-                (unsigned long long)sn.tasks_done, (unsigned long long)sn.tasks_total, pct, total,
-                sol_rate, task_rate, elapsed, eta_j, final ? "true" : "false");
+                "{\"progress\": {\"schema\": %d, \"tasks_done\": %llu, \"tasks_total\": %llu, "
+                "\"percent\": %.2f, \"total\": %s, \"solutions_per_second\": %.0f, "
+                "\"tasks_per_second\": %.2f, \"seconds\": %.1f, \"eta_seconds\": %s, "
+                "\"final\": %s}}\n",
+                NQ_JSON_SCHEMA, (unsigned long long)sn.tasks_done,
+                (unsigned long long)sn.tasks_total, pct, total, sol_rate, task_rate, elapsed, eta_j,
+                final ? "true" : "false");
     } else {
         if (eta_s >= 0)
             format_duration(eta_s, eta, sizeof(eta));
         else
             strcpy(eta, "?");
         format_rate(sol_rate, rate_s, sizeof(rate_s));
-        /* \r and erase-to-end redraw one line in place on a terminal. */
-        fprintf(stderr,
-                "\r\033[K%llu/%llu tasks %5.1f%%  %s solutions  %s sol/s  elapsed %s  ETA %s%s",
-                (unsigned long long)sn.tasks_done, (unsigned long long)sn.tasks_total, pct, total,
-                rate_s, el, eta, final ? "\n" : "");
+        /* the most wanted first: a narrow terminal cuts the end */
+        snprintf(line, sizeof(line),
+                 "%5.1f%%  ETA %s  elapsed %s  %s sol/s  %llu/%llu tasks  %s solutions", pct, eta,
+                 el, rate_s, (unsigned long long)sn.tasks_done, (unsigned long long)sn.tasks_total,
+                 total);
+        draw_bar(p, line, final);
     }
     fflush(stderr);
     p->last_print = now_seconds();
@@ -106,7 +159,8 @@ static void *progress_main(void *arg)
          * stops the run, so there is nothing more to do here. */
         if (p->journal)
             nq_journal_tick(p->journal);
-        if (p->mode != PROGRESS_OFF && now_seconds() - p->last_print >= period)
+        if (p->mode != PROGRESS_OFF && now_seconds() - p->last_print >= period &&
+            (p->mode != PROGRESS_BAR || now_seconds() - p->t0 >= bar_delay_seconds))
             print_progress(p, 0);
         pthread_mutex_lock(&p->lock);
     }
@@ -134,10 +188,19 @@ int progress_mode(int requested)
     return isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_OFF;
 }
 
-int progress_start(progress *p, int mode, progress_read_fn read, void *user, nq_journal *journal)
+int progress_term_dumb(void)
+{
+    const char *term = getenv("TERM");
+    return !term || !*term || strcmp(term, "dumb") == 0;
+}
+
+int progress_start(progress *p, int mode, int n, progress_read_fn read, void *user,
+                   nq_journal *journal)
 {
     memset(p, 0, sizeof(*p));
     p->mode = mode;
+    p->n = n;
+    p->dumb = progress_term_dumb();
     p->read = read;
     p->user = user;
     p->journal = journal;
@@ -168,29 +231,26 @@ void progress_stop(progress *p)
         pthread_mutex_destroy(&p->lock);
         p->started = 0;
     }
-    if (p->mode != PROGRESS_OFF)
+    if (p->mode == PROGRESS_JSON || (p->mode == PROGRESS_BAR && p->shown))
         print_progress(p, 1);
 }
 
-int progress_take(int *mode, const char *cmd, args_iter *it)
-{
-    const char *v;
+const char *const progress_words[] = {"bar", "json", NULL};
 
-    if (strcmp(it->name, "no-progress") == 0) {
-        if (args_has_inline_value(it))
-            return args_usage_error(cmd, "--no-progress takes no value");
+int progress_take(int *mode, const char *cmd, int id, const char *value)
+{
+    if (id == OPT_NO_PROGRESS) {
         *mode = PROGRESS_OFF;
         return 1;
     }
-    if (strcmp(it->name, "progress") != 0)
+    if (id != OPT_PROGRESS)
         return 0;
     /* Only the --progress=KIND form takes a value, so "--progress 15" stays N. */
-    v = it->inline_value;
-    if (!v || strcmp(v, "bar") == 0)
+    if (!value || strcmp(value, "bar") == 0)
         *mode = PROGRESS_BAR;
-    else if (strcmp(v, "json") == 0)
+    else if (strcmp(value, "json") == 0)
         *mode = PROGRESS_JSON;
     else
-        return args_usage_error(cmd, "invalid --progress '%s': expected bar or json", v);
+        return args_usage_error(cmd, "invalid --progress '%s': expected bar or json", value);
     return 1;
 }

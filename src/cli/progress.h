@@ -31,6 +31,10 @@ void progress_read_solver(void *user, progress_snapshot *out);
 
 typedef struct progress {
     int mode;
+    int n;           /* the board: its OEIS total weighs the work done */
+    int dumb;        /* bar: TERM=dumb (or none): no escape codes */
+    size_t last_len; /* bar: the length of the line drawn last */
+    int shown;       /* bar: a line was drawn (runs under a second draw none) */
     progress_read_fn read;
     void *user;
     nq_journal *journal; /* may be NULL */
@@ -42,22 +46,37 @@ typedef struct progress {
     int started;
 } progress;
 
+/* Whether the terminal takes no escape codes (TERM=dumb, or no TERM at all). */
+int progress_term_dumb(void);
+
 /* The mode a PROGRESS_AUTO request means here: a bar when stderr is a terminal, else
  * nothing; any other mode is returned as it is. */
 int progress_mode(int requested);
 
-/* Start the thread if there is anything to do (a mode other than OFF, or a journal). */
-int progress_start(progress *p, int mode, progress_read_fn read, void *user, nq_journal *journal);
-/* Stop it; in BAR and JSON modes print the final state (and end the bar's line). */
+/* Start the thread if there is anything to do (a mode other than OFF, or a journal), for
+ * a run on board n. The bar appears once the run has taken a second, fits the
+ * terminal's width and draws without escape codes where TERM is dumb; its ETA comes from
+ * the share of the expected total found so far (OEIS, n <= 27), which follows the work
+ * done far better than the task count, else from the tasks. */
+int progress_start(progress *p, int mode, int n, progress_read_fn read, void *user,
+                   nq_journal *journal);
+/* Stop it; print the final state in JSON mode, and in BAR mode if a bar was drawn (then
+ * end its line). */
 void progress_stop(progress *p);
 
 /* Take --progress[=bar|json] or --no-progress into *mode: 1 if it was one of them, 0 if
  * not, EXIT_USAGE on a bad value (already reported). */
-int progress_take(int *mode, const char *cmd, args_iter *it);
+int progress_take(int *mode, const char *cmd, int id, const char *value);
 
-/* The help lines of those options; dflt says what happens without them. */
-#define PROGRESS_HELP(dflt)                                                                        \
-    "  --progress[=bar|json]  progress on stderr (default: " dflt ")\n"                            \
-    "  --no-progress      no progress output\n"
+/* The words --progress= takes, and the option table entries; dflt says what happens
+ * without them. */
+extern const char *const progress_words[];
+#define PROGRESS_OPTIONS(dflt)                                                                     \
+    {OPT_PROGRESS,      "progress",    0,                                                          \
+     optional_argument, "[=bar|json]", "progress on stderr (default: " dflt ")",                   \
+     progress_words,    NULL},                                                                     \
+    {                                                                                              \
+        OPT_NO_PROGRESS, "no-progress", 0, no_argument, NULL, "no progress output", NULL, NULL     \
+    }
 
 #endif

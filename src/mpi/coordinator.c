@@ -439,7 +439,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
     c->left = c->n_tasks - c->reused;
 
     /* Only the display reads the coordinator; the journal's timer needs the thread too. */
-    if (progress_start(&pg, opts->progress, coord_progress, c, opts->journal) != 0)
+    if (progress_start(&pg, opts->progress, c->s->n, coord_progress, c, opts->journal) != 0)
         coord_fail(c, NQ_ETHREAD);
     c->local_finished = 1;
     if (!c->halted) {

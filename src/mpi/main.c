@@ -15,17 +15,17 @@
 #include "cli/subtotals.h"
 #include "mpi_job.h"
 
-static const char count_help[] =
-    "usage: nqueens-mpi count N [options]        (run it under mpirun or srun)\n"
+static const args_command count_command = {
+    "count",
+    "N [options]        (run it under mpirun or srun)",
     "Count the solutions of the N-queens problem (1 <= N <= 32) over every rank of the\n"
     "MPI job and print the total on rank 0, as 'nqueens count' does. Rank 0 hands out\n"
     "batches of tasks and computes too; --threads is per rank. Rank 0 keeps the\n"
     "checkpoint (nqueens count can resume it too), the progress and the subtotals.\n"
-    "\n" COUNT_OPTS_HELP COUNT_RUN_HELP
-    "  --json             print one JSON object (n, total, unique, engine, threads,\n"
-    "                     tasks, seconds, solutions_per_second, verified, ranks)\n"
-    "  --unique           print the solutions up to symmetry (OEIS A002562) instead\n"
-    "  -h, --help         this help\n";
+    "--json adds \"ranks\".\n",
+    count_args_options,
+    NULL,
+};
 
 /* What rank 0 read from the command line, broadcast as bytes: every rank runs the same
  * binary, so the layout is the same everywhere (the paths in it mean something on rank 0
@@ -42,13 +42,22 @@ static int parse_args(int argc, char **argv, mpi_args *a)
                                       "'nqueens-mpi --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
+        if (argc > 2 &&
+            !(argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "count") == 0))
+            return args_usage_error(NULL, "%s takes no arguments (see 'nqueens-mpi --help')",
+                                    argv[1]);
+        if (argc == 3)
+            return count_args_parse(&a->c, &count_command, 2, (char *[]){"count", "--help", NULL});
         fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
-              "\n  --version  print the version\n  --help     this help\n",
+              "\n  -V, --version  the version and what this build has\n"
+              "  -h, --help     this help\n",
               stdout);
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("nqueens-mpi %s\n", nq_version());
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        if (argc > 2)
+            return args_usage_error(NULL, "%s takes no arguments (got '%s')", argv[1], argv[2]);
+        args_print_version(stdout);
         return 0;
     }
     if (strcmp(argv[1], "count") != 0)
@@ -56,7 +65,7 @@ static int parse_args(int argc, char **argv, mpi_args *a)
                                 "unknown command '%s': expected count (see 'nqueens-mpi "
                                 "--help')",
                                 argv[1]);
-    return count_args_parse(&a->c, "count", count_help, argc - 1, argv + 1);
+    return count_args_parse(&a->c, &count_command, argc - 1, argv + 1);
 }
 
 static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
@@ -68,7 +77,9 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
     r.n_threads = m->threads;
     r.n_pinned = m->pinned;
     snprintf(ranks, sizeof(ranks), "\"ranks\": %d", n_ranks);
-    return count_output_print("count", a->c.n, &r, a->c.json, a->c.unique, ranks);
+    /* CPU time would be rank 0's alone: left out (null) rather than misleading */
+    count_report c = {a->c.n, &r, -1.0, ranks};
+    return count_output_print("count", &c, a->c.json, a->c.unique);
 }
 
 /* What rank 0 opens before the count: the journal and the subtotals file. */
@@ -158,8 +169,12 @@ int main(int argc, char **argv)
 
     /* Only rank 0 reads the arguments, so that a mistake is reported once. */
     memset(&a, 0, sizeof(a));
-    if (rank == 0)
+    if (rank == 0) {
         a.exit_code = parse_args(argc, argv, &a);
+        /* the help or the version lost on a full disk is a failure, as in nqueens */
+        if (a.exit_code == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+            a.exit_code = args_run_error(NULL, "cannot write the output");
+    }
     MPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, MPI_COMM_WORLD);
     if (a.exit_code >= 0) {
         MPI_Finalize();

@@ -1,0 +1,32 @@
+# fish completion for nqueens: the commands and the options of each.
+set -l commands count verify list bench help
+complete -c nqueens -f
+complete -c nqueens -n "not __fish_seen_subcommand_from $commands" -a "$commands"
+complete -c nqueens -n "__fish_seen_subcommand_from help" -a "count verify list bench"
+complete -c nqueens -s h -l help -d 'this help'
+complete -c nqueens -s V -l version -d 'the version and what this build has'
+for c in count verify list bench
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -s t -l threads -x -a "max" -d 'workers, 1..4096 or max'
+end
+for c in count verify bench
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -s e -l engine -x -a "prefix d4 cuda" -d 'engine'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l devices -x -d 'GPUs for the cuda engine'
+end
+for c in count verify list bench
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l prefix-rows -x -d 'rows the task source places'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l no-pin -d 'do not pin workers to cores'
+end
+complete -c nqueens -n "__fish_seen_subcommand_from count verify" -s j -l json -d 'JSON output'
+complete -c nqueens -n "__fish_seen_subcommand_from count list" -s u -l unique -d 'up to symmetry'
+complete -c nqueens -n "__fish_seen_subcommand_from count" -l checkpoint -r -F -d 'journal for resuming'
+complete -c nqueens -n "__fish_seen_subcommand_from count" -l subtotals -r -F -d 'CSV of task subtotals'
+complete -c nqueens -n "__fish_seen_subcommand_from count" -l sync-interval -x -d 'seconds between fsyncs'
+complete -c nqueens -n "__fish_seen_subcommand_from count list" -l progress -d 'progress on stderr (--progress=json)'
+complete -c nqueens -n "__fish_seen_subcommand_from count list" -l no-progress -d 'no progress'
+complete -c nqueens -n "__fish_seen_subcommand_from list" -s f -l format -x -a "columns board leetcode acwing luogu" -d 'output format'
+complete -c nqueens -n "__fish_seen_subcommand_from list" -s l -l limit -x -d 'stop after K solutions'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -s n -l n -x -d 'board sizes, e.g. 14-17'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -s r -l repeat -x -d 'timed runs'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -s w -l warmup -x -d 'untimed runs'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -s f -l format -x -a "text json csv google-benchmark github bencher" -d 'report format'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -s o -l out -r -F -d 'report file'
