@@ -64,6 +64,10 @@ Test(unit, cli_bad_arguments_exit_2)
         {"verify", "5", "28", NULL},
         {"verify", "9", "3", NULL},
         {"verify", "1", "2", "3", NULL},
+        {"count", "22", "--engine", "join", NULL},
+        {"count", "8", "--engine", "join", "--prefix-rows", "3", NULL},
+        {"verify", "20", "22", "--engine", "join", NULL},
+        {"bench", "--n", "22", "--engine", "join", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         expect_usage_error(cases[i]);
@@ -94,6 +98,19 @@ Test(unit, cli_count_json)
     cr_expect_not_null(strstr(o.out, "\"engine\": \"prefix\""), "%s", o.out);
     cr_expect_not_null(strstr(o.out, "\"prefix_rows\": 3,"), "%s", o.out);
     cr_expect_str_eq(o.err, "", "--no-pin: no warning");
+}
+
+/* auto is the default and names the engine it ran: join up to its limit, d4 past it. */
+Test(unit, cli_default_engine_is_auto)
+{
+    char want[64];
+    const char *const args[] = {"count", "13", "--json", "--no-pin", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    snprintf(want, sizeof(want), "\"total\": %llu,", (unsigned long long)oeis_value("A000170", 13));
+    cr_expect_not_null(strstr(o.out, want), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"engine\": \"join\""), "%s", o.out);
+    cr_expect_eq(nq_engine_max_n(NQ_ENGINE_JOIN) < NQ_MAX_N, 1);
 }
 
 Test(unit, cli_verify_range)
@@ -273,7 +290,7 @@ Test(unit, cli_messages_help_the_user)
         {{"count", "8", "--jsno", NULL}, "did you mean --json?"},
         {{"count", "8", "--p", "3", NULL}, "ambiguous option '--p': --prefix-rows, --progress"},
         {{"count", "8", "--progress", "json", NULL}, "write --progress=json"},
-        {{"count", "8", "--engine", "nope", NULL}, "expected one of prefix, d4, cuda"},
+        {{"count", "8", "--engine", "nope", NULL}, "expected one of auto, prefix, d4, cuda, join"},
         {{"list", "6", "--engine", "cuda", NULL}, "list has one engine"},
         {{"count", "8", "--threads", "0", NULL}, "expected 1..4096, or 'max'"},
         {{"cuont", "8", NULL}, "did you mean count?"},

@@ -66,11 +66,19 @@ Test(unit, agrees_with_prefix)
         }
 }
 
-Test(unit, default_engine_is_d4)
+/* The default is auto, which counts with d4 wherever the join engine's tables stop. */
+Test(unit, default_engine_is_auto_and_d4_past_the_join)
 {
     nq_settings s;
     nq_default_settings(&s);
+    cr_expect_eq(s.engine, NQ_ENGINE_AUTO);
+    s.n = nq_engine_max_n(NQ_ENGINE_JOIN) + 1;
+    cr_assert_eq(nq_resolve_settings(&s), NQ_OK);
     cr_expect_eq(s.engine, NQ_ENGINE_D4);
+    s.engine = NQ_ENGINE_AUTO;
+    s.n = 12;
+    cr_assert_eq(nq_resolve_settings(&s), NQ_OK);
+    cr_expect_eq(s.engine, NQ_ENGINE_JOIN);
     cr_expect_str_eq(nq_engine_name(NQ_ENGINE_D4), "d4");
     cr_expect_eq(nq_engine_from_name("d4"), NQ_ENGINE_D4);
     cr_expect_eq(nq_engine_from_name("prefix"), NQ_ENGINE_PREFIX);

@@ -162,9 +162,8 @@ char *args_shell_word(const char *s, char *buf, size_t size)
  * answer NQ_EUNSUPPORTED, a name past the table NQ_EINVAL. */
 static const char *engine_names(int all, char *names, size_t size)
 {
-    size_t len = 0;
+    size_t len = (size_t)snprintf(names, size, "%s", nq_engine_name(NQ_ENGINE_AUTO));
 
-    names[0] = '\0';
     for (int e = 0;; e++) {
         int back = nq_engine_from_name(nq_engine_name(e));
         int k;
@@ -551,7 +550,8 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
 
 int count_opts_engine_takes_prefix_rows(int engine)
 {
-    return engine != NQ_ENGINE_D4;
+    /* d4 and join place their rows themselves, and auto picks one of them */
+    return engine == NQ_ENGINE_PREFIX || engine == NQ_ENGINE_CUDA;
 }
 
 void count_opts_settings(const count_opts *o, int n, nq_settings *s)

@@ -69,9 +69,9 @@ static int bench_parse_engines(const char *s, int *out, int cap)
     int len = 0;
 
     if (strcmp(s, "all") == 0) {
-        for (int e = 0; nq_engine_from_name(nq_engine_name(e)) == e && len < cap; e++)
-            if (e != NQ_ENGINE_CUDA) /* the GPU is asked for by name: most hosts have none */
-                out[len++] = e;
+        for (int e = 0; strcmp(nq_engine_name(e), "unknown") != 0 && len < cap; e++)
+            if (e != NQ_ENGINE_CUDA && nq_engine_from_name(nq_engine_name(e)) == e)
+                out[len++] = e; /* the GPU is asked for by name: most hosts have none */
         return len;
     }
     for (const char *p = s;;) {
@@ -297,6 +297,10 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
                                     "--prefix-rows does not apply to --engine %s, which places "
                                     "its rows itself (bench it without --prefix-rows)",
                                     nq_engine_name(b->engines[e]));
+    for (int e = 0; e < b->n_engines; e++)
+        for (int i = 0; i < b->n_ns; i++)
+            if (count_output_check_n(cmd, b->engines[e], b->ns[i]) != 0)
+                return EXIT_USAGE;
     return 0;
 }
 

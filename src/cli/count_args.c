@@ -90,7 +90,9 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
     /* Resuming without --engine takes the journal's engine: checkpoint_adopt checks the
      * engine's options once it knows it (a prefix journal, resumed with its own
      * --prefix-rows). */
-    if (!(a->r.checkpoint && !a->o.engine_set) && count_output_check(cmd, &a->o, a->unique) != 0)
+    if (!(a->r.checkpoint && !a->o.engine_set) &&
+        (count_output_check(cmd, &a->o, a->unique) != 0 ||
+         count_output_check_n(cmd, a->o.engine, a->n) != 0))
         return EXIT_USAGE;
     return -1;
 }

@@ -86,6 +86,17 @@ void count_output_verify_line(FILE *f, int n, const nq_result *r)
     fprintf(f, "%9s total %-18s unique %s\n", "expected", want_total, want_unique);
 }
 
+int count_output_check_n(const char *cmd, int engine, int n)
+{
+    int most = nq_engine_max_n(engine);
+    if (most > 0 && n > most)
+        return args_usage_error(cmd,
+                                "--engine %s takes boards up to n = %d (its tables would "
+                                "not fit): use --engine d4, or auto",
+                                nq_engine_name(engine), most);
+    return 0;
+}
+
 int count_output_check(const char *cmd, const count_opts *o, int unique)
 {
     if (unique && o->engine == NQ_ENGINE_PREFIX)
