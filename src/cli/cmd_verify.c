@@ -25,8 +25,8 @@ static const args_command verify_command = {
     "[FROM [TO]] [options]",
     "Count every N in FROM..TO (default 1..16, at most 27, the last published value)\n"
     "and check each total against OEIS A000170 and, with an engine that counts\n"
-    "symmetry classes (d4), each unique count against OEIS A002562. Exit status 1 on\n"
-    "any mismatch.\n",
+    "symmetry classes (join, d4, cuda), each unique count against OEIS A002562.\n"
+    "Exit status 1 on any mismatch.\n",
     verify_options,
     NULL,
 };
