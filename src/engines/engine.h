@@ -66,9 +66,9 @@ typedef struct engine_desc {
     /* Rows the source places, which nq_result.prefix_rows reports (NULL with run). */
     int (*placed_rows)(const nq_settings *s);
 
-    /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread before its first task and
-     * freed after its last; NULL worker_init: none. A NULL return fails the run with
-     * NQ_ENOMEM. */
+    /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
+     * before its first task and freed after its last; NULL worker_init: none. A NULL return fails
+     * the run with NQ_ENOMEM. */
     void *(*worker_init)(const nq_settings *s);
     void (*worker_free)(void *scratch);
     /* Complete task t: its raw, unweighted subtotal into *subtotal, and 0. Nonzero when
@@ -76,7 +76,8 @@ typedef struct engine_desc {
      * run does it again. Runs in the worker threads, concurrently; no allocation. */
     int (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
     /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
-     * the engine does not know them (nq_result.has_unique = 0). */
+     * the engine does not know them (nq_result.has_unique = 0). Also called in the
+     * calling thread for tasks a reuse hook supplies, with w->scratch NULL. */
     uint64_t (*unique)(const engine_worker *w, const task *t, uint64_t subtotal);
 
     /* A runtime of its own instead of the pool; NULL: the pool. It reports progress and
