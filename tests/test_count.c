@@ -1,6 +1,8 @@
 /* The public API end to end: totals for n = 1..15 against OEIS A000170 with several
  * thread counts and prefix depths, plus the settings checks at the API edge. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <time.h>
 
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -200,4 +202,42 @@ Test(unit, hooks_cover_every_task)
     cr_expect_lt(r.total.lo, oeis_value("A000170", 11));
     free(s.subtotals);
     nq_destroy_solver(&sv);
+}
+
+static void *cancel_soon(void *sv)
+{
+    struct timespec nap = {0, 50 * 1000000L};
+    nanosleep(&nap, NULL);
+    nq_solver_cancel(sv);
+    return NULL;
+}
+
+/* A cancel reaches a task in the middle of its search: on one worker, counts whose
+ * tasks each take hours end once canceled, with the task cut short not counted. Before
+ * the searches looked at the stop flag, this test ran for hours (and timed out). */
+Test(unit, cancel_ends_a_long_task)
+{
+    static const int engines[] = {NQ_ENGINE_PREFIX, NQ_ENGINE_D4};
+
+    for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+        nq_settings s;
+        nq_solver *sv = NULL;
+        nq_result r;
+        pthread_t th;
+
+        nq_default_settings(&s);
+        s.n = 30;
+        s.engine = engines[i];
+        s.n_threads = 1;
+        s.prefix_rows = 2;
+        s.pin_threads = 0;
+        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+        cr_assert_eq(pthread_create(&th, NULL, cancel_soon, sv), 0);
+        cr_expect_eq(nq_count(sv, NULL, &r), NQ_ECANCELED, "%s", nq_engine_name(s.engine));
+        pthread_join(th, NULL);
+        /* no task of n = 30 finishes in 50 ms: anything counted came from a cut one */
+        cr_expect(r.total.lo == 0 && r.total.hi == 0, "%s: a partial task was counted",
+                  nq_engine_name(s.engine));
+        nq_destroy_solver(&sv);
+    }
 }

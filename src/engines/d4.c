@@ -1,8 +1,8 @@
 /* The d4 engine. The task source presets the four border queens (row 0, row n-1,
  * column 0, column n-1) and keeps one border per orbit of the square's symmetry group;
- * the workers fill the inner rows with a bitmask DFS that skips the preset rows (its last
- * five rows settled by table in src/engines/d4tail.c). Why the weights and the unique counts are
- * right: docs/d4.md. */
+ * the workers fill the inner rows with a bitmask DFS that skips the preset rows
+ * (src/engines/d4tail.c, its last five rows settled by table). Why the weights and the unique
+ * counts are right: docs/d4.md. */
 #include "engines/d4.h"
 
 #include <stdio.h>
@@ -205,83 +205,17 @@ void d4_plan_build(int n, const task *t, d4_plan *p)
         p->shift[p->depth - 1] = 1;
 }
 
-/* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
- * squares still open in the first and the second row. Branch-free. The two queens attack
- * each other only diagonally, when the columns are s apart. */
-static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
-{
-    uint32_t p = f & -f, q = f ^ p;
-    uint32_t pq = ((a & p) != 0) & ((b & q) != 0);
-    uint32_t qp = ((a & q) != 0) & ((b & p) != 0);
-    uint32_t apart = q != (p << s);
-    return (pq + qp) & -apart;
-}
-
-/* The plain search, kept for plans too short for the tail tables (n < 8). */
-static uint64_t plan_count(const d4_plan *p)
-{
-    uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
-    const uint32_t *fr = p->free, *sh = p->shift;
-    uint32_t avail, cols = 0, ld = 0, rd = 0;
-    uint64_t count = 0;
-    int d = 0, stop;
-
-    if (p->depth == 0)
-        return 1;
-    if (p->depth == 1)
-        return (uint64_t)__builtin_popcount(fr[0] & p->cols);
-    if (p->depth == 2)
-        return last_two(p->cols, fr[0] & p->cols, fr[1] & p->cols, sh[0]);
-    stop = p->depth - 3; /* a placement at this depth leaves two rows */
-    avail = fr[0];
-    for (;;) {
-        while (avail) {
-            uint32_t bit = avail & -avail, s = sh[d];
-            uint32_t nc = cols | bit, nl = (ld | bit) << s, nr = (rd | bit) >> s;
-            uint32_t na, k;
-            avail ^= bit;
-            if (d == stop) {
-                uint32_t s2 = sh[d + 1];
-                count += last_two(p->cols & ~nc, fr[d + 1] & ~(nl | nr),
-                                  fr[d + 2] & ~((nl << s2) | (nr >> s2)), s2);
-                continue;
-            }
-            na = fr[d + 1] & ~(nc | nl | nr);
-            if (!na)
-                continue;
-            /* Look ahead to row n-1 too: the canonical test leaves its queen only the
-             * columns of t->last, so a placement that closes them all is a dead end
-             * long before the search would get there. */
-            k = p->to_last[d + 1];
-            if (!(p->last & ~(nc | (nl << k) | (nr >> k))))
-                continue;
-            st_avail[d] = avail;
-            st_cols[d] = cols;
-            st_ld[d] = ld;
-            st_rd[d] = rd;
-            cols = nc;
-            ld = nl;
-            rd = nr;
-            avail = na;
-            d++;
-        }
-        if (d == 0)
-            break;
-        d--;
-        avail = st_avail[d];
-        cols = st_cols[d];
-        ld = st_ld[d];
-        rd = st_rd[d];
-    }
-    return count;
-}
-
 uint64_t d4_complete(int n, const task *t)
+{
+    int stopped;
+    return d4_search(n, t, NULL, &stopped);
+}
+
+uint64_t d4_search(int n, const task *t, const engine_worker *w, int *stopped)
 {
     d4_plan p;
     d4_plan_build(n, t, &p);
-    /* the table-settled tail needs five inner rows; smaller boards take the plain search */
-    return p.depth >= D4TAIL_ROWS ? d4tail_count(&p) : plan_count(&p);
+    return d4tail_search(&p, w, stopped);
 }
 
 /* A plain search for the completions that symmetry g leaves unchanged: each queen is
@@ -420,8 +354,9 @@ static int d4_placed_rows(const nq_settings *s)
 
 static int d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
-    *subtotal = d4_complete(w->s->n, t);
-    return 0;
+    int stopped;
+    *subtotal = d4_search(w->s->n, t, w, &stopped);
+    return stopped;
 }
 
 static uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal)

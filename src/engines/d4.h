@@ -37,6 +37,9 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user);
 
 /* The completions of the task's border: its raw, unweighted subtotal. */
 uint64_t d4_complete(int n, const task *t);
+/* The same, asking w (NULL: never) now and then whether the run is stopping; if it is,
+ * it returns early with *stopped = 1 and a partial count, else *stopped = 0. */
+uint64_t d4_search(int n, const task *t, const engine_worker *w, int *stopped);
 
 /* The symmetry classes this task's completions contribute, given its subtotal: the
  * orbits of the border's stabiliser on its completions (Burnside). */

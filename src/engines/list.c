@@ -37,6 +37,7 @@
  * LIST_WAKE_BATCH boards). The waits are also timed: that bounds how long the boards of
  * a slow head task wait, and notices nq_solver_cancel called from a signal handler. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@
 #define LIST_WINDOW_PER_WORKER 32
 #define LIST_WINDOW_EXTRA 16
 #define LIST_WINDOW_MAX 8192
-/* Nodes between two looks at the stop flag in a subtree that yields nothing. */
+/* Pushes between two looks at the stop flag in a subtree that yields nothing. */
 #define LIST_STOP_CHECK 0xffffu
 /* The automatic depth stops growing here: counting deeper prefixes costs time. */
 #define LIST_AUTO_MAX_TASKS (1u << 20)
@@ -148,15 +149,15 @@ static uint8_t *list_ring(const list_ctx *c, uint64_t id)
 }
 
 /* A worker's view of the slot it fills. */
-typedef struct list_out {
+typedef struct list_fill {
     list_slot *s;
     uint8_t *ring;
     uint64_t id;
     uint64_t w, r; /* written so far; read as last seen */
-} list_out;
+} list_fill;
 
 /* Wait until the consumer frees a cell of a full ring; 1 when the run is stopping. */
-static int list_wait_room(list_ctx *c, list_out *o)
+static int list_wait_room(list_ctx *c, list_fill *o)
 {
     for (;;) {
         o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
@@ -176,7 +177,7 @@ static int list_wait_room(list_ctx *c, list_out *o)
 }
 
 /* Store one board; 1 when the run is stopping. */
-static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
+static int list_put(list_ctx *c, list_fill *o, const uint8_t *cols)
 {
     if (o->w - o->r == LIST_RING && list_wait_room(c, o))
         return 1;
@@ -189,61 +190,45 @@ static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
     return list_stopping(c);
 }
 
-/* Complete the task's prefix in every way, lowest column first, which is lexicographic
- * order. The same iterative bitmask search as dfs_count, keeping the columns. */
-static void list_search(list_ctx *c, list_out *o, const task *t)
-{
-    uint32_t st_avail[NQ_MAX_N], st_cols[NQ_MAX_N], st_ld[NQ_MAX_N], st_rd[NQ_MAX_N];
+/* A worker's search of one task: the board's columns so far, and what it fills. */
+typedef struct list_walk {
+    uint32_t all; /* the board, here rather than read through c: a column stored in q
+                   * may alias anything that is reached through a pointer */
+    list_ctx *c;
+    list_fill *o;
+    int first; /* rows the task's prefix placed */
+    int halt;  /* list_put asked to stop */
     uint8_t q[NQ_MAX_N];
-    const int n = c->n, first = t->row;
-    const uint32_t all = c->all;
-    uint32_t cols = t->cols, ld = t->ld, rd = t->rd, avail;
-    unsigned nodes = 0;
-    int row = first;
+} list_walk;
 
-    memcpy(q, o->s->prefix, (size_t)first);
-    if (first == n) {
-        list_put(c, o, q);
-        return;
-    }
-    avail = all & ~(cols | ld | rd);
-    for (;;) {
-        while (avail) {
-            uint32_t bit = avail & -avail;
-            uint32_t nc, nl, nr, na;
-            avail ^= bit;
-            q[row] = (uint8_t)__builtin_ctz(bit);
-            if (row == n - 1) {
-                if (list_put(c, o, q))
-                    return;
-                continue;
-            }
-            if ((++nodes & LIST_STOP_CHECK) == 0 && list_stopping(c))
-                return;
-            nc = cols | bit;
-            nl = (ld | bit) << 1;
-            nr = (rd | bit) >> 1;
-            na = all & ~(nc | nl | nr);
-            if (!na)
-                continue;
-            st_avail[row] = avail;
-            st_cols[row] = cols;
-            st_ld[row] = ld;
-            st_rd[row] = rd;
-            cols = nc;
-            ld = nl;
-            rd = nr;
-            avail = na;
-            row++;
-        }
-        if (row == first)
-            break;
-        row--;
-        avail = st_avail[row];
-        cols = st_cols[row];
-        ld = st_ld[row];
-        rd = st_rd[row];
-    }
+/* A solution: store it, and stop the search if the run is stopping. */
+static uint64_t list_leaf(list_walk *w)
+{
+    w->halt = list_put(w->c, w->o, w->q);
+    return 1;
+}
+
+/* Complete the task's prefix in every way, lowest column first, which is lexicographic
+ * order: the search loop on uniform rows, keeping the columns, every leaf stored. */
+#define SEARCH_FN list_search_rows
+#define SEARCH_CTX list_walk
+#define SEARCH_FREE(w, d) ((w)->all)
+#define SEARCH_SHIFT(w, d) 1u
+#define SEARCH_SETTLE_ROWS 0
+#define SEARCH_SETTLE(w, d, nc, nl, nr, na) list_leaf(w)
+#define SEARCH_COLUMN(w, d, col) ((w)->q[(w)->first + (d)] = (uint8_t)(col))
+#define SEARCH_HALTED(w) ((w)->halt)
+#define SEARCH_STOP_MASK LIST_STOP_CHECK
+#define SEARCH_STOPPING(w) list_stopping((w)->c)
+#include "engines/search_tmpl.c"
+
+static void list_search(list_ctx *c, list_fill *o, const task *t)
+{
+    list_walk w = {c->all, c, o, t->row, 0, {0}};
+
+    assert(t->row <= c->n);
+    memcpy(w.q, o->s->prefix, t->row);
+    list_search_rows(&w, c->n - t->row, t->cols, t->ld, t->rd);
 }
 
 static void *list_worker_main(void *p)
@@ -256,7 +241,7 @@ static void *list_worker_main(void *p)
     if (w->aff)
         w->pinned = affinity_pin_self(w->aff, w->index);
     while (queue_pop(&c->q, &t)) {
-        list_out o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
+        list_fill o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
         if (!list_stopping(c))
             list_search(c, &o, &t);
         atomic_store_explicit(&o.s->done, 1, memory_order_release);
