@@ -57,8 +57,8 @@ static uint64_t complete_by_subs(int n, const task *t, int rows, sub_list *subs)
 
     engine_plan_build(n, t, &p);
     subs->n = 0;
-    cr_assert_eq(search_expand(&p, 7, rows, keep_sub, subs), subs->n);
-    cr_assert_eq(search_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
+    cr_assert_eq(engine_expand(&p, 7, rows, keep_sub, subs), subs->n);
+    cr_assert_eq(engine_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
     for (uint64_t i = 0; i < subs->n; i++) {
         cr_assert_eq(subs->s[i].plan_depth >> 5, 7);
         sum += search_count(&p, &subs->s[i], stack, 1);
@@ -112,7 +112,7 @@ Test(unit, walks_stay_within_their_stack_levels)
             for (int rows = 0; rows <= 4; rows++) {
                 uint64_t sum = 0;
                 subs->n = 0;
-                search_expand(&p, 0, rows, keep_sub, subs);
+                engine_expand(&p, 0, rows, keep_sub, subs);
                 for (uint64_t j = 0; j < subs->n; j++) {
                     const search_sub *s = &subs->s[j];
                     int d0 = (int)(s->plan_depth & 31), limit = search_levels(&p, d0);
@@ -163,7 +163,7 @@ Test(unit, interleaved_walks_share_one_strided_stack)
         subs->n = 0;
         for (uint64_t i = 0; i < l->n; i++) {
             engine_plan_build(n, &l->t[i], &plans[i]);
-            search_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
+            engine_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
         }
         while (live) {
             live = 0;

@@ -5,8 +5,9 @@
  *   engines/dfs.c     the prefix kernel (uniform rows, five-row tail; plain below five)
  *   engines/d4tail.c  the d4 completion (a plan's rows, five-row tail; plain below eight)
  *   engines/list.c    the listing (uniform rows, every solution's columns kept)
- * The GPU walk (gpu/search.h) is the one search kept apart, on purpose: it takes one
- * queen per call so that the 32 threads of a warp stay in step.
+ *   gpu/engine.c      the GPU host's expansion of a plan's first rows into sub-tasks
+ * The GPU walk (gpu/search.h, search_step) is the one search kept apart, on purpose: it
+ * takes one queen per call so that the 32 threads of a warp stay in step.
  *
  * The search fills inner rows 0..depth-1. A placement at inner row d leaves the
  * diagonals shifted by SEARCH_SHIFT to row d + 1; the rows below a placement at

@@ -17,6 +17,7 @@
  * be expanded the others hold at most 2 x devices - 1 buffers and the expansion always
  * finds one free; the spares let it run ahead of the devices. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,61 @@ static int sub_store(void *user, const search_sub *s)
     return 0;
 }
 
+/* The expansion: the search loop over a GPU plan, each placement at the last host row
+ * that survives the pruning emitted as a sub-task. */
+typedef struct expand_ctx {
+    const search_plan *p;
+    uint32_t head; /* plan index and start depth, packed as search_sub has them */
+    engine_sub_fn emit;
+    void *user;
+    int halt; /* emit asked to stop */
+} expand_ctx;
+
+/* A placement at inner row d leaves row n-1 some square (k rows further down). */
+static inline int expand_alive(const search_plan *p, int d, uint32_t nc, uint32_t nl, uint32_t nr)
+{
+    uint32_t k = p->to_last[d + 1];
+    return (p->last & ~(nc | (nl << k) | (nr >> k))) != 0;
+}
+
+static uint64_t expand_leaf(expand_ctx *x, int d, uint32_t nc, uint32_t nl, uint32_t nr,
+                            uint32_t na)
+{
+    search_sub sub = {x->head, nc, nl, nr};
+    if (!na || !expand_alive(x->p, d, nc, nl, nr))
+        return 0;
+    if (x->emit && x->emit(x->user, &sub))
+        x->halt = 1;
+    return 1;
+}
+
+#define SEARCH_FN expand_search
+#define SEARCH_CTX expand_ctx
+#define SEARCH_FREE(x, d) ((x)->p->free[d])
+#define SEARCH_SHIFT(x, d) ((uint32_t)(x)->p->shift[d])
+#define SEARCH_ALIVE(x, d, nc, nl, nr) expand_alive((x)->p, d, nc, nl, nr)
+#define SEARCH_SETTLE_ROWS 0
+#define SEARCH_SETTLE(x, d, nc, nl, nr, na) expand_leaf(x, d, nc, nl, nr, na)
+#define SEARCH_HALTED(x) ((x)->halt)
+#define SEARCH_STOP_MASK 0u /* the host's part is short: it never looks */
+#define SEARCH_STOPPING(x) 0
+#include "engines/search_tmpl.c"
+
+uint64_t engine_expand(const search_plan *p, uint32_t plan_index, int rows, engine_sub_fn emit,
+                       void *user)
+{
+    int target = rows < p->depth - 3 ? rows : p->depth - 3;
+    expand_ctx x = {p, plan_index << 5 | (uint32_t)(target > 0 ? target : 0), emit, user, 0};
+
+    if (target <= 0) {
+        search_sub s = {plan_index << 5, 0, 0, 0};
+        if (emit)
+            emit(user, &s);
+        return 1;
+    }
+    return expand_search(&x, target, 0, 0, 0);
+}
+
 /* The shallowest depth whose sub-tasks reach target, or the deepest that changes
  * anything; sub_begin gets the sub-task offsets of each task at that depth. Counting a
  * depth costs about what expanding it does, and the depths before it shrink
@@ -350,7 +406,7 @@ static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t
         for (uint32_t j = 0; j < m; j++) {
             if (sub_begin)
                 sub_begin[j] = n;
-            n += search_expand(&plans[order[j]], order[j], k, NULL, NULL);
+            n += engine_expand(&plans[order[j]], order[j], k, NULL, NULL);
         }
         if (sub_begin)
             sub_begin[m] = n;
@@ -545,7 +601,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     out->prefix_rows = rows;
     n_subs = sub_begin[m];
     /* The stack a sub-task needs follows from its plan and the depth it starts at, which
-     * is the host depth unless the plan has fewer rows (search_expand). */
+     * is the host depth unless the plan has fewer rows (engine_expand). */
     for (uint32_t j = 0; j < m; j++) {
         const search_plan *p = &plans[order[j]];
         int d0 = rows < p->depth - 3 ? rows : p->depth - 3;
@@ -614,7 +670,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         }
         sink = (sub_sink){b->subs, 0};
         for (uint32_t j = chunk_begin[k]; j < chunk_begin[k + 1]; j++)
-            search_expand(&plans[order[j]], order[j], rows, sub_store, &sink);
+            engine_expand(&plans[order[j]], order[j], rows, sub_store, &sink);
         set_expanded(&c, k + 1, 0);
     }
 

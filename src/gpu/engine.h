@@ -28,6 +28,18 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out);
  * the rows past its depth zeroed and each step's reads packed. */
 void engine_plan_build(int n, const task *t, search_plan *p);
 
+/* Receives one sub-task of the expansion; nonzero stops it. */
+typedef int (*engine_sub_fn)(void *user, const search_sub *sub);
+
+/* Places the first rows inner rows of plan p (index plan_index) on the host and emits
+ * one sub-task per placement that survives the same pruning as the walk, in
+ * lexicographic order: the CPU search loop (engines/search_tmpl.c), stopped at that
+ * depth. Never goes deeper than leaves three rows to the walk, so every sub-task keeps
+ * real work for the GPU. emit may be NULL to only count. Returns the number emitted
+ * (stops early, returning the count so far, when emit asks). */
+uint64_t engine_expand(const search_plan *p, uint32_t plan_index, int rows, engine_sub_fn emit,
+                       void *user);
+
 /* How many chunk buffers the host keeps for n_devices devices: what bounds its memory. */
 int engine_ring_size(int n_devices);
 
