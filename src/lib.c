@@ -16,7 +16,7 @@
 
 struct nq_solver {
     nq_settings s;
-    pool_state ps;
+    run_state run; /* progress, cancel flag and task filter, shared by the runtimes */
 };
 
 void nq_default_settings(nq_settings *s)
@@ -65,7 +65,7 @@ int nq_create_solver(nq_solver **out, const nq_settings *s)
     sv->s = *s;
     if (sv->s.n_threads == 0)
         sv->s.n_threads = affinity_cpu_count();
-    rc = pool_state_init(&sv->ps, sv->s.n_threads);
+    rc = run_state_init(&sv->run, sv->s.n_threads);
     if (rc != NQ_OK) {
         free(sv);
         return rc;
@@ -78,7 +78,7 @@ void nq_destroy_solver(nq_solver **s)
 {
     if (!s || !*s)
         return;
-    pool_state_free(&(*s)->ps);
+    run_state_free(&(*s)->run);
     free(*s);
     *s = NULL;
 }
@@ -105,7 +105,7 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     e = engine_find(s->s.engine);
     rs = s->s;
     if (e->run) {
-        rc = e->run(&rs, hooks, &s->ps, &r);
+        rc = e->run(&rs, hooks, &s->run, &r);
     } else {
         pool_job job;
         engine_resolve(e, &rs);
@@ -115,7 +115,7 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
                          .pin = rs.pin_threads,
                          .hooks = hooks,
                          .n_tasks = e->task_count(&rs)};
-        rc = pool_run(&s->ps, &job, &r);
+        rc = pool_run(&s->run, &job, &r);
         r.prefix_rows = e->placed_rows(&rs);
         r.engine = e->id;
     }
@@ -137,9 +137,8 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
         return NQ_EUNSUPPORTED;
     memset(&r, 0, sizeof(r));
     t0 = now_seconds();
-    job = (list_job){
-        s->s.n,        s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn, user, limit,
-        &s->ps.cancel, &s->ps};
+    job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
+                     user,   limit,          &s->run};
     rc = list_run(&job, &r);
     r.seconds = now_seconds() - t0;
     r.engine = s->s.engine;
@@ -150,7 +149,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 void nq_solver_cancel(nq_solver *s)
 {
     if (s)
-        atomic_store_explicit(&s->ps.cancel, 1, memory_order_relaxed);
+        atomic_store_explicit(&s->run.cancel, 1, memory_order_relaxed);
 }
 
 void nq_solver_progress(const nq_solver *s, nq_progress *p)
@@ -159,7 +158,7 @@ void nq_solver_progress(const nq_solver *s, nq_progress *p)
         return;
     memset(p, 0, sizeof(*p));
     if (s)
-        pool_progress(&s->ps, p);
+        run_progress(&s->run, p);
 }
 
 int nq_resolve_settings(nq_settings *s)
@@ -208,11 +207,11 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
         if (ids[i] >= n_tasks || (i && ids[i] <= ids[i - 1]))
             return NQ_EINVAL;
     static const uint64_t no_ids[1];
-    s->ps.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
-    s->ps.n_only = n_ids;
+    s->run.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
+    s->run.n_only = n_ids;
     rc = nq_count(s, hooks, out);
-    s->ps.only = NULL;
-    s->ps.n_only = 0;
+    s->run.only = NULL;
+    s->run.n_only = 0;
     return rc;
 }
 

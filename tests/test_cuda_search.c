@@ -195,7 +195,8 @@ typedef struct cpu_backend {
     int devices;         /* what devices() reports (negative: a status) */
     int fail_at_call;    /* submit returns NQ_EDEVICE on this call (1-based); 0 never */
     int fail_open;       /* open returns NQ_EDEVICE */
-    uint64_t stop_after; /* once this many sub-tasks ran, stop the run (ps->cancel); 0 never */
+    uint64_t stop_after; /* once this many sub-tasks ran, stop the run (the solver's cancel flag); 0
+                            never */
     atomic_int *cancel;
     atomic_int calls, opened, closed, most_in_flight;
     atomic_ullong subs_run;
@@ -397,14 +398,14 @@ static void recorder_free(recorder *r)
 static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hooks *h,
                       cpu_backend *b, nq_result *out)
 {
-    pool_state ps;
+    run_state ps;
     engine_backend be = backend_of(b, devices);
     engine_job job = {n, mask, rows, h, &ps};
     int rc;
 
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     rc = engine_run(&job, &be, out);
-    pool_state_free(&ps);
+    run_state_free(&ps);
     return rc;
 }
 
@@ -412,7 +413,7 @@ static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hook
  * open, with the solver cancelled from the start if cancel: the status it returns. */
 static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_open, int cancel)
 {
-    pool_state ps;
+    run_state ps;
     nq_result r;
     engine_backend be = backend_of(b, devices);
     engine_job job = {11, 0, 0, NULL, &ps};
@@ -420,10 +421,10 @@ static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_o
 
     b->fail_at_call = fail_at_call;
     b->fail_open = fail_open;
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     atomic_store(&ps.cancel, cancel);
     rc = engine_run(&job, &be, &r);
-    pool_state_free(&ps);
+    run_state_free(&ps);
     return rc;
 }
 
@@ -564,8 +565,8 @@ Test(unit, engine_reports_hook_failures_device_errors_and_missing_devices)
     cr_assert_eq(atomic_load(&b.calls), 0);
 }
 
-/* nq_count_tasks (what nqueens-mpi runs on each rank) sets ps->only: the engine runs
- * exactly those ids, the hooks see only them, and the total is their weighted sum. */
+/* nq_count_tasks (what nqueens-mpi runs on each rank) sets the task filter (run_state.only): the
+ * engine runs exactly those ids, the hooks see only them, and the total is their weighted sum. */
 Test(unit, engine_runs_only_the_ids_asked_for)
 {
     int n = 13;
@@ -576,7 +577,7 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     nq_result r;
     recorder rec;
     nq_hooks h = {0};
-    pool_state ps;
+    run_state ps;
     engine_backend be = backend_of(&b, 2);
     engine_job job = {n, 0, 2, &h, &ps};
 
@@ -587,11 +588,11 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     recorder_init(&rec, n_tasks);
     h.user = &rec;
     h.task_done = rec_done;
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     ps.only = ids;
     ps.n_only = n_ids;
     cr_assert_eq(engine_run(&job, &be, &r), NQ_OK);
-    pool_state_free(&ps);
+    run_state_free(&ps);
     cr_assert_eq(r.tasks, n_ids);
     cr_assert_eq(r.total.lo, sum);
     for (uint64_t i = 0, k = 0; i < n_tasks; i++) {
@@ -631,7 +632,7 @@ static void stop_and_resume(int n, int devices)
     nq_result r;
     recorder rec;
     nq_hooks h = {0};
-    pool_state ps;
+    run_state ps;
     engine_backend be;
     engine_job job = {n, 0, 2, &h, &ps};
 
@@ -640,12 +641,12 @@ static void stop_and_resume(int n, int devices)
     recorder_init(&rec, n_tasks);
     h.user = &rec;
     h.task_done = rec_done;
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     be = backend_of(&b, devices);
     b.cancel = &ps.cancel;
     b.stop_after = all_subs / 3; /* a third of the way, inside some chunk */
     cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED, "devices=%d", devices);
-    pool_state_free(&ps);
+    run_state_free(&ps);
     for (uint64_t i = 0; i < n_tasks; i++)
         if (rec.seen[i]) {
             cr_assert_eq(rec.sub[i], want[i], "task %llu", (unsigned long long)i);

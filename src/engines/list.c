@@ -85,7 +85,7 @@ typedef struct list_ctx {
     uint8_t *rings; /* n_slots rings of LIST_RING boards of n bytes */
     uint64_t n_slots;
     queue q;
-    atomic_int stop;
+    run_stop stop;
     pthread_mutex_t mu;
     pthread_cond_t more;                         /* the consumer sleeps here */
     pthread_cond_t room;                         /* workers with a full ring sleep here */
@@ -95,8 +95,7 @@ typedef struct list_ctx {
     uint64_t head;      /* lowest task id not yet fully delivered */
     uint64_t pushed;    /* tasks pushed so far */
     uint64_t delivered; /* boards passed to the callback */
-    pool_slot *shown;   /* head and delivered as nq_solver_progress reads them */
-    int rc;
+    run_slot *shown;    /* head and delivered as nq_solver_progress reads them */
 } list_ctx;
 
 typedef struct list_worker {
@@ -108,8 +107,7 @@ typedef struct list_worker {
 
 static int list_stopping(const list_ctx *c)
 {
-    return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
-           (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed));
+    return run_stopping(&c->stop);
 }
 
 /* Sleep on cv for at most LIST_WAIT_NS; mu is held. */
@@ -258,11 +256,13 @@ static void list_show(list_ctx *c)
     atomic_store_explicit(&c->shown->done, c->head, memory_order_relaxed);
 }
 
+/* Halt the run (rc: a limit, a callback, a cancel), or fail it (rc: a thread). */
 static void list_stop(list_ctx *c, int rc)
 {
-    if (c->rc == NQ_OK)
-        c->rc = rc;
-    atomic_store_explicit(&c->stop, 1, memory_order_relaxed);
+    if (rc == NQ_ETHREAD)
+        run_fail(&c->stop, rc);
+    else
+        run_halt(&c->stop, rc);
     list_signal(c, &c->room, 1); /* workers asleep on a full ring must see it */
 }
 
@@ -326,9 +326,9 @@ static int list_worth_waking(const list_ctx *c, uint64_t target)
 /* One step of the consumer; nonzero once the run is stopping. */
 static int list_step(list_ctx *c)
 {
-    if (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed))
+    if (run_canceled(&c->stop))
         list_stop(c, NQ_ECANCELED);
-    if (atomic_load_explicit(&c->stop, memory_order_relaxed))
+    if (run_halted(&c->stop))
         return 1;
     if (!list_deliver(c)) {
         uint64_t ahead = c->pushed - 1 - c->head; /* head < pushed here */
@@ -343,7 +343,7 @@ static int list_step(list_ctx *c)
         atomic_store_explicit(&c->wait_target, LIST_NOBODY, memory_order_relaxed);
         pthread_mutex_unlock(&c->mu);
     }
-    return atomic_load_explicit(&c->stop, memory_order_relaxed);
+    return run_halted(&c->stop);
 }
 
 /* The source's hand-off: wait (delivering) for the task's slot, then queue it. */
@@ -358,7 +358,7 @@ static int list_emit(list_ctx *c, const task *t, const uint8_t *prefix)
     atomic_store_explicit(&s->read, 0, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     memcpy(s->prefix, prefix, (size_t)t->row);
-    if (!queue_push(&c->q, t, &c->stop))
+    if (!queue_push(&c->q, t, run_halt_flag(&c->stop)))
         return 1;
     c->pushed = t->id + 1;
     return 0;
@@ -458,7 +458,7 @@ int list_run(const list_job *job, nq_result *out)
     list_worker *workers = NULL;
     pthread_t *threads = NULL;
     affinity *aff = NULL;
-    int started = 0, rows, have_queue = 0, have_sync = 0;
+    int started = 0, rows, have_queue = 0, have_sync = 0, rc;
     uint64_t tasks = 0;
     lex_walk walk;
 
@@ -469,8 +469,7 @@ int list_run(const list_job *job, nq_result *out)
     c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
     if (c.n_slots > LIST_WINDOW_MAX)
         c.n_slots = LIST_WINDOW_MAX;
-    c.rc = NQ_OK;
-    atomic_init(&c.stop, 0);
+    run_stop_init(&c.stop, job->rs);
     atomic_init(&c.wait_head, LIST_NOBODY);
     atomic_init(&c.wait_target, LIST_NOBODY);
     if (job->rows > 0) {
@@ -481,8 +480,8 @@ int list_run(const list_job *job, nq_result *out)
     } else {
         rows = list_auto_rows(job->n, job->n_threads, &tasks);
     }
-    c.shown = pool_source_slot(job->progress);
-    pool_progress_reset(job->progress, tasks);
+    c.shown = run_source_slot(job->rs);
+    run_progress_reset(job->rs, tasks);
     /* Pages of the rings are only touched as boards are stored, so a large window
      * costs address space, not memory, until it is used. */
     c.slots = aligned_alloc(64, sizeof(list_slot) * c.n_slots);
@@ -504,7 +503,7 @@ int list_run(const list_job *job, nq_result *out)
         atomic_init(&c.slots[i].read, 0);
     }
     if (job->pin)
-        aff = affinity_plan(job->n_threads);
+        aff = run_affinity(job->rs, job->n_threads);
     for (int i = 0; i < job->n_threads; i++) {
         workers[i] = (list_worker){&c, aff, i, 0};
         if (pthread_create(&threads[i], NULL, list_worker_main, &workers[i]) != 0) {
@@ -514,10 +513,10 @@ int list_run(const list_job *job, nq_result *out)
         started++;
     }
     walk = (lex_walk){&c, rows, c.all, 0, UINT64_MAX, 0, {0}};
-    if (c.rc == NQ_OK) {
+    if (started == job->n_threads) {
         lex_place(&walk, 0, 0, 0, 0);
         if (!walk.stopped)
-            atomic_store(&job->progress->tasks_total, c.pushed);
+            run_progress_total(job->rs, c.pushed);
     }
     while (c.head < c.pushed)
         if (list_step(&c))
@@ -533,10 +532,10 @@ int list_run(const list_job *job, nq_result *out)
     out->tasks = c.pushed;
     out->n_threads = job->n_threads;
     out->prefix_rows = rows;
-    affinity_free(aff);
+    rc = run_outcome(&c.stop, !walk.stopped && c.head == c.pushed);
     goto done;
 error:
-    c.rc = NQ_ENOMEM;
+    rc = NQ_ENOMEM;
 done:
     if (have_sync) {
         pthread_cond_destroy(&c.room);
@@ -549,5 +548,5 @@ done:
     free(threads);
     free(c.rings);
     free(c.slots);
-    return c.rc;
+    return rc;
 }

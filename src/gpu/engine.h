@@ -9,14 +9,14 @@
 #include "engines/task.h"
 #include "gpu/backend.h"
 #include "nqueens/nqueens.h"
-#include "runtime/pool.h"
+#include "runtime/run.h"
 
 typedef struct engine_job {
     int n;
     uint64_t device_mask; /* bit i selects device i; 0 = every device */
     int expand_rows;      /* inner rows the host places per sub-task; 0 = auto */
     const nq_hooks *hooks;
-    pool_state *ps; /* the solver's cancel flag and progress slots */
+    run_state *rs; /* the solver's progress, cancel flag and task filter */
 } engine_job;
 
 /* Runs the job on the backend's devices. Task ids are the d4 engine's, so subtotals
