@@ -2,8 +2,8 @@
  * argument at this edge so that the engines can assume sane input. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "config.h"
 #include "engines/engine.h"
 #include "engines/list.h"
@@ -83,13 +83,6 @@ void nq_destroy_solver(nq_solver **s)
     *s = NULL;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
     const engine_desc *e;
@@ -101,7 +94,7 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     if (!s || !out)
         return NQ_EINVAL;
     memset(&r, 0, sizeof(r));
-    t0 = now_seconds();
+    t0 = clock_seconds();
     e = engine_find(s->s.engine);
     rs = s->s;
     if (e->run) {
@@ -119,7 +112,7 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         r.prefix_rows = e->placed_rows(&rs);
         r.engine = e->id;
     }
-    r.seconds = now_seconds() - t0;
+    r.seconds = clock_seconds() - t0;
     *out = r;
     return rc;
 }
@@ -136,11 +129,11 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     if (!engine_find(s->s.engine)->can_list)
         return NQ_EUNSUPPORTED;
     memset(&r, 0, sizeof(r));
-    t0 = now_seconds();
+    t0 = clock_seconds();
     job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
                      user,   limit,          &s->run};
     rc = list_run(&job, &r);
-    r.seconds = now_seconds() - t0;
+    r.seconds = clock_seconds() - t0;
     r.engine = s->s.engine;
     *out = r;
     return rc;

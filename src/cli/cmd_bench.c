@@ -12,6 +12,7 @@
 #include "bench_list.h"
 #include "bench_report.h"
 #include "bench_vcs.h"
+#include "clock.h"
 #include "commands.h"
 #include "config.h"
 
@@ -36,13 +37,6 @@ static const char bench_help[] =
     "  --devices LIST     cuda engine: GPUs, e.g. 0 or 0-3 (default: all); --engine all leaves "
     "cuda out\n"
     "  -h, --help         this help\n";
-
-static double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The names the library knows, read from it so that a new engine needs no change here. */
 static void bench_engine_names(char *buf, size_t size)
@@ -141,13 +135,13 @@ static int bench_once(const count_opts *o, int engine, int n, int threads, nq_re
     one.threads = threads;
     one.engine = engine;
     count_opts_settings(&one, n, &s);
-    t0 = bench_now();
+    t0 = clock_seconds();
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
         return rc;
     rc = nq_count(sv, NULL, r);
     nq_destroy_solver(&sv);
-    *seconds = bench_now() - t0;
+    *seconds = clock_seconds() - t0;
     return rc;
 }
 

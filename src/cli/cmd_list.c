@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "clock.h"
 #include "commands.h"
 #include "progress.h"
 #include "signals.h"
@@ -58,13 +59,6 @@ typedef struct list_out {
     char buf[1 << 16];
 } list_out;
 
-static double list_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* 0, or -1 once the output is unusable (closed or err set). */
 static int out_flush(list_out *o)
 {
@@ -86,7 +80,7 @@ static int out_flush(list_out *o)
         off += (size_t)k;
     }
     o->len = 0;
-    o->last_flush = list_clock();
+    o->last_flush = clock_seconds();
     return 0;
 }
 
@@ -155,7 +149,7 @@ static int list_board(void *user, const uint8_t *cols, int n)
     o->len = (size_t)(p - o->buf);
     o->boards++;
     /* Block-buffered on a pipe, but never holding boards back for long. */
-    if (o->tty || ((o->boards & 15) == 0 && list_clock() - o->last_flush >= 0.1))
+    if (o->tty || ((o->boards & 15) == 0 && clock_seconds() - o->last_flush >= 0.1))
         return out_flush(o) != 0;
     return 0;
 }
@@ -247,7 +241,7 @@ int cmd_list(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     out.format = format;
     out.tty = isatty(STDOUT_FILENO);
-    out.last_flush = list_clock();
+    out.last_flush = clock_seconds();
     count_opts_settings(&o, n, &s);
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)

@@ -6,16 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "progress.h"
 
 static const double tick_seconds = 0.25;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void format_duration(double s, char *buf, size_t size)
 {
@@ -43,7 +37,7 @@ static void print_progress(progress *p, int final)
 {
     progress_snapshot sn;
     char total[40], el[32], eta[32], rate_s[32];
-    double elapsed = now_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
+    double elapsed = clock_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
 
     memset(&sn, 0, sizeof(sn));
     p->read(p->user, &sn);
@@ -81,7 +75,7 @@ static void print_progress(progress *p, int final)
                 rate_s, el, eta, final ? "\n" : "");
     }
     fflush(stderr);
-    p->last_print = now_seconds();
+    p->last_print = clock_seconds();
 }
 
 static void *progress_main(void *arg)
@@ -91,13 +85,7 @@ static void *progress_main(void *arg)
 
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)(tick_seconds * 1e9);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = clock_after(CLOCK_REALTIME, (long)(tick_seconds * 1e9));
         pthread_cond_timedwait(&p->wake, &p->lock, &until);
         if (p->stop)
             break;
@@ -106,7 +94,7 @@ static void *progress_main(void *arg)
          * stops the run, so there is nothing more to do here. */
         if (p->journal)
             nq_journal_tick(p->journal);
-        if (p->mode != PROGRESS_OFF && now_seconds() - p->last_print >= period)
+        if (p->mode != PROGRESS_OFF && clock_seconds() - p->last_print >= period)
             print_progress(p, 0);
         pthread_mutex_lock(&p->lock);
     }
@@ -141,7 +129,7 @@ int progress_start(progress *p, int mode, progress_read_fn read, void *user, nq_
     p->read = read;
     p->user = user;
     p->journal = journal;
-    p->t0 = now_seconds();
+    p->t0 = clock_seconds();
     p->last_print = p->t0;
     if (mode == PROGRESS_OFF && !journal)
         return 0;

@@ -43,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "engines/list.h"
 #include "runtime/affinity.h"
 #include "runtime/queue.h"
@@ -113,13 +114,7 @@ static int list_stopping(const list_ctx *c)
 /* Sleep on cv for at most LIST_WAIT_NS; mu is held. */
 static void list_sleep(list_ctx *c, pthread_cond_t *cv)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += LIST_WAIT_NS;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
+    struct timespec ts = clock_after(CLOCK_MONOTONIC, LIST_WAIT_NS);
     pthread_cond_timedwait(cv, &c->mu, &ts);
 }
 

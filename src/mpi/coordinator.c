@@ -16,6 +16,7 @@
 
 #include "cli/progress.h"
 #include "cli/signals.h"
+#include "clock.h"
 #include "mpi_job.h"
 #include "u128.h"
 
@@ -57,13 +58,6 @@ typedef struct coord {
     u128 computed_weighted; /* finished batches only; the local one running is added live */
 } coord;
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Under the mutex. The first stop cancels rank 0's own batch; the main thread sends the
  * workers theirs. */
 static void coord_halt(coord *c)
@@ -71,7 +65,7 @@ static void coord_halt(coord *c)
     if (c->halted)
         return;
     c->halted = 1;
-    c->halted_at = seconds_now();
+    c->halted_at = clock_seconds();
     if (c->local_sv)
         nq_solver_cancel(c->local_sv);
 }
@@ -205,12 +199,12 @@ static void *local_main(void *p)
         pthread_mutex_unlock(&c->mu);
         if (k == 0)
             break;
-        t0 = seconds_now();
+        t0 = clock_seconds();
         status = nq_count_tasks(sv, ids, k, &h, &r);
         pthread_mutex_lock(&c->mu);
         c->computed_weighted += u128_unpack(r.total);
         c->local_in_batch = 0;
-        coord_measure(c, 0, k, seconds_now() - t0);
+        coord_measure(c, 0, k, clock_seconds() - t0);
         if (r.n_pinned > c->pinned[0])
             c->pinned[0] = r.n_pinned;
         pthread_mutex_unlock(&c->mu);
@@ -307,7 +301,7 @@ static int serve_ranks(coord *c, serve_state *ss)
                 send_stop(ss, r);
         if (ss->open == 0 && local_finished)
             return 0;
-        if (halted && seconds_now() - halted_at > STOP_GRACE_SECONDS)
+        if (halted && clock_seconds() - halted_at > STOP_GRACE_SECONDS)
             return 1;
         if (ss->open > 0)
             MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "store/journal.h"
 
 /* ---- the I/O the tests may replace -------------------------------------------------- */
@@ -48,13 +49,6 @@ static int sync_fd(int fd)
         if (errno != EINTR)
             return errno;
     return 0;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- the handle ------------------------------------------------------------------- */
@@ -273,7 +267,7 @@ int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, d
         free(j);
         return rc;
     }
-    j->last_sync = now_seconds();
+    j->last_sync = clock_seconds();
     *out = j;
     return NQ_OK;
 fail:
@@ -356,7 +350,7 @@ static int sync_locked(nq_journal *j)
         return NQ_EIO;
     }
     j->dirty = 0;
-    j->last_sync = now_seconds();
+    j->last_sync = clock_seconds();
     return NQ_OK;
 }
 
@@ -384,7 +378,7 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
         j->end += (off_t)sizeof(rec);
         j->dirty = 1;
         j->appended++;
-        if (now_seconds() - j->last_sync >= j->interval)
+        if (clock_seconds() - j->last_sync >= j->interval)
             rc = sync_locked(j);
     }
     pthread_mutex_unlock(&j->lock);
@@ -410,7 +404,7 @@ int nq_journal_tick(nq_journal *j)
     pthread_mutex_lock(&j->lock);
     if (j->err)
         rc = NQ_EIO;
-    else if (j->dirty && now_seconds() - j->last_sync >= j->interval)
+    else if (j->dirty && clock_seconds() - j->last_sync >= j->interval)
         rc = sync_locked(j);
     pthread_mutex_unlock(&j->lock);
     return rc;
