@@ -172,21 +172,31 @@ static int out_status(const char *cmd, const list_out *o)
 
 static list_out out;
 
-int cmd_list(int argc, char **argv)
+/* What the command line asks for. */
+typedef struct list_args {
+    count_opts o;
+    int n;
+    int format;
+    int progress; /* PROGRESS_* */
+    uint64_t limit;
+} list_args;
+
+#define LIST_GO_ON (-1) /* list_parse: the arguments are good, list */
+
+/* Parse the arguments into a; LIST_GO_ON, or the exit code (help printed, or a usage
+ * error reported). */
+static int list_parse(int argc, char **argv, list_args *a)
 {
     static const char *const cmd = "list";
-    count_opts o;
     args_iter it;
     const char *arg, *n_arg = NULL, *v;
-    int n = 0, kind, rc, sig, format = FMT_COLUMNS, progress_asked = PROGRESS_OFF;
-    uint64_t limit = 0, listed;
+    int kind, rc;
     long k;
-    nq_settings s;
-    nq_solver *sv;
-    nq_result r;
-    progress pg;
 
-    count_opts_default(&o);
+    memset(a, 0, sizeof(*a));
+    count_opts_default(&a->o);
+    a->format = FMT_COLUMNS;
+    a->progress = PROGRESS_OFF;
     args_iter_init(&it, argc, argv);
     while ((kind = args_next(&it, &arg)) != ARG_END) {
         if (kind == ARG_POSITIONAL) {
@@ -208,8 +218,8 @@ int cmd_list(int argc, char **argv)
             if (!v)
                 return args_usage_error(cmd, "--%s needs a value", it.name);
             if (it.name[0] == 'f') {
-                format = parse_format(v);
-                if (format < 0)
+                a->format = parse_format(v);
+                if (a->format < 0)
                     return args_usage_error(
                         cmd, "unknown --format '%s': expected columns, leetcode, acwing or luogu",
                         v);
@@ -217,13 +227,13 @@ int cmd_list(int argc, char **argv)
                 if (args_parse_long(v, 1, 0x7fffffffffffffffL, &k) != 0)
                     return args_usage_error(cmd, "invalid --limit '%s': expected an integer >= 1",
                                             v);
-                limit = (uint64_t)k;
+                a->limit = (uint64_t)k;
             }
             continue;
         }
-        rc = progress_take(&progress_asked, cmd, &it);
+        rc = progress_take(&a->progress, cmd, &it);
         if (rc == 0)
-            rc = count_opts_take(&o, cmd, &it);
+            rc = count_opts_take(&a->o, cmd, &it);
         if (rc == EXIT_USAGE)
             return rc;
         if (rc == 1)
@@ -232,37 +242,29 @@ int cmd_list(int argc, char **argv)
     }
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
-    if (args_parse_n(cmd, n_arg, &n) != 0)
+    if (args_parse_n(cmd, n_arg, &a->n) != 0)
         return EXIT_USAGE;
-    if (format == FMT_LUOGU && (limit == 0 || limit > LUOGU_SHOWN))
-        limit = LUOGU_SHOWN;
+    if (a->format == FMT_LUOGU && (a->limit == 0 || a->limit > LUOGU_SHOWN))
+        a->limit = LUOGU_SHOWN;
+    return LIST_GO_ON;
+}
 
-    /* A reader that stops early (head) is the normal end: see EPIPE, not a signal. */
-    signal(SIGPIPE, SIG_IGN);
-    out.format = format;
-    out.tty = isatty(STDOUT_FILENO);
-    out.last_flush = clock_seconds();
-    count_opts_settings(&o, n, &s);
-    rc = nq_create_solver(&sv, &s);
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
-    /* Progress reads the solver, so stdout carries the same bytes with it or without. */
-    if (progress_start(&pg, progress_asked, progress_read_solver, sv, NULL) != 0) {
-        nq_destroy_solver(&sv);
-        return args_run_error(cmd, "cannot start the progress thread");
-    }
-    if (format == FMT_LEETCODE)
-        out_text(&out, "[");
-    /* Ctrl-C ends the listing between boards, so that the lines already listed reach
-     * the output whole and a progress line is finished; a second one exits at once. */
+/* The listing itself, then Luogu's total, which needs every solution and so comes from
+ * the counting engine. *listed gets the solutions listed. Ctrl-C ends the listing
+ * between boards, so that the lines already listed reach the output whole and a
+ * progress line is finished; a second one exits at once. */
+static int list_solve(const list_args *a, nq_solver *sv, uint64_t *listed)
+{
+    nq_result r;
+    int rc;
+
     signals_install();
     signals_target(sv);
-    rc = nq_list(sv, list_board, &out, limit, &r);
-    listed = r.total.lo; /* luogu's count below reuses r */
+    rc = nq_list(sv, list_board, &out, a->limit, &r);
+    *listed = r.total.lo;
     if (rc == NQ_OK)
-        args_warn_unpinned(&o, &r);
-    if (rc == NQ_OK && format == FMT_LUOGU) {
-        /* The total needs every solution, so it comes from the counting engine. */
+        args_warn_unpinned(&a->o, &r);
+    if (rc == NQ_OK && a->format == FMT_LUOGU) {
         char total[40];
         rc = nq_count(sv, NULL, &r);
         if (rc == NQ_OK) {
@@ -271,10 +273,13 @@ int cmd_list(int argc, char **argv)
         }
     }
     signals_target(NULL);
-    sig = signals_caught();
-    progress_stop(&pg);
-    signals_restore();
-    nq_destroy_solver(&sv);
+    return rc;
+}
+
+/* The exit code of a listing that ended with rc (sig: the signal that stopped it, or 0),
+ * its output closed and flushed. */
+static int list_finish(const char *cmd, const list_args *a, int rc, int sig, uint64_t listed)
+{
     if (rc == NQ_ECANCELED && sig) {
         int flushed = out_flush(&out);
         fprintf(stderr, "%s %s: interrupted by %s after %llu solutions\n", args_program, cmd,
@@ -285,9 +290,46 @@ int cmd_list(int argc, char **argv)
         return out_status(cmd, &out);
     if (rc != NQ_OK)
         return args_run_error(cmd, "list failed: %s", nq_strerror(rc));
-    if (format == FMT_LEETCODE)
+    if (a->format == FMT_LEETCODE)
         out_text(&out, "]\n");
     if (out_flush(&out) != 0)
         return out_status(cmd, &out);
     return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+    static const char *const cmd = "list";
+    list_args a;
+    int rc, sig;
+    uint64_t listed = 0;
+    nq_settings s;
+    nq_solver *sv;
+    progress pg;
+
+    rc = list_parse(argc, argv, &a);
+    if (rc != LIST_GO_ON)
+        return rc;
+    /* A reader that stops early (head) is the normal end: see EPIPE, not a signal. */
+    signal(SIGPIPE, SIG_IGN);
+    out.format = a.format;
+    out.tty = isatty(STDOUT_FILENO);
+    out.last_flush = clock_seconds();
+    count_opts_settings(&a.o, a.n, &s);
+    rc = nq_create_solver(&sv, &s);
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
+    /* Progress reads the solver, so stdout carries the same bytes with it or without. */
+    if (progress_start(&pg, a.progress, progress_read_solver, sv, NULL) != 0) {
+        nq_destroy_solver(&sv);
+        return args_run_error(cmd, "cannot start the progress thread");
+    }
+    if (a.format == FMT_LEETCODE)
+        out_text(&out, "[");
+    rc = list_solve(&a, sv, &listed);
+    sig = signals_caught();
+    progress_stop(&pg);
+    signals_restore();
+    nq_destroy_solver(&sv);
+    return list_finish(cmd, &a, rc, sig, listed);
 }
