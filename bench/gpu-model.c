@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench/gpu-model N [ROWS] (N 4..20)\n");
         return 2;
     }
-    rows = argc > 2 ? atoi(argv[2]) : engine_auto_rows(n, 1);
+    rows = argc > 2 ? atoi(argv[2]) : engine_auto_rows(n, 1, NULL);
     d4_enumerate(n, keep_task, &tasks);
     plans = calloc(tasks.n, sizeof(*plans));
     if (!plans)

@@ -191,6 +191,10 @@ Test(unit, interleaved_walks_share_one_strided_stack)
 
 /* ---- engine_run through a CPU backend ---------------------------------------------- */
 
+/* The chunk cap of the runs below (nq_gpu_settings.chunk_subtasks; 0: the built-in one),
+ * which a test sets before it runs the engine. */
+static uint64_t chunk_cap;
+
 typedef struct cpu_backend {
     int devices;         /* what devices() reports (negative: a status) */
     int fail_at_call;    /* submit returns NQ_EDEVICE on this call (1-based); 0 never */
@@ -243,8 +247,9 @@ static int cpu_open(void *user, int dev, const search_plan *plans, uint32_t n_pl
     return NQ_OK;
 }
 
-static int cpu_start(void *handle, uint64_t max_subs, int levels)
+static int cpu_start(void *handle, uint64_t max_subs, int levels, const nq_gpu_settings *gpu)
 {
+    (void)gpu;
     cpu_device *d = handle;
     d->max_subs = max_subs;
     d->levels = levels;
@@ -278,14 +283,13 @@ static int cpu_submit(void *handle, int slot, const search_sub *subs, uint64_t n
 {
     cpu_device *d = handle;
     cpu_backend *b = d->b;
-    const char *cap = getenv("NQ_CUDA_CHUNK_SUBS");
 
     cr_assert_geq(d->levels, 0, "start before submit");
     cr_assert(slot == 0 || slot == 1);
     cr_assert_null(d->slot[slot].subs, "slot %d submitted twice", slot);
     cr_assert_leq(n_subs, d->max_subs);
     /* a chunk over the cap is one task: its sub-tasks share one plan */
-    if (cap && n_subs > strtoull(cap, NULL, 10))
+    if (chunk_cap && n_subs > chunk_cap)
         for (uint64_t i = 1; i < n_subs; i++)
             cr_assert_eq(subs[i].plan_depth >> 5, subs[0].plan_depth >> 5, "chunk over the cap");
     if (atomic_fetch_add(&b->calls, 1) + 1 == b->fail_at_call)
@@ -400,7 +404,7 @@ static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hook
 {
     run_state ps;
     engine_backend be = backend_of(b, devices);
-    engine_job job = {n, mask, rows, h, &ps};
+    engine_job job = {n, mask, rows, h, &ps, {.chunk_subtasks = chunk_cap}};
     int rc;
 
     cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
@@ -416,7 +420,7 @@ static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_o
     run_state ps;
     nq_result r;
     engine_backend be = backend_of(b, devices);
-    engine_job job = {11, 0, 0, NULL, &ps};
+    engine_job job = {11, 0, 0, NULL, &ps, {.chunk_subtasks = chunk_cap}};
     int rc;
 
     b->fail_at_call = fail_at_call;
@@ -579,7 +583,7 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     nq_hooks h = {0};
     run_state ps;
     engine_backend be = backend_of(&b, 2);
-    engine_job job = {n, 0, 2, &h, &ps};
+    engine_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
 
     for (uint64_t i = 3; i < n_tasks && n_ids < 64; i += 7) {
         ids[n_ids++] = i;
@@ -634,7 +638,7 @@ static void stop_and_resume(int n, int devices)
     nq_hooks h = {0};
     run_state ps;
     engine_backend be;
-    engine_job job = {n, 0, 2, &h, &ps};
+    engine_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
 
     cr_assert_eq(run_engine(n, 1, 0, 2, NULL, &b, &r), NQ_OK);
     all_subs = atomic_load(&b.subs_run);
@@ -682,7 +686,7 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
     stop_and_resume(13, 2);
 }
 
-/* With chunks of at most a few dozen sub-tasks (NQ_CUDA_CHUNK_SUBS), far more chunks
+/* With chunks of at most a few dozen sub-tasks (nq_gpu_settings.chunk_subtasks), far more chunks
  * than ring buffers go through the ring: the counts stay right, no more distinct
  * buffers than the ring holds are ever submitted, and none while it is still in flight
  * (the CPU backend counts a batch only when it is waited for, so a buffer rewritten
@@ -690,9 +694,9 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
  * chunk of its own, over the cap. */
 Test(unit, engine_ring_holds_many_small_chunks)
 {
-    static const char *const caps[] = {"40", "1"};
+    static const uint64_t caps[] = {40, 1};
     for (size_t c = 0; c < 2; c++) {
-        cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", caps[c], 1), 0);
+        chunk_cap = caps[c];
         for (int n = 8; n <= 14; n++)
             for (int devices = 1; devices <= 3; devices++) {
                 cpu_backend b;
@@ -710,7 +714,7 @@ Test(unit, engine_ring_holds_many_small_chunks)
 
 Test(unit, engine_small_chunks_keep_subtotals_task_by_task)
 {
-    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "40", 1), 0);
+    chunk_cap = 40;
     subtotals_match_d4(3);
 }
 
@@ -718,7 +722,7 @@ Test(unit, engine_small_chunks_keep_subtotals_task_by_task)
  * expansion blocks on a full ring when the stop comes. */
 Test(unit, engine_stop_with_small_chunks)
 {
-    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "16", 1), 0);
+    chunk_cap = 16;
     for (int devices = 1; devices <= 3; devices++)
         stop_and_resume(13, devices);
 }
@@ -728,7 +732,7 @@ Test(unit, engine_stop_with_small_chunks)
 Test(unit, engine_failures_with_small_chunks)
 {
     cpu_backend b;
-    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "16", 1), 0);
+    chunk_cap = 16;
     for (int devices = 1; devices <= 3; devices++) {
         cr_assert_eq(run_failing(&b, devices, 7, 0, 0), NQ_EDEVICE, "devices=%d", devices);
         cr_assert_eq(atomic_load(&b.closed), atomic_load(&b.opened));

@@ -91,18 +91,6 @@ typedef struct engine_ctx {
     pthread_cond_t cond; /* any change of the state under lock */
 } engine_ctx;
 
-static unsigned long long env_number(const char *name, unsigned long long fallback)
-{
-    const char *v = getenv(name);
-    char *end;
-    unsigned long long x;
-
-    if (!v || !*v)
-        return fallback;
-    x = strtoull(v, &end, 10);
-    return *end || x == 0 ? fallback : x;
-}
-
 static int stopping(const engine_ctx *c)
 {
     return run_stopping(&c->stop);
@@ -257,7 +245,7 @@ static void *device_main(void *p)
     rc = be->open(be->user, t->dev, c->plans, c->n_plans, &h);
     if (rc != NQ_OK || !wait_ready(c))
         goto out;
-    rc = be->start(h, c->max_chunk_subs, c->levels);
+    rc = be->start(h, c->max_chunk_subs, c->levels, &c->job->gpu);
     while (rc == NQ_OK || busy) {
         while (rc == NQ_OK && busy < 2 && !stopping(c)) {
             uint32_t chunk = atomic_fetch_add(&c->next_chunk, 1);
@@ -448,17 +436,19 @@ int engine_ring_size(int n_devices)
     return 2 * n_devices + ENGINE_RING_SPARE;
 }
 
-/* The sub-task count the auto depth aims for (NQ_CUDA_SUBTASKS per device overrides
- * the default, growth with n included). */
-static uint64_t subs_target(int n, int n_devices)
+/* The sub-task count the auto depth aims for (gpu->subtasks per device overrides the
+ * default, growth with n included). */
+static uint64_t subs_target(int n, int n_devices, const nq_gpu_settings *gpu)
 {
     uint64_t per = ENGINE_SUBS_PER_DEVICE;
     if (n > ENGINE_SUBS_FROM_N)
         per <<= n - ENGINE_SUBS_FROM_N < 16 ? n - ENGINE_SUBS_FROM_N : 16;
-    return env_number("NQ_CUDA_SUBTASKS", per) * (uint64_t)(n_devices > 0 ? n_devices : 1);
+    if (gpu && gpu->subtasks)
+        per = gpu->subtasks;
+    return per * (uint64_t)(n_devices > 0 ? n_devices : 1);
 }
 
-int engine_auto_rows(int n, int n_devices)
+int engine_auto_rows(int n, int n_devices, const nq_gpu_settings *gpu)
 {
     uint64_t n_tasks = d4_enumerate(n, NULL, NULL);
     task *tasks = calloc(n_tasks ? n_tasks : 1, sizeof(*tasks));
@@ -472,7 +462,8 @@ int engine_auto_rows(int n, int n_devices)
         plans_build(n, tasks, n_tasks, plans);
         for (uint64_t i = 0; i < n_tasks; i++)
             order[i] = (uint32_t)i;
-        rows = choose_rows(plans, order, (uint32_t)n_tasks, subs_target(n, n_devices), 0, NULL);
+        rows =
+            choose_rows(plans, order, (uint32_t)n_tasks, subs_target(n, n_devices, gpu), 0, NULL);
     }
     free(tasks);
     free(plans);
@@ -740,13 +731,14 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     started = devices_start(&c, threads, devs, n_devs);
-    c.rows = choose_rows(c.plans, c.order, c.m, subs_target(job->n, n_devs), job->expand_rows,
-                         c.sub_begin);
+    c.rows = choose_rows(c.plans, c.order, c.m, subs_target(job->n, n_devs, &job->gpu),
+                         job->expand_rows, c.sub_begin);
     out->prefix_rows = c.rows;
     c.levels = stack_levels(&c);
     chunks_cut(&c,
-               (uint32_t)env_number("NQ_CUDA_CHUNKS", ENGINE_CHUNKS_PER_DEVICE) * (uint32_t)n_devs,
-               env_number("NQ_CUDA_CHUNK_SUBS", ENGINE_CHUNK_SUBS));
+               (uint32_t)(job->gpu.chunks ? job->gpu.chunks : ENGINE_CHUNKS_PER_DEVICE) *
+                   (uint32_t)n_devs,
+               job->gpu.chunk_subtasks ? job->gpu.chunk_subtasks : ENGINE_CHUNK_SUBS);
     if (ring_alloc(&c, n_devs) != NQ_OK) {
         engine_fail(&c, NQ_ENOMEM);
         set_ready(&c, -1);
@@ -772,7 +764,7 @@ out:
 static int engine_cuda_run(const nq_settings *s, const nq_hooks *hooks, run_state *rs,
                            nq_result *out)
 {
-    engine_job job = {s->n, s->devices, s->prefix_rows, hooks, rs};
+    engine_job job = {s->n, s->devices, s->prefix_rows, hooks, rs, s->gpu};
     return engine_run(&job, &device_backend, out);
 }
 #endif

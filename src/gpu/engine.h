@@ -16,7 +16,8 @@ typedef struct engine_job {
     uint64_t device_mask; /* bit i selects device i; 0 = every device */
     int expand_rows;      /* inner rows the host places per sub-task; 0 = auto */
     const nq_hooks *hooks;
-    run_state *rs; /* the solver's progress, cancel flag and task filter */
+    run_state *rs;       /* the solver's progress, cancel flag and task filter */
+    nq_gpu_settings gpu; /* tuning; 0 members: built-in values */
 } engine_job;
 
 /* Runs the job on the backend's devices. Task ids are the d4 engine's, so subtotals
@@ -43,7 +44,8 @@ uint64_t engine_expand(const search_plan *p, uint32_t plan_index, int rows, engi
 /* How many chunk buffers the host keeps for n_devices devices: what bounds its memory. */
 int engine_ring_size(int n_devices);
 
-/* The expansion depth engine_run chooses for n on n_devices devices (auto rows). */
-int engine_auto_rows(int n, int n_devices);
+/* The expansion depth engine_run chooses for n on n_devices devices (auto rows), with
+ * gpu's sub-task target (gpu NULL or its member 0: the built-in one). */
+int engine_auto_rows(int n, int n_devices, const nq_gpu_settings *gpu);
 
 #endif
