@@ -21,7 +21,7 @@ typedef struct progress_counts {
 } progress_counts;
 
 typedef struct run_hooks {
-    nq_journal *journal;
+    nq_hooks store; /* the journal's reuse and task_done (nq_journal_hooks), or all NULL */
     uint64_t *subs; /* indexed by task id, or NULL */
     uint64_t tasks;
     progress_counts counts;
@@ -31,7 +31,7 @@ typedef struct run_hooks {
 static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
 {
     run_hooks *h = user;
-    if (!h->journal || !nq_journal_lookup(h->journal, id, subtotal))
+    if (!h->store.reuse || h->store.reuse(h->store.user, id, subtotal) != 1)
         return 0;
     if (h->subs && id < h->tasks)
         h->subs[id] = *subtotal;
@@ -43,7 +43,7 @@ static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
 static int hook_done(void *user, uint64_t id, uint64_t subtotal)
 {
     run_hooks *h = user;
-    if (h->journal && nq_journal_append(h->journal, id, subtotal) != NQ_OK)
+    if (h->store.task_done && h->store.task_done(h->store.user, id, subtotal) != 0)
         return 1;
     if (h->subs && id < h->tasks)
         h->subs[id] = subtotal; /* each id finishes once, on one thread */
@@ -100,7 +100,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, nq_
         exit_code = checkpoint_open(r->checkpoint, &ts, r->sync_interval, &journal, &done_before);
         if (exit_code != 0)
             goto done;
-        h.journal = journal;
+        nq_journal_hooks(journal, &h.store);
     }
     hooks = (nq_hooks){&h, hook_reuse, hook_done};
 

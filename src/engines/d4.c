@@ -5,6 +5,7 @@
  * counts are right: docs/d4.md. */
 #include "engines/d4.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,6 +142,8 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user)
                     if (!d4_border_valid(n, e) || !d4_border_canonical(n, e, &stab))
                         continue;
                     /* orbit size = |group| / |stabiliser|, so 8, 4, 2 or 1 */
+                    assert((stab & 1) &&
+                           (__builtin_popcount(stab) & (__builtin_popcount(stab) - 1)) == 0);
                     last[__builtin_ctz((unsigned)__builtin_popcount(stab))] |= 1u << bottom;
                 }
                 for (int w = 0; w < 4; w++) {
@@ -193,7 +196,11 @@ void d4_plan_build(int n, const task *t, d4_plan *p)
     }
     /* A corner queen on row n-1 came with the left or right queen; the source only
      * emits such a task when that corner is in t->last, the one legal bottom. */
+    assert(t->edge[D4_LEFT] != n - 1 || (t->last & 1));
+    assert(t->edge[D4_RIGHT] != n - 1 || (t->last >> (n - 1) & 1));
     p->cols = all & ~taken_cols;
+    /* each preset queen takes one row and one column: as many free columns as rows */
+    assert(__builtin_popcount(p->cols) == p->depth);
     for (int d = 0; d + 1 < p->depth; d++)
         p->shift[d] = (uint32_t)(row_of[d + 1] - row_of[d]);
     p->last = all;
@@ -264,8 +271,10 @@ static uint64_t fixed_search(fixed_walk *w)
             orbit[k][0] = rr, orbit[k][1] = cc, k++;
             d4_map(w->n, w->g, &rr, &cc);
         } while ((rr != r || cc != c) && k < 4);
+        /* a symmetry of order <= 4 closes every orbit within four steps */
+        assert(!ok || (rr == r && cc == c));
         if (ok && (rr != r || cc != c))
-            ok = 0; /* not reached for a symmetry of order <= 4; kept as a guard */
+            ok = 0; /* the guard for a release build */
         if (ok)
             count += fixed_search(w);
         while (k--)
@@ -317,6 +326,7 @@ uint64_t d4_fixed_sum(int n, const task *t)
 
 uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
 {
+    assert(t->weight == 1 || t->weight == 2 || t->weight == 4 || t->weight == 8);
     return (subtotal + d4_fixed_sum(n, t)) / (8u / t->weight);
 }
 

@@ -44,6 +44,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "engines/board.h"
 #include "engines/list.h"
 #include "runtime/affinity.h"
 #include "runtime/queue.h"
@@ -172,6 +173,7 @@ static int list_wait_room(list_ctx *c, list_fill *o)
 /* Store one board; 1 when the run is stopping. */
 static int list_put(list_ctx *c, list_fill *o, const uint8_t *cols)
 {
+    assert(o->w - o->r <= LIST_RING); /* the ring never holds more than it has cells */
     if (o->w - o->r == LIST_RING && list_wait_room(c, o))
         return 1;
     memcpy(o->ring + (size_t)(o->w % LIST_RING) * (size_t)c->n, cols, (size_t)c->n);
@@ -282,6 +284,7 @@ static int list_deliver(list_ctx *c)
     int done = atomic_load_explicit(&s->done, memory_order_acquire);
     uint64_t w = atomic_load_explicit(&s->written, memory_order_acquire);
 
+    assert(c->head < c->pushed && r <= w && w - r <= LIST_RING);
     while (r < w) {
         const uint8_t *cols = ring + (size_t)(r % LIST_RING) * (size_t)c->n;
         r++;
@@ -326,7 +329,9 @@ static int list_step(list_ctx *c)
     if (run_halted(&c->stop))
         return 1;
     if (!list_deliver(c)) {
-        uint64_t ahead = c->pushed - 1 - c->head; /* head < pushed here */
+        uint64_t ahead;
+        assert(c->head < c->pushed);
+        ahead = c->pushed - 1 - c->head;
         uint64_t target = c->head + (ahead < c->n_slots / 4 ? ahead : c->n_slots / 4);
         pthread_mutex_lock(&c->mu);
         atomic_store_explicit(&c->wait_head, c->head, memory_order_relaxed);
@@ -346,9 +351,12 @@ static int list_emit(list_ctx *c, const task *t, const uint8_t *prefix)
 {
     list_slot *s = &c->slots[t->id % c->n_slots];
 
+    assert(t->id == c->pushed); /* the source emits the ids in order */
     while (t->id - c->head >= c->n_slots)
         if (list_step(c))
             return 1;
+    /* the slot's last task, n_slots before this one, is delivered: nobody reads it */
+    assert(t->id < c->n_slots || t->id - c->n_slots < c->head);
     atomic_store_explicit(&s->written, 0, memory_order_relaxed);
     atomic_store_explicit(&s->read, 0, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
@@ -389,14 +397,9 @@ static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t
     }
 }
 
-static uint32_t list_all(int n)
-{
-    return n == 32 ? 0xffffffffu : (1u << n) - 1;
-}
-
 uint64_t list_prefix_count(int n, int rows, uint64_t cap)
 {
-    lex_walk w = {NULL, rows, list_all(n), 0, cap, 0, {0}};
+    lex_walk w = {NULL, rows, board_mask(n), 0, cap, 0, {0}};
     if (cap > 0)
         lex_place(&w, 0, 0, 0, 0);
     return w.next_id;
@@ -460,7 +463,7 @@ int list_run(const list_job *job, nq_result *out)
     memset(&c, 0, sizeof(c));
     c.job = job;
     c.n = job->n;
-    c.all = list_all(job->n);
+    c.all = board_mask(job->n);
     c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
     if (c.n_slots > LIST_WINDOW_MAX)
         c.n_slots = LIST_WINDOW_MAX;

@@ -24,6 +24,7 @@
 #ifndef NQ_TAIL_H
 #define NQ_TAIL_H
 
+#include <assert.h>
 #include <stdint.h>
 
 #if defined(__BMI2__) && !defined(NQ_TAIL_NO_PEXT)
@@ -88,6 +89,7 @@ tail_count(const tail_plan *t, uint32_t f, uint32_t ld, uint32_t rd, const int u
 #endif
     tail_set m;
 
+    assert(__builtin_popcount(f) == TAIL_ROWS);
     col[0] = (unsigned)__builtin_ctz(f);
     for (int j = 1; j < TAIL_ROWS; j++, mul *= radix) {
         unsigned g;

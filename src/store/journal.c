@@ -2,6 +2,7 @@
  * header that names the task set, so that a long count survives kill -9, a full disk or
  * a reboot and can never be resumed into a different run. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -365,6 +366,9 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
         return NQ_EINVAL;
     journal_encode_record(id, subtotal, rec);
     pthread_mutex_lock(&j->lock);
+    /* whole records after the header, so that a record never follows a torn one */
+    assert(j->end >= JOURNAL_HEADER_SIZE &&
+           (j->end - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE == 0);
     if (j->err) {
         rc = NQ_EIO;
     } else if ((e = write_all(j->fd, rec, sizeof(rec), j->end)) != 0) {
