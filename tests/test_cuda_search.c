@@ -209,7 +209,32 @@ typedef struct cpu_backend {
      * by device and slot; engine_run's ring bounds both. */
     atomic_uintptr_t bufs[64], in_flight[8][2];
     atomic_int n_bufs;
+    /* What the engine did wrong, found in its device threads (an assertion there would
+     * not fail the test cleanly) and checked by backend_clean after engine_run. */
+    atomic_int violations;
+    const char *first_violation;
 } cpu_backend;
+
+/* Records a broken rule of the backend interface; NQ_EDEVICE, for the callback to return. */
+static int backend_bad(cpu_backend *b, const char *what)
+{
+    if (atomic_fetch_add(&b->violations, 1) == 0)
+        b->first_violation = what;
+    return NQ_EDEVICE;
+}
+
+#define BACKEND_CHECK(b, cond, what)                                                               \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            return backend_bad(b, what);                                                           \
+    } while (0)
+
+/* After engine_run has joined its device threads: the backend saw no broken rule. */
+static void backend_clean(const cpu_backend *b)
+{
+    cr_expect_eq(atomic_load(&b->violations), 0, "the engine broke a backend rule: %s",
+                 b->first_violation ? b->first_violation : "");
+}
 
 /* One device of the CPU backend: the batch of each slot is run by wait, one sub-task at
  * a time, polling stop between them as the kernel's threads check before each grab. */
@@ -236,11 +261,11 @@ static int cpu_open(void *user, int dev, const search_plan *plans, uint32_t n_pl
     cpu_device *d;
 
     *handle = NULL;
-    cr_assert_lt(dev, b->devices);
+    BACKEND_CHECK(b, dev < b->devices, "open of a device past devices()");
     if (b->fail_open)
         return NQ_EDEVICE;
     d = calloc(1, sizeof(*d));
-    cr_assert_not_null(d);
+    BACKEND_CHECK(b, d, "out of memory");
     *d = (cpu_device){.b = b, .dev = dev, .plans = plans, .n_plans = n_plans, .levels = -1};
     atomic_fetch_add(&b->opened, 1);
     *handle = d;
@@ -266,7 +291,8 @@ static void buffer_in_flight(cpu_backend *b, int dev, int slot, const search_sub
 
     for (int d = 0; d < 8; d++)
         for (int s = 0; s < 2; s++)
-            cr_assert_neq(atomic_load(&b->in_flight[d][s]), p, "a buffer in flight twice");
+            if (atomic_load(&b->in_flight[d][s]) == p)
+                backend_bad(b, "a buffer in flight twice");
     atomic_store(&b->in_flight[dev][slot], p);
     n = atomic_load(&b->n_bufs);
     for (int i = 0; i < n && i < 64; i++)
@@ -284,14 +310,15 @@ static int cpu_submit(void *handle, int slot, const search_sub *subs, uint64_t n
     cpu_device *d = handle;
     cpu_backend *b = d->b;
 
-    cr_assert_geq(d->levels, 0, "start before submit");
-    cr_assert(slot == 0 || slot == 1);
-    cr_assert_null(d->slot[slot].subs, "slot %d submitted twice", slot);
-    cr_assert_leq(n_subs, d->max_subs);
+    BACKEND_CHECK(b, d->levels >= 0, "submit before start");
+    BACKEND_CHECK(b, slot == 0 || slot == 1, "a slot other than 0 and 1");
+    BACKEND_CHECK(b, !d->slot[slot].subs, "a slot submitted twice");
+    BACKEND_CHECK(b, n_subs <= d->max_subs, "a batch over start's max_subs");
     /* a chunk over the cap is one task: its sub-tasks share one plan */
     if (chunk_cap && n_subs > chunk_cap)
         for (uint64_t i = 1; i < n_subs; i++)
-            cr_assert_eq(subs[i].plan_depth >> 5, subs[0].plan_depth >> 5, "chunk over the cap");
+            BACKEND_CHECK(b, subs[i].plan_depth >> 5 == subs[0].plan_depth >> 5,
+                          "a chunk over the cap with more than one task");
     if (atomic_fetch_add(&b->calls, 1) + 1 == b->fail_at_call)
         return NQ_EDEVICE;
     buffer_in_flight(b, d->dev, slot, subs);
@@ -311,12 +338,13 @@ static int cpu_wait(void *handle, int slot, int (*stop)(void *arg), void *arg, u
     uint32_t stack[4 * 32];
     uint64_t i;
 
-    cr_assert_not_null(d->slot[slot].subs, "wait on an idle slot %d", slot);
+    BACKEND_CHECK(b, d->slot[slot].subs, "wait on an idle slot");
     for (i = 0; i < d->slot[slot].n && !stop(arg); i++) {
         const search_sub *s = &d->slot[slot].subs[i];
         const search_plan *p = &d->plans[s->plan_depth >> 5];
-        cr_assert_lt(s->plan_depth >> 5, d->n_plans);
-        cr_assert_leq(search_levels(p, (int)(s->plan_depth & 31)), d->levels);
+        BACKEND_CHECK(b, s->plan_depth >> 5 < d->n_plans, "a sub-task of a plan past n_plans");
+        BACKEND_CHECK(b, search_levels(p, (int)(s->plan_depth & 31)) <= d->levels,
+                      "a sub-task deeper than start's levels");
         d->slot[slot].counts[i] = search_count(p, s, stack, 1);
         if (atomic_fetch_add(&b->subs_run, 1) + 1 == b->stop_after)
             atomic_store(b->cancel, 1);
@@ -331,7 +359,8 @@ static int cpu_wait(void *handle, int slot, int (*stop)(void *arg), void *arg, u
 static void cpu_close(void *handle)
 {
     cpu_device *d = handle;
-    cr_assert_eq(d->in_flight, 0, "closed with a batch in flight");
+    if (d->in_flight != 0)
+        backend_bad(d->b, "closed with a batch in flight");
     atomic_fetch_add(&d->b->closed, 1);
     free(d);
 }
@@ -351,13 +380,19 @@ typedef struct recorder {
     const uint64_t *want;
     uint64_t fail_id;                  /* task_done fails for this id; UINT64_MAX never */
     const struct recorder *reuse_from; /* rec_reuse_seen: reuse the tasks it saw */
+    /* Found in the device threads, checked by recorder_free in the test's. */
+    atomic_int out_of_range, twice;
 } recorder;
 
 static int rec_done(void *user, uint64_t id, uint64_t subtotal)
 {
     recorder *r = user;
-    cr_assert_lt(id, r->n);
-    cr_assert_eq(r->seen[id], 0, "task %llu reported twice", (unsigned long long)id);
+    if (id >= r->n) {
+        atomic_fetch_add(&r->out_of_range, 1);
+        return 0;
+    }
+    if (r->seen[id])
+        atomic_fetch_add(&r->twice, 1);
     if (id == r->fail_id)
         return 1;
     r->seen[id] = 1;
@@ -395,6 +430,8 @@ static void recorder_init(recorder *r, uint64_t n)
 
 static void recorder_free(recorder *r)
 {
+    cr_expect_eq(atomic_load(&r->out_of_range), 0, "task ids past the task count");
+    cr_expect_eq(atomic_load(&r->twice), 0, "tasks reported twice");
     free(r->sub);
     free(r->seen);
 }
@@ -409,6 +446,7 @@ static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hook
 
     cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     rc = engine_run(&job, &be, out);
+    backend_clean(b);
     run_state_free(&ps);
     return rc;
 }
@@ -428,6 +466,7 @@ static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_o
     cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     atomic_store(&ps.cancel, cancel);
     rc = engine_run(&job, &be, &r);
+    backend_clean(b);
     run_state_free(&ps);
     return rc;
 }
@@ -596,6 +635,7 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     ps.only = ids;
     ps.n_only = n_ids;
     cr_assert_eq(engine_run(&job, &be, &r), NQ_OK);
+    backend_clean(&b);
     run_state_free(&ps);
     cr_assert_eq(r.tasks, n_ids);
     cr_assert_eq(r.total.lo, sum);
@@ -650,6 +690,7 @@ static void stop_and_resume(int n, int devices)
     b.cancel = &ps.cancel;
     b.stop_after = all_subs / 3; /* a third of the way, inside some chunk */
     cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED, "devices=%d", devices);
+    backend_clean(&b);
     run_state_free(&ps);
     for (uint64_t i = 0; i < n_tasks; i++)
         if (rec.seen[i]) {
