@@ -379,13 +379,7 @@ const engine_desc engine_d4 = {
     .id = NQ_ENGINE_D4,
     .built = 1,
     .can_list = 1,
-    /* prefix_rows means nothing to d4, but resolved settings keep it filled as for the
-     * other engines, so that they look alike to nq_resolve_settings' callers */
-    .resolve = prefix_resolve,
-    .params_format = d4_params_format,
-    .params_parse = d4_params_parse,
-    .task_count = d4_task_count,
-    .source = d4_source,
+    D4_TASK_SET_MEMBERS,
     .placed_rows = d4_placed_rows,
     .complete = d4_engine_complete,
     .unique = d4_engine_unique,

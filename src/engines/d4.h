@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engines/engine.h"
+#include "engines/prefix.h"
 #include "engines/task.h"
 
 /* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
@@ -59,5 +60,12 @@ void d4_params_format(const nq_settings *s, char *buf, size_t size);
 int d4_params_parse(const char *params, nq_settings *s);
 uint64_t d4_task_count(const nq_settings *s);
 uint64_t d4_source(const nq_settings *s, task_emit_fn emit, void *user);
+
+/* Those members of an engine_desc initializer. resolve fills prefix_rows as for the
+ * other engines (prefix_resolve, prefix.h): d4 ignores it, the GPU engine places that
+ * many inner rows per sub-task (a count left at 0 chooses them by engine_auto_rows). */
+#define D4_TASK_SET_MEMBERS                                                                        \
+    .resolve = prefix_resolve, .params_format = d4_params_format, .params_parse = d4_params_parse, \
+    .task_count = d4_task_count, .source = d4_source
 
 #endif

@@ -775,13 +775,7 @@ const engine_desc engine_cuda = {
     .id = NQ_ENGINE_CUDA,
     .built = NQ_HAVE_CUDA,
     .can_list = 1,
-    /* fills prefix_rows, the inner rows per sub-task, as for the CPU engines; a count
-     * left at 0 chooses them by engine_auto_rows instead */
-    .resolve = prefix_resolve,
-    .params_format = d4_params_format,
-    .params_parse = d4_params_parse,
-    .task_count = d4_task_count,
-    .source = d4_source,
+    D4_TASK_SET_MEMBERS,
 #if NQ_HAVE_CUDA
     .run = engine_cuda_run,
 #endif
