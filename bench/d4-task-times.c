@@ -4,7 +4,7 @@
  * thread alone, REPEAT times (default 1) in rounds over all tasks, and the least thread
  * CPU time of the rounds is kept: other users' load adds to wall time and to some rounds,
  * rarely to the best one. The estimates are the partial placements after the first k
- * inner rows (k = 1..4), counted by search_expand of src/gpu/search.h with the pruning
+ * inner rows (k = 1..4), counted by engine_expand of src/gpu/engine.c with the pruning
  * the search itself applies; the time to compute each for all tasks goes in a comment.
  * Built by the bench/d4-task-times script. */
 #define _GNU_SOURCE
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
             const task *t = &ts.at[i];
             search_plan p;
             engine_plan_build(n, t, &p);
-            est[k][i] = search_expand(&p, 0, k, NULL, NULL);
+            est[k][i] = engine_expand(&p, 0, k, NULL, NULL);
         }
         est_seconds[k] = seconds(CLOCK_MONOTONIC) - t0;
     }
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     printf("# d4 task times, n=%d, %zu tasks, best thread CPU time of %d round(s); total %llu, "
            "unique %llu (OEIS ok); %.2f s wall for the rounds\n",
            n, ts.n, repeat, (unsigned long long)total, (unsigned long long)unique, run_seconds);
-    printf("# estimate time for all tasks (plan + search_expand), ms:");
+    printf("# estimate time for all tasks (plan + engine_expand), ms:");
     for (int k = 1; k <= MAX_ROWS; k++)
         printf(" rows%d %.3f", k, est_seconds[k] * 1e3);
     printf("\n");

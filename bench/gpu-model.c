@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench/gpu-model N [ROWS] (N 4..20)\n");
         return 2;
     }
-    rows = argc > 2 ? atoi(argv[2]) : engine_auto_rows(n, 1);
+    rows = argc > 2 ? atoi(argv[2]) : engine_auto_rows(n, 1, NULL);
     d4_enumerate(n, keep_task, &tasks);
     plans = calloc(tasks.n, sizeof(*plans));
     if (!plans)
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < tasks.n; i++) {
         const task *t = (const task *)tasks.at + i;
         engine_plan_build(n, t, &plans[i]);
-        search_expand(&plans[i], (uint32_t)i, rows, keep_sub, &subs);
+        engine_expand(&plans[i], (uint32_t)i, rows, keep_sub, &subs);
     }
     for (int live = 1; live;) {
         int grab = 0, back = 0;

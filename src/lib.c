@@ -3,8 +3,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "config.h"
 #include "engines/engine.h"
 #include "engines/list.h"
@@ -17,7 +17,7 @@
 
 struct nq_solver {
     nq_settings s;
-    pool_state ps;
+    run_state run;      /* progress, cancel flag and task filter, shared by the runtimes */
     atomic_int running; /* a run is in progress: between run_begin and run_end */
 };
 
@@ -30,7 +30,7 @@ static int run_begin(nq_solver *s, nq_result *out)
         memset(out, 0, sizeof(*out));
         return NQ_EBUSY;
     }
-    atomic_store(&s->ps.cancel, 0);
+    atomic_store(&s->run.cancel, 0);
     return NQ_OK;
 }
 
@@ -88,7 +88,7 @@ int nq_create_solver(nq_solver **out, const nq_settings *s)
     atomic_init(&sv->running, 0);
     if (sv->s.n_threads == 0)
         sv->s.n_threads = affinity_cpu_count();
-    rc = pool_state_init(&sv->ps, sv->s.n_threads);
+    rc = run_state_init(&sv->run, sv->s.n_threads);
     if (rc != NQ_OK) {
         free(sv);
         return rc;
@@ -101,16 +101,9 @@ void nq_destroy_solver(nq_solver **s)
 {
     if (!s || !*s)
         return;
-    pool_state_free(&(*s)->ps);
+    run_state_free(&(*s)->run);
     free(*s);
     *s = NULL;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* nq_count's work, inside run_begin / run_end. */
@@ -123,12 +116,12 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     int rc;
 
     memset(&r, 0, sizeof(r));
-    t0 = now_seconds();
+    t0 = clock_seconds();
     e = engine_of(&s->s);
     rs = s->s;
     rs.engine = e->id;
     if (e->run) {
-        rc = e->run(&rs, hooks, &s->ps, &r);
+        rc = e->run(&rs, hooks, &s->run, &r);
     } else {
         pool_job job;
         engine_resolve(e, &rs);
@@ -138,11 +131,11 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
                          .pin = rs.pin_threads,
                          .hooks = hooks,
                          .n_tasks = e->task_count(&rs)};
-        rc = pool_run(&s->ps, &job, &r);
+        rc = pool_run(&s->run, &job, &r);
         r.prefix_rows = e->placed_rows(&rs);
         r.engine = e->id;
     }
-    r.seconds = now_seconds() - t0;
+    r.seconds = clock_seconds() - t0;
     *out = r;
     return rc;
 }
@@ -177,13 +170,12 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     if (rc != NQ_OK)
         return rc;
     memset(&r, 0, sizeof(r));
-    t0 = now_seconds();
-    job = (list_job){
-        s->s.n,        s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn, user, limit,
-        &s->ps.cancel, &s->ps};
+    t0 = clock_seconds();
+    job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
+                     user,   limit,          &s->run};
     rc = list_run(&job, &r);
     run_end(s);
-    r.seconds = now_seconds() - t0;
+    r.seconds = clock_seconds() - t0;
     r.engine = s->s.engine;
     *out = r;
     return rc;
@@ -192,7 +184,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 void nq_solver_cancel(nq_solver *s)
 {
     if (s && atomic_load(&s->running))
-        atomic_store_explicit(&s->ps.cancel, 1, memory_order_relaxed);
+        atomic_store_explicit(&s->run.cancel, 1, memory_order_relaxed);
 }
 
 void nq_solver_progress(const nq_solver *s, nq_progress *p)
@@ -201,7 +193,7 @@ void nq_solver_progress(const nq_solver *s, nq_progress *p)
         return;
     memset(p, 0, sizeof(*p));
     if (s)
-        pool_progress(&s->ps, p);
+        run_progress(&s->run, p);
 }
 
 int nq_resolve_settings(nq_settings *s)
@@ -254,11 +246,11 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
     rc = run_begin(s, out);
     if (rc != NQ_OK)
         return rc;
-    s->ps.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
-    s->ps.n_only = n_ids;
+    s->run.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
+    s->run.n_only = n_ids;
     rc = count_running(s, hooks, out);
-    s->ps.only = NULL;
-    s->ps.n_only = 0;
+    s->run.only = NULL;
+    s->run.n_only = 0;
     run_end(s);
     return rc;
 }

@@ -57,8 +57,8 @@ static uint64_t complete_by_subs(int n, const task *t, int rows, sub_list *subs)
 
     engine_plan_build(n, t, &p);
     subs->n = 0;
-    cr_assert_eq(search_expand(&p, 7, rows, keep_sub, subs), subs->n);
-    cr_assert_eq(search_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
+    cr_assert_eq(engine_expand(&p, 7, rows, keep_sub, subs), subs->n);
+    cr_assert_eq(engine_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
     for (uint64_t i = 0; i < subs->n; i++) {
         cr_assert_eq(subs->s[i].plan_depth >> 5, 7);
         sum += search_count(&p, &subs->s[i], stack, 1);
@@ -112,7 +112,7 @@ Test(unit, walks_stay_within_their_stack_levels)
             for (int rows = 0; rows <= 4; rows++) {
                 uint64_t sum = 0;
                 subs->n = 0;
-                search_expand(&p, 0, rows, keep_sub, subs);
+                engine_expand(&p, 0, rows, keep_sub, subs);
                 for (uint64_t j = 0; j < subs->n; j++) {
                     const search_sub *s = &subs->s[j];
                     int d0 = (int)(s->plan_depth & 31), limit = search_levels(&p, d0);
@@ -163,7 +163,7 @@ Test(unit, interleaved_walks_share_one_strided_stack)
         subs->n = 0;
         for (uint64_t i = 0; i < l->n; i++) {
             engine_plan_build(n, &l->t[i], &plans[i]);
-            search_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
+            engine_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
         }
         while (live) {
             live = 0;
@@ -191,11 +191,16 @@ Test(unit, interleaved_walks_share_one_strided_stack)
 
 /* ---- engine_run through a CPU backend ---------------------------------------------- */
 
+/* The chunk cap of the runs below (nq_gpu_settings.chunk_subtasks; 0: the built-in one),
+ * which a test sets before it runs the engine. */
+static uint64_t chunk_cap;
+
 typedef struct cpu_backend {
     int devices;         /* what devices() reports (negative: a status) */
     int fail_at_call;    /* submit returns NQ_EDEVICE on this call (1-based); 0 never */
     int fail_open;       /* open returns NQ_EDEVICE */
-    uint64_t stop_after; /* once this many sub-tasks ran, stop the run (ps->cancel); 0 never */
+    uint64_t stop_after; /* once this many sub-tasks ran, stop the run (the solver's cancel flag); 0
+                            never */
     atomic_int *cancel;
     atomic_int calls, opened, closed, most_in_flight;
     atomic_ullong subs_run;
@@ -204,7 +209,32 @@ typedef struct cpu_backend {
      * by device and slot; engine_run's ring bounds both. */
     atomic_uintptr_t bufs[64], in_flight[8][2];
     atomic_int n_bufs;
+    /* What the engine did wrong, found in its device threads (an assertion there would
+     * not fail the test cleanly) and checked by backend_clean after engine_run. */
+    atomic_int violations;
+    const char *first_violation;
 } cpu_backend;
+
+/* Records a broken rule of the backend interface; NQ_EDEVICE, for the callback to return. */
+static int backend_bad(cpu_backend *b, const char *what)
+{
+    if (atomic_fetch_add(&b->violations, 1) == 0)
+        b->first_violation = what;
+    return NQ_EDEVICE;
+}
+
+#define BACKEND_CHECK(b, cond, what)                                                               \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            return backend_bad(b, what);                                                           \
+    } while (0)
+
+/* After engine_run has joined its device threads: the backend saw no broken rule. */
+static void backend_clean(const cpu_backend *b)
+{
+    cr_expect_eq(atomic_load(&b->violations), 0, "the engine broke a backend rule: %s",
+                 b->first_violation ? b->first_violation : "");
+}
 
 /* One device of the CPU backend: the batch of each slot is run by wait, one sub-task at
  * a time, polling stop between them as the kernel's threads check before each grab. */
@@ -231,19 +261,20 @@ static int cpu_open(void *user, int dev, const search_plan *plans, uint32_t n_pl
     cpu_device *d;
 
     *handle = NULL;
-    cr_assert_lt(dev, b->devices);
+    BACKEND_CHECK(b, dev < b->devices, "open of a device past devices()");
     if (b->fail_open)
         return NQ_EDEVICE;
     d = calloc(1, sizeof(*d));
-    cr_assert_not_null(d);
+    BACKEND_CHECK(b, d, "out of memory");
     *d = (cpu_device){.b = b, .dev = dev, .plans = plans, .n_plans = n_plans, .levels = -1};
     atomic_fetch_add(&b->opened, 1);
     *handle = d;
     return NQ_OK;
 }
 
-static int cpu_start(void *handle, uint64_t max_subs, int levels)
+static int cpu_start(void *handle, uint64_t max_subs, int levels, const nq_gpu_settings *gpu)
 {
+    (void)gpu;
     cpu_device *d = handle;
     d->max_subs = max_subs;
     d->levels = levels;
@@ -260,7 +291,8 @@ static void buffer_in_flight(cpu_backend *b, int dev, int slot, const search_sub
 
     for (int d = 0; d < 8; d++)
         for (int s = 0; s < 2; s++)
-            cr_assert_neq(atomic_load(&b->in_flight[d][s]), p, "a buffer in flight twice");
+            if (atomic_load(&b->in_flight[d][s]) == p)
+                backend_bad(b, "a buffer in flight twice");
     atomic_store(&b->in_flight[dev][slot], p);
     n = atomic_load(&b->n_bufs);
     for (int i = 0; i < n && i < 64; i++)
@@ -277,16 +309,16 @@ static int cpu_submit(void *handle, int slot, const search_sub *subs, uint64_t n
 {
     cpu_device *d = handle;
     cpu_backend *b = d->b;
-    const char *cap = getenv("NQ_CUDA_CHUNK_SUBS");
 
-    cr_assert_geq(d->levels, 0, "start before submit");
-    cr_assert(slot == 0 || slot == 1);
-    cr_assert_null(d->slot[slot].subs, "slot %d submitted twice", slot);
-    cr_assert_leq(n_subs, d->max_subs);
+    BACKEND_CHECK(b, d->levels >= 0, "submit before start");
+    BACKEND_CHECK(b, slot == 0 || slot == 1, "a slot other than 0 and 1");
+    BACKEND_CHECK(b, !d->slot[slot].subs, "a slot submitted twice");
+    BACKEND_CHECK(b, n_subs <= d->max_subs, "a batch over start's max_subs");
     /* a chunk over the cap is one task: its sub-tasks share one plan */
-    if (cap && n_subs > strtoull(cap, NULL, 10))
+    if (chunk_cap && n_subs > chunk_cap)
         for (uint64_t i = 1; i < n_subs; i++)
-            cr_assert_eq(subs[i].plan_depth >> 5, subs[0].plan_depth >> 5, "chunk over the cap");
+            BACKEND_CHECK(b, subs[i].plan_depth >> 5 == subs[0].plan_depth >> 5,
+                          "a chunk over the cap with more than one task");
     if (atomic_fetch_add(&b->calls, 1) + 1 == b->fail_at_call)
         return NQ_EDEVICE;
     buffer_in_flight(b, d->dev, slot, subs);
@@ -306,12 +338,13 @@ static int cpu_wait(void *handle, int slot, int (*stop)(void *arg), void *arg, u
     uint32_t stack[4 * 32];
     uint64_t i;
 
-    cr_assert_not_null(d->slot[slot].subs, "wait on an idle slot %d", slot);
+    BACKEND_CHECK(b, d->slot[slot].subs, "wait on an idle slot");
     for (i = 0; i < d->slot[slot].n && !stop(arg); i++) {
         const search_sub *s = &d->slot[slot].subs[i];
         const search_plan *p = &d->plans[s->plan_depth >> 5];
-        cr_assert_lt(s->plan_depth >> 5, d->n_plans);
-        cr_assert_leq(search_levels(p, (int)(s->plan_depth & 31)), d->levels);
+        BACKEND_CHECK(b, s->plan_depth >> 5 < d->n_plans, "a sub-task of a plan past n_plans");
+        BACKEND_CHECK(b, search_levels(p, (int)(s->plan_depth & 31)) <= d->levels,
+                      "a sub-task deeper than start's levels");
         d->slot[slot].counts[i] = search_count(p, s, stack, 1);
         if (atomic_fetch_add(&b->subs_run, 1) + 1 == b->stop_after)
             atomic_store(b->cancel, 1);
@@ -326,7 +359,8 @@ static int cpu_wait(void *handle, int slot, int (*stop)(void *arg), void *arg, u
 static void cpu_close(void *handle)
 {
     cpu_device *d = handle;
-    cr_assert_eq(d->in_flight, 0, "closed with a batch in flight");
+    if (d->in_flight != 0)
+        backend_bad(d->b, "closed with a batch in flight");
     atomic_fetch_add(&d->b->closed, 1);
     free(d);
 }
@@ -346,13 +380,19 @@ typedef struct recorder {
     const uint64_t *want;
     uint64_t fail_id;                  /* task_done fails for this id; UINT64_MAX never */
     const struct recorder *reuse_from; /* rec_reuse_seen: reuse the tasks it saw */
+    /* Found in the device threads, checked by recorder_free in the test's. */
+    atomic_int out_of_range, twice;
 } recorder;
 
 static int rec_done(void *user, uint64_t id, uint64_t subtotal)
 {
     recorder *r = user;
-    cr_assert_lt(id, r->n);
-    cr_assert_eq(r->seen[id], 0, "task %llu reported twice", (unsigned long long)id);
+    if (id >= r->n) {
+        atomic_fetch_add(&r->out_of_range, 1);
+        return 0;
+    }
+    if (r->seen[id])
+        atomic_fetch_add(&r->twice, 1);
     if (id == r->fail_id)
         return 1;
     r->seen[id] = 1;
@@ -390,6 +430,8 @@ static void recorder_init(recorder *r, uint64_t n)
 
 static void recorder_free(recorder *r)
 {
+    cr_expect_eq(atomic_load(&r->out_of_range), 0, "task ids past the task count");
+    cr_expect_eq(atomic_load(&r->twice), 0, "tasks reported twice");
     free(r->sub);
     free(r->seen);
 }
@@ -397,14 +439,15 @@ static void recorder_free(recorder *r)
 static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hooks *h,
                       cpu_backend *b, nq_result *out)
 {
-    pool_state ps;
+    run_state ps;
     engine_backend be = backend_of(b, devices);
-    engine_job job = {n, mask, rows, h, &ps};
+    engine_job job = {n, mask, rows, h, &ps, {.chunk_subtasks = chunk_cap}};
     int rc;
 
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     rc = engine_run(&job, &be, out);
-    pool_state_free(&ps);
+    backend_clean(b);
+    run_state_free(&ps);
     return rc;
 }
 
@@ -412,18 +455,19 @@ static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hook
  * open, with the solver cancelled from the start if cancel: the status it returns. */
 static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_open, int cancel)
 {
-    pool_state ps;
+    run_state ps;
     nq_result r;
     engine_backend be = backend_of(b, devices);
-    engine_job job = {11, 0, 0, NULL, &ps};
+    engine_job job = {11, 0, 0, NULL, &ps, {.chunk_subtasks = chunk_cap}};
     int rc;
 
     b->fail_at_call = fail_at_call;
     b->fail_open = fail_open;
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     atomic_store(&ps.cancel, cancel);
     rc = engine_run(&job, &be, &r);
-    pool_state_free(&ps);
+    backend_clean(b);
+    run_state_free(&ps);
     return rc;
 }
 
@@ -564,8 +608,8 @@ Test(unit, engine_reports_hook_failures_device_errors_and_missing_devices)
     cr_assert_eq(atomic_load(&b.calls), 0);
 }
 
-/* nq_count_tasks (what nqueens-mpi runs on each rank) sets ps->only: the engine runs
- * exactly those ids, the hooks see only them, and the total is their weighted sum. */
+/* nq_count_tasks (what nqueens-mpi runs on each rank) sets the task filter (run_state.only): the
+ * engine runs exactly those ids, the hooks see only them, and the total is their weighted sum. */
 Test(unit, engine_runs_only_the_ids_asked_for)
 {
     int n = 13;
@@ -576,9 +620,9 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     nq_result r;
     recorder rec;
     nq_hooks h = {0};
-    pool_state ps;
+    run_state ps;
     engine_backend be = backend_of(&b, 2);
-    engine_job job = {n, 0, 2, &h, &ps};
+    engine_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
 
     for (uint64_t i = 3; i < n_tasks && n_ids < 64; i += 7) {
         ids[n_ids++] = i;
@@ -587,11 +631,12 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     recorder_init(&rec, n_tasks);
     h.user = &rec;
     h.task_done = rec_done;
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     ps.only = ids;
     ps.n_only = n_ids;
     cr_assert_eq(engine_run(&job, &be, &r), NQ_OK);
-    pool_state_free(&ps);
+    backend_clean(&b);
+    run_state_free(&ps);
     cr_assert_eq(r.tasks, n_ids);
     cr_assert_eq(r.total.lo, sum);
     for (uint64_t i = 0, k = 0; i < n_tasks; i++) {
@@ -631,21 +676,22 @@ static void stop_and_resume(int n, int devices)
     nq_result r;
     recorder rec;
     nq_hooks h = {0};
-    pool_state ps;
+    run_state ps;
     engine_backend be;
-    engine_job job = {n, 0, 2, &h, &ps};
+    engine_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
 
     cr_assert_eq(run_engine(n, 1, 0, 2, NULL, &b, &r), NQ_OK);
     all_subs = atomic_load(&b.subs_run);
     recorder_init(&rec, n_tasks);
     h.user = &rec;
     h.task_done = rec_done;
-    cr_assert_eq(pool_state_init(&ps, 1), NQ_OK);
+    cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     be = backend_of(&b, devices);
     b.cancel = &ps.cancel;
     b.stop_after = all_subs / 3; /* a third of the way, inside some chunk */
     cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED, "devices=%d", devices);
-    pool_state_free(&ps);
+    backend_clean(&b);
+    run_state_free(&ps);
     for (uint64_t i = 0; i < n_tasks; i++)
         if (rec.seen[i]) {
             cr_assert_eq(rec.sub[i], want[i], "task %llu", (unsigned long long)i);
@@ -681,7 +727,7 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
     stop_and_resume(13, 2);
 }
 
-/* With chunks of at most a few dozen sub-tasks (NQ_CUDA_CHUNK_SUBS), far more chunks
+/* With chunks of at most a few dozen sub-tasks (nq_gpu_settings.chunk_subtasks), far more chunks
  * than ring buffers go through the ring: the counts stay right, no more distinct
  * buffers than the ring holds are ever submitted, and none while it is still in flight
  * (the CPU backend counts a batch only when it is waited for, so a buffer rewritten
@@ -689,9 +735,9 @@ Test(unit, engine_stop_keeps_the_tasks_finished_before_it)
  * chunk of its own, over the cap. */
 Test(unit, engine_ring_holds_many_small_chunks)
 {
-    static const char *const caps[] = {"40", "1"};
+    static const uint64_t caps[] = {40, 1};
     for (size_t c = 0; c < 2; c++) {
-        cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", caps[c], 1), 0);
+        chunk_cap = caps[c];
         for (int n = 8; n <= 14; n++)
             for (int devices = 1; devices <= 3; devices++) {
                 cpu_backend b;
@@ -709,7 +755,7 @@ Test(unit, engine_ring_holds_many_small_chunks)
 
 Test(unit, engine_small_chunks_keep_subtotals_task_by_task)
 {
-    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "40", 1), 0);
+    chunk_cap = 40;
     subtotals_match_d4(3);
 }
 
@@ -717,7 +763,7 @@ Test(unit, engine_small_chunks_keep_subtotals_task_by_task)
  * expansion blocks on a full ring when the stop comes. */
 Test(unit, engine_stop_with_small_chunks)
 {
-    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "16", 1), 0);
+    chunk_cap = 16;
     for (int devices = 1; devices <= 3; devices++)
         stop_and_resume(13, devices);
 }
@@ -727,7 +773,7 @@ Test(unit, engine_stop_with_small_chunks)
 Test(unit, engine_failures_with_small_chunks)
 {
     cpu_backend b;
-    cr_assert_eq(setenv("NQ_CUDA_CHUNK_SUBS", "16", 1), 0);
+    chunk_cap = 16;
     for (int devices = 1; devices <= 3; devices++) {
         cr_assert_eq(run_failing(&b, devices, 7, 0, 0), NQ_EDEVICE, "devices=%d", devices);
         cr_assert_eq(atomic_load(&b.closed), atomic_load(&b.opened));

@@ -11,10 +11,10 @@
 
 /* The portable build: the same source with pext turned off, under another name.
  * d4tail.h is already included, so its guard keeps the declaration from clashing. */
-#define NQ_D4_NO_PEXT 1
-#define d4tail_count d4tail_count_portable
+#define NQ_TAIL_NO_PEXT 1
+#define d4tail_search d4tail_search_portable
 #include "engines/d4tail.c"
-#undef d4tail_count
+#undef d4tail_search
 
 /* Textbook: fill the rows that have no preset queen, one square at a time, checking
  * every queen already on the board; row n-1, when it is not preset, only within last. */
@@ -85,10 +85,12 @@ static int check_border(int n, int top, int left, int right, uint32_t last)
                  "n=%d top=%d left=%d right=%d last=%#x: d4_complete %llu, textbook %llu", n, top,
                  left, right, last, (unsigned long long)fast, (unsigned long long)want);
     d4_plan_build(n, &t, &p);
-    if (p.depth >= D4TAIL_ROWS) {
-        portable = d4tail_count_portable(&p);
+    {
+        int stopped;
+        portable = d4tail_search_portable(&p, NULL, &stopped);
         cr_expect_eq(portable, want, "n=%d top=%d left=%d right=%d last=%#x: portable %llu", n, top,
                      left, right, last, (unsigned long long)portable);
+        cr_expect_eq(stopped, 0);
     }
     return 1;
 }
@@ -141,4 +143,31 @@ Test(unit, both_side_queens_near_the_bottom)
         for (int left = n - 8; left < n; left++)
             for (int right = n - 8; right < n; right++)
                 check_border(n, top, left, right, (1u << n) - 1);
+}
+
+static int always_stop(const void *run)
+{
+    (void)run;
+    return 1;
+}
+
+/* A stop reaches the middle of a task's search: a task of n = 20 ends early with
+ * *stopped set; a small one, which never reaches the first look at the flag, finishes. */
+Test(unit, a_stop_ends_a_long_search)
+{
+    engine_worker w = {NULL, NULL, always_stop, NULL, NULL};
+    task t = {0};
+    int stopped = 0;
+
+    t.edge[D4_TOP] = 9;
+    t.edge[D4_LEFT] = 4;
+    t.edge[D4_RIGHT] = 14;
+    t.last = (1u << 20) - 1;
+    t.row = 2;
+    t.weight = 8;
+    d4_search(20, &t, &w, &stopped);
+    cr_expect_eq(stopped, 1);
+    t.last = (1u << 9) - 1;
+    cr_expect_eq(d4_search(9, &t, &w, &stopped), d4_complete(9, &t));
+    cr_expect_eq(stopped, 0);
 }

@@ -8,12 +8,20 @@
 #include "engines/dfs.h"
 #include "oeis_data.h"
 
-/* The portable kernel: the same source with pext turned off. dfs.h is already included,
- * so its guard keeps the renamed definition from clashing with the declaration. */
-#define NQ_DFS_NO_PEXT 1
-#define dfs_count dfs_count_portable
+/* The portable kernel: the same source with pext turned off (the tail is inline, so it
+ * compiles again here). dfs.h is already included, so its guard keeps the renamed
+ * definition from clashing with the declaration. */
+#define NQ_TAIL_NO_PEXT 1
+#define dfs_search dfs_search_portable
 #include "engines/dfs.c"
-#undef dfs_count
+#undef dfs_search
+
+static uint64_t dfs_count_portable(uint32_t all, int rows_left, uint32_t cols, uint32_t ld,
+                                   uint32_t rd)
+{
+    int stopped;
+    return dfs_search_portable(all, rows_left, cols, ld, rd, NULL, &stopped);
+}
 
 /* Textbook: place rows row..stop-1 one square at a time, checking every earlier queen. */
 static uint64_t textbook(int n, int row, int stop, int *col)
@@ -158,4 +166,28 @@ Test(slow, empty_board_matches_oeis_to_16)
         cr_expect_eq(dfs_count(board_all(n), n, 0, 0, 0), want, "n=%d", n);
         cr_expect_eq(dfs_count_portable(board_all(n), n, 0, 0, 0), want, "n=%d portable", n);
     }
+}
+
+static int always_stop(const void *run)
+{
+    (void)run;
+    return 1;
+}
+
+/* A stop reaches the middle of a search: the tail search (n = 20) and the plain one (a
+ * board with more free columns than rows to fill) end early with *stopped set, while a
+ * search too small to reach the first look at the flag finishes. */
+Test(unit, a_stop_ends_a_long_search)
+{
+    engine_worker w = {NULL, NULL, always_stop, NULL, NULL};
+    int stopped = 0;
+    uint64_t got = dfs_search(board_all(20), 20, 0, 0, 0, &w, &stopped);
+
+    cr_expect_eq(stopped, 1);
+    cr_expect_lt(got, oeis_value("A000170", 20));
+    stopped = 0;
+    dfs_search(board_all(24), 18, 0, 0, 0, &w, &stopped);
+    cr_expect_eq(stopped, 1, "plain search");
+    cr_expect_eq(dfs_search(board_all(8), 8, 0, 0, 0, &w, &stopped), oeis_value("A000170", 8));
+    cr_expect_eq(stopped, 0);
 }

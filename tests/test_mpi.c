@@ -429,15 +429,24 @@ static int rank_of(long pid)
 
 enum { TO_EVERY_RANK = -1, TO_MPIRUN = -2 };
 
+/* How start_and_signal signals: sig (twice when twice is set) to rank `to`, every rank or
+ * mpirun; freeze >= 0 first stops that rank (SIGSTOP), so that it answers nothing, as a
+ * rank deep in a task that does not look at its stop flag would. */
+typedef struct signal_plan {
+    int to, sig, twice;
+    int freeze;
+} signal_plan;
+
 /* Start nqueens-mpi args on np ranks, wait until its journal holds that many records and
- * then after_ms more, send sig (twice when twice is set) to rank `to`, every rank or
- * mpirun, and wait for the end: o has the exit code and what was printed. */
-static void start_and_signal(int np, const char *const *args, const char *journal, long records,
-                             long after_ms, int to, int sig, int twice)
+ * then after_ms more, signal as plan says, and wait for the end: o has the exit code and
+ * what was printed. With a frozen rank the end must come within deadline seconds; if it
+ * does not, the rank is let go (SIGCONT) so that the job can end, and 0 is returned. */
+static int start_and_signal(int np, const char *const *args, const char *journal, long records,
+                            long after_ms, signal_plan plan, double deadline)
 {
     char out_path[] = "/tmp/nq-mpi-out-XXXXXX", err_path[] = "/tmp/nq-mpi-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path), n_kids, n_hit = 0;
-    long kids[64], hit[64];
+    int fo = mkstemp(out_path), fe = mkstemp(err_path), n_kids, n_hit = 0, in_time = 1;
+    long kids[64], hit[64], frozen = 0;
     pid_t pid;
 
     cr_assert(fo >= 0 && fe >= 0);
@@ -453,24 +462,50 @@ static void start_and_signal(int np, const char *const *args, const char *journa
     nanosleep(&(struct timespec){after_ms / 1000, after_ms % 1000 * 1000000L}, NULL);
     n_kids = children_of(pid, kids, 64);
     cr_assert_eq(n_kids, np, "mpirun's children: %d", n_kids);
-    if (to == TO_MPIRUN)
+    if (plan.to == TO_MPIRUN)
         hit[n_hit++] = pid;
-    for (int i = 0; i < n_kids && to != TO_MPIRUN; i++)
-        if (to == TO_EVERY_RANK || rank_of(kids[i]) == to)
+    for (int i = 0; i < n_kids; i++) {
+        int r = rank_of(kids[i]);
+        if (plan.to != TO_MPIRUN && (plan.to == TO_EVERY_RANK || r == plan.to))
             hit[n_hit++] = kids[i];
-    cr_assert_gt(n_hit, 0, "no rank %d among mpirun's children", to);
-    for (int k = 0; k < 1 + !!twice; k++) {
+        if (plan.freeze >= 0 && r == plan.freeze)
+            frozen = kids[i];
+    }
+    cr_assert_gt(n_hit, 0, "no rank %d among mpirun's children", plan.to);
+    cr_assert(plan.freeze < 0 || frozen, "no rank %d to freeze", plan.freeze);
+    if (frozen)
+        kill((pid_t)frozen, SIGSTOP);
+    for (int k = 0; k < 1 + !!plan.twice; k++) {
         struct timespec gap = {0, 20000000}; /* two signals back to back could merge */
         if (k)
             nanosleep(&gap, NULL);
         for (int i = 0; i < n_hit; i++)
-            kill((pid_t)hit[i], sig);
+            kill((pid_t)hit[i], plan.sig);
     }
-    mpi_wait(&o, pid, fo, fe);
+    if (frozen && deadline > 0) {
+        long polls = (long)(deadline * 100);
+        int st;
+        pid_t got = 0;
+        for (long i = 0; i < polls && (got = waitpid(pid, &st, WNOHANG)) == 0; i++)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+        if (got == 0) {
+            in_time = 0;
+            kill((pid_t)frozen, SIGCONT);
+            cr_assert_eq(waitpid(pid, &st, 0), pid);
+        }
+        o.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        lseek(fo, 0, SEEK_SET);
+        lseek(fe, 0, SEEK_SET);
+        cli_slurp(fo, o.out, sizeof(o.out));
+        cli_slurp(fe, o.err, sizeof(o.err));
+    } else {
+        mpi_wait(&o, pid, fo, fe);
+    }
     close(fo);
     close(fe);
     unlink(out_path);
     unlink(err_path);
+    return in_time;
 }
 
 static int occurrences(const char *s, const char *what)
@@ -524,7 +559,7 @@ static void signal_and_resume(int to, int sig, const char *sig_name)
     const char *const args[] = {"count",    "16",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
-    start_and_signal(3, args, journal, 5, 0, to, sig, 0);
+    start_and_signal(3, args, journal, 5, 0, (signal_plan){to, sig, 0, -1}, 0);
     expect_interrupted(journal, 16, sig_name, 128 + sig);
     expect_resume(2, 16, journal);
     unlink(journal);
@@ -547,23 +582,27 @@ Test(unit, mpi_sigint_to_one_worker_then_resume)
     signal_and_resume(2, SIGINT, "SIGINT");
 }
 
-/* One-row prefixes of n on two ranks (tasks of several seconds at n=18, about a minute at
- * n=19), sig sent to rank 0 (twice when twice is set) once the tasks have started. */
-static void signal_long_tasks(const char *n, const char *journal, int sig, int twice)
+/* One-row prefixes of n on two ranks (tasks of several seconds at n=18), sig sent to
+ * rank 0 (twice when twice is set) once the tasks have started, with rank 1 frozen: it
+ * answers no stop, so that rank 0 waits for it up to its grace, as it would for a task
+ * that does not stop. Returns whether the job ended within deadline seconds (0: any). */
+static int signal_frozen_worker(const char *n, const char *journal, int sig, int twice,
+                                double deadline)
 {
     const char *const args[] = {"count", n,           "--engine", "prefix",   "--prefix-rows",
                                 "1",     "--threads", "1",        "--no-pin", "--checkpoint",
                                 journal, NULL};
     /* the header is written before any task starts: give the ranks time to start some */
-    start_and_signal(2, args, journal, 0, 300, 0, sig, twice);
+    return start_and_signal(2, args, journal, 0, 300, (signal_plan){0, sig, twice, 1}, deadline);
 }
 
-/* A second signal does not wait for the task boundary, which the first one alone would. */
+/* A second signal does not wait for the first one's way out, here rank 0 waiting for a
+ * rank that does not answer. */
 Test(unit, mpi_second_signal_exits_at_once)
 {
     char journal[64];
     temp_path(journal, sizeof(journal), "journal");
-    signal_long_tasks("18", journal, SIGINT, 1);
+    signal_frozen_worker("18", journal, SIGINT, 1, 0);
     cr_expect_eq(o.status, 128 + SIGINT, "exit %d, stderr: %s", o.status, o.err);
     cr_expect_null(strstr(o.err, "resume with"), "the first signal's slow path ran: %s", o.err);
     cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0);
@@ -579,7 +618,7 @@ Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
     const char *const args[] = {"count",    "17",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
-    start_and_signal(2, args, journal, 5, 0, TO_MPIRUN, SIGINT, 0);
+    start_and_signal(2, args, journal, 5, 0, (signal_plan){TO_MPIRUN, SIGINT, 0, -1}, 0);
     cr_expect_neq(o.status, 0, "stderr: %s", o.err);
     o.status = 0; /* mpirun's own code, not the tool's */
     expect_interrupted(journal, 17, "SIGTERM", 0);
@@ -587,13 +626,16 @@ Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
     unlink(journal);
 }
 
-/* Tasks longer than rank 0's grace after a stop: rank 0 still reports and ends the job
- * once the grace is over, it does not wait for them. */
+/* A rank that does not answer after a stop (frozen here; before the searches looked at
+ * the stop flag, any rank deep in a long task): rank 0 still reports and ends the job
+ * once its grace (10 s) is over, it does not wait for the rank. A coordinator that
+ * waited would not end until the rank is let go, past the deadline, and fails this. */
 Test(slow, mpi_stop_does_not_wait_for_long_tasks)
 {
     char journal[64];
     temp_path(journal, sizeof(journal), "journal");
-    signal_long_tasks("19", journal, SIGTERM, 0);
-    expect_interrupted(journal, 19, "SIGTERM", 128 + SIGTERM);
+    cr_expect(signal_frozen_worker("18", journal, SIGTERM, 0, 40.0),
+              "rank 0 waited for the frozen rank past its grace");
+    expect_interrupted(journal, 18, "SIGTERM", 128 + SIGTERM);
     unlink(journal);
 }

@@ -60,6 +60,20 @@ typedef struct nq_u128 {
     uint64_t lo, hi;
 } nq_u128;
 
+/* Tuning of the cuda engine, for device sessions; 0 in a member means its built-in
+ * value. The library reads no environment: nqueens and nqueens-mpi fill these from
+ * NQ_CUDA_SUBTASKS, NQ_CUDA_CHUNKS, NQ_CUDA_CHUNK_SUBS, NQ_CUDA_BLOCKS_PER_SM and
+ * NQ_CUDA_CARVEOUT. */
+typedef struct nq_gpu_settings {
+    uint64_t subtasks;       /* sub-tasks per GPU the automatic depth aims for (default
+                              * 2^22, doubled per n beyond 22; when set, for every n) */
+    uint64_t chunks;         /* chunks per GPU (default 16) */
+    uint64_t chunk_subtasks; /* most sub-tasks in one chunk (default 2^21) */
+    int blocks_per_sm;       /* cap on the resident blocks per multiprocessor */
+    int carveout;            /* percent of the unified L1 preferred as shared memory
+                              * (default: the driver's choice) */
+} nq_gpu_settings;
+
 typedef struct nq_settings {
     int n;           /* board size, 1..NQ_MAX_N */
     int n_threads;   /* workers; 0 = every CPU this process may run on */
@@ -69,6 +83,7 @@ typedef struct nq_settings {
     /* cuda engine: bit i selects GPU i (CUDA's numbering); 0 = every visible GPU. For
      * cuda, prefix_rows is the number of inner rows the host places per GPU sub-task. */
     uint64_t devices;
+    nq_gpu_settings gpu; /* cuda engine tuning; all 0 (nq_default_settings): built-in */
 } nq_settings;
 
 typedef struct nq_result {

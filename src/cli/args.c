@@ -564,6 +564,7 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
     s->prefix_rows = o->prefix_rows > n ? n : o->prefix_rows;
     s->pin_threads = o->pin;
     s->devices = o->devices;
+    devices_env(&s->gpu);
 }
 
 int args_parse_n(const char *cmd, const char *s, int *n)

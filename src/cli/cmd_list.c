@@ -109,7 +109,7 @@ static int out_flush(list_out *o)
         off += (size_t)k;
     }
     o->len = 0;
-    o->last_flush = clock_wall();
+    o->last_flush = clock_seconds();
     return 0;
 }
 
@@ -205,7 +205,7 @@ static int list_board(void *user, const uint8_t *cols, int n)
         return 1;
     }
     /* Block-buffered on a pipe, but never holding boards back for long. */
-    if (o->tty || ((o->boards & 15) == 0 && clock_wall() - o->last_flush >= 0.1))
+    if (o->tty || ((o->boards & 15) == 0 && clock_seconds() - o->last_flush >= 0.1))
         return out_flush(o) != 0;
     return 0;
 }
@@ -299,24 +299,81 @@ static int list_parse(list_args *a, int argc, char **argv)
     return -1;
 }
 
+/* The listing itself, then Luogu's total, which needs every solution and so comes from
+ * the counting engine (--unique: the classes were counted on the way). *listed gets the
+ * solutions listed. Ctrl-C ends the listing between boards, so that the lines already
+ * listed reach the output whole and a progress line is finished; a second one exits at
+ * once. */
+static int list_solve(const list_args *a, nq_solver *sv, uint64_t *listed)
+{
+    nq_result r;
+    int rc;
+
+    signals_install();
+    signals_target(sv);
+    out.sv = sv;
+    rc = nq_list(sv, list_board, &out, a->unique ? 0 : a->limit, &r);
+    if (rc == NQ_ECALLBACK && out.at_limit)
+        rc = NQ_OK;
+    *listed = a->unique ? out.boards : r.total.lo;
+    if (rc == NQ_OK)
+        args_warn_unpinned(&a->o, &r);
+    if (rc == NQ_OK && a->format == FMT_LUOGU) {
+        char total[40];
+        if (!a->unique) {
+            nq_hooks h = {sv, stop_if_signalled, NULL};
+            rc = nq_count(sv, &h, &r);
+        } else
+            r.total = (nq_u128){out.boards, 0};
+        if (rc == NQ_OK) {
+            out_text(&out, nq_u128_to_string(r.total, total, sizeof(total)));
+            out_text(&out, "\n");
+        }
+    }
+    signals_target(NULL);
+    return rc;
+}
+
+/* The exit code of a listing that ended with rc (sig: the signal that stopped it, or 0),
+ * its output closed and flushed. */
+static int list_finish(const char *cmd, const list_args *a, int rc, int sig, uint64_t listed)
+{
+    if (rc == NQ_ECANCELED && sig) {
+        int flushed;
+        if (a->format == FMT_LEETCODE) /* what was listed stays one valid JSON array */
+            out_text(&out, "]\n");
+        flushed = out_flush(&out);
+        args_note(cmd, "interrupted by %s after %llu solutions", signals_name(sig),
+                  (unsigned long long)listed);
+        return flushed == 0 || out.closed ? 128 + sig : out_status(cmd, &out);
+    }
+    if (out.closed || out.err)
+        return out_status(cmd, &out);
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "list failed: %s", nq_strerror(rc));
+    if (a->format == FMT_LEETCODE)
+        out_text(&out, "]\n");
+    if (out_flush(&out) != 0)
+        return out_status(cmd, &out);
+    return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
     static const char *const cmd = "list";
     list_args a;
     int rc, sig;
-    uint64_t limit, listed;
+    uint64_t listed = 0, limit;
     nq_settings s;
     nq_solver *sv;
-    nq_result r;
     progress pg;
 
     rc = list_parse(&a, argc, argv);
     if (rc >= 0)
         return rc;
+    if (a.format == FMT_LUOGU && (a.limit == 0 || a.limit > LUOGU_SHOWN))
+        a.limit = LUOGU_SHOWN; /* the boards luogu prints; its total counts them all */
     limit = a.limit;
-    if (a.format == FMT_LUOGU && (limit == 0 || limit > LUOGU_SHOWN))
-        limit = LUOGU_SHOWN;
-
     /* A reader that stops early (head) is the normal end: see EPIPE, not a signal. */
     signal(SIGPIPE, SIG_IGN);
     out.format = a.format;
@@ -326,7 +383,7 @@ int cmd_list(int argc, char **argv)
      * luogu --unique counts its classes to the end. */
     out.limit = a.unique && a.format != FMT_LUOGU ? limit : 0;
     out.tty = isatty(STDOUT_FILENO);
-    out.last_flush = clock_wall();
+    out.last_flush = clock_seconds();
     count_opts_settings(&a.o, a.n, &s);
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
@@ -338,52 +395,10 @@ int cmd_list(int argc, char **argv)
     }
     if (a.format == FMT_LEETCODE)
         out_text(&out, "[");
-    /* Ctrl-C ends the listing between boards, so that the lines already listed reach
-     * the output whole and a progress line is finished; a second one exits at once. */
-    signals_install();
-    signals_target(sv);
-    out.sv = sv;
-    rc = nq_list(sv, list_board, &out, a.unique ? 0 : limit, &r);
-    if (rc == NQ_ECALLBACK && out.at_limit)
-        rc = NQ_OK;
-    listed = a.unique ? out.boards : r.total.lo; /* luogu's count below reuses r */
-    if (rc == NQ_OK)
-        args_warn_unpinned(&a.o, &r);
-    if (rc == NQ_OK && a.format == FMT_LUOGU) {
-        /* The total needs every solution, so it comes from the counting engine (the
-         * classes were counted on the way). */
-        char total[40];
-        if (!a.unique) {
-            nq_hooks h = {sv, stop_if_signalled, NULL};
-            rc = nq_count(sv, &h, &r);
-        } else
-            r.total = (nq_u128){out.boards, 0};
-        if (rc == NQ_OK) {
-            out_text(&out, nq_u128_to_string(r.total, total, sizeof(total)));
-            out_text(&out, "\n");
-        }
-    }
-    signals_target(NULL);
+    rc = list_solve(&a, sv, &listed);
     sig = signals_caught();
     progress_stop(&pg);
     signals_restore();
     nq_destroy_solver(&sv);
-    if (rc == NQ_ECANCELED && sig) {
-        int flushed;
-        if (a.format == FMT_LEETCODE) /* what was listed stays one valid JSON array */
-            out_text(&out, "]\n");
-        flushed = out_flush(&out);
-        args_note(cmd, "interrupted by %s after %llu solutions", signals_name(sig),
-                  (unsigned long long)listed);
-        return flushed == 0 || out.closed ? 128 + sig : out_status(cmd, &out);
-    }
-    if (out.closed || out.err)
-        return out_status(cmd, &out);
-    if (rc != NQ_OK)
-        return args_run_error(cmd, "list failed: %s", nq_strerror(rc));
-    if (a.format == FMT_LEETCODE)
-        out_text(&out, "]\n");
-    if (out_flush(&out) != 0)
-        return out_status(cmd, &out);
-    return 0;
+    return list_finish(cmd, &a, rc, sig, listed);
 }

@@ -23,7 +23,7 @@ typedef struct progress_counts {
 } progress_counts;
 
 typedef struct run_hooks {
-    nq_journal *journal;
+    nq_hooks store; /* the journal's reuse and task_done (nq_journal_hooks), or all NULL */
     uint64_t *subs; /* indexed by task id, or NULL */
     uint64_t tasks;
     progress_counts counts;
@@ -45,7 +45,7 @@ static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
 {
     run_hooks *h = user;
     stop_if_signalled(h);
-    if (!h->journal || !nq_journal_lookup(h->journal, id, subtotal))
+    if (!h->store.reuse || h->store.reuse(h->store.user, id, subtotal) != 1)
         return 0;
     if (h->subs && id < h->tasks)
         h->subs[id] = *subtotal;
@@ -57,11 +57,13 @@ static int hook_reuse(void *user, uint64_t id, uint64_t *subtotal)
 static int hook_done(void *user, uint64_t id, uint64_t subtotal)
 {
     run_hooks *h = user;
-    int rc;
+    uint64_t recorded;
     stop_if_signalled(h);
-    if (h->journal && (rc = nq_journal_append(h->journal, id, subtotal)) != NQ_OK) {
+    if (h->store.task_done && h->store.task_done(h->store.user, id, subtotal) != 0) {
         int first = 0;
-        if (rc == NQ_ECORRUPT && atomic_compare_exchange_strong(&h->refused, &first, 1))
+        /* the journal refuses a record that contradicts the one it holds */
+        if (nq_journal_lookup(h->store.user, id, &recorded) && recorded != subtotal &&
+            atomic_compare_exchange_strong(&h->refused, &first, 1))
             h->refused_task = id;
         return 1;
     }
@@ -166,7 +168,7 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
         exit_code = checkpoint_open(r->checkpoint, &ts, r->sync_interval, &journal, &done_before);
         if (exit_code != 0)
             goto done;
-        h.journal = journal;
+        nq_journal_hooks(journal, &h.store);
     }
     hooks = (nq_hooks){&h, hook_reuse, hook_done};
 

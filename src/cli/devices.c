@@ -1,5 +1,6 @@
 /* Parsing of --devices (see devices.h): strict, so that a typo never quietly selects
  * other GPUs than the ones meant. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -38,4 +39,34 @@ int devices_parse(const char *s, uint64_t *mask)
         return -1;
     *mask = m;
     return 0;
+}
+
+/* A positive whole number, or 0 (unset, empty, not a number, trailing text or 0). */
+static uint64_t env_count(const char *name)
+{
+    const char *v = getenv(name);
+    char *end;
+    unsigned long long x;
+
+    if (!v || !*v)
+        return 0;
+    x = strtoull(v, &end, 10);
+    return *end ? 0 : (uint64_t)x;
+}
+
+/* atoi's reading, as the device side always took these two: 0 (unset) or less leaves
+ * the driver's figure. */
+static int env_int(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? atoi(v) : 0;
+}
+
+void devices_env(nq_gpu_settings *g)
+{
+    g->subtasks = env_count("NQ_CUDA_SUBTASKS");
+    g->chunks = env_count("NQ_CUDA_CHUNKS");
+    g->chunk_subtasks = env_count("NQ_CUDA_CHUNK_SUBS");
+    g->blocks_per_sm = env_int("NQ_CUDA_BLOCKS_PER_SM");
+    g->carveout = env_int("NQ_CUDA_CARVEOUT");
 }

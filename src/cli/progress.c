@@ -16,8 +16,6 @@ static const double tick_seconds = 0.25;
 /* A run shorter than this draws no bar at all. */
 static const double bar_delay_seconds = 1.0;
 
-#define now_seconds clock_wall
-
 static void format_duration(double s, char *buf, size_t size)
 {
     unsigned long long t = s > 0 ? (unsigned long long)(s + 0.5) : 0;
@@ -95,7 +93,7 @@ static void print_progress(progress *p, int final)
 {
     progress_snapshot sn;
     char total[40], el[32], eta[32], rate_s[32], line[256];
-    double elapsed = now_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s;
+    double elapsed = clock_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
 
     memset(&sn, 0, sizeof(sn));
     p->read(p->user, &sn);
@@ -134,7 +132,7 @@ static void print_progress(progress *p, int final)
         draw_bar(p, line, final);
     }
     fflush(stderr);
-    p->last_print = now_seconds();
+    p->last_print = clock_seconds();
 }
 
 static void *progress_main(void *arg)
@@ -144,13 +142,7 @@ static void *progress_main(void *arg)
 
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)(tick_seconds * 1e9);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = clock_after(CLOCK_REALTIME, (long)(tick_seconds * 1e9));
         pthread_cond_timedwait(&p->wake, &p->lock, &until);
         if (p->stop)
             break;
@@ -159,8 +151,8 @@ static void *progress_main(void *arg)
          * stops the run, so there is nothing more to do here. */
         if (p->journal)
             nq_journal_tick(p->journal);
-        if (p->mode != PROGRESS_OFF && now_seconds() - p->last_print >= period &&
-            (p->mode != PROGRESS_BAR || now_seconds() - p->t0 >= bar_delay_seconds))
+        if (p->mode != PROGRESS_OFF && clock_seconds() - p->last_print >= period &&
+            (p->mode != PROGRESS_BAR || clock_seconds() - p->t0 >= bar_delay_seconds))
             print_progress(p, 0);
         pthread_mutex_lock(&p->lock);
     }
@@ -204,7 +196,7 @@ int progress_start(progress *p, int mode, int n, progress_read_fn read, void *us
     p->read = read;
     p->user = user;
     p->journal = journal;
-    p->t0 = now_seconds();
+    p->t0 = clock_seconds();
     p->last_print = p->t0;
     if (mode == PROGRESS_OFF && !journal)
         return 0;

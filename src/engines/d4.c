@@ -1,10 +1,11 @@
 /* The d4 engine. The task source presets the four border queens (row 0, row n-1,
  * column 0, column n-1) and keeps one border per orbit of the square's symmetry group;
- * the workers fill the inner rows with a bitmask DFS that skips the preset rows (its last
- * five rows settled by table in src/engines/d4tail.c). Why the weights and the unique counts are
- * right: docs/d4.md. */
+ * the workers fill the inner rows with a bitmask DFS that skips the preset rows
+ * (src/engines/d4tail.c, its last five rows settled by table). Why the weights and the unique
+ * counts are right: docs/d4.md. */
 #include "engines/d4.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,6 +142,8 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user)
                     if (!d4_border_valid(n, e) || !d4_border_canonical(n, e, &stab))
                         continue;
                     /* orbit size = |group| / |stabiliser|, so 8, 4, 2 or 1 */
+                    assert((stab & 1) &&
+                           (__builtin_popcount(stab) & (__builtin_popcount(stab) - 1)) == 0);
                     last[__builtin_ctz((unsigned)__builtin_popcount(stab))] |= 1u << bottom;
                 }
                 for (int w = 0; w < 4; w++) {
@@ -193,7 +196,11 @@ void d4_plan_build(int n, const task *t, d4_plan *p)
     }
     /* A corner queen on row n-1 came with the left or right queen; the source only
      * emits such a task when that corner is in t->last, the one legal bottom. */
+    assert(t->edge[D4_LEFT] != n - 1 || (t->last & 1));
+    assert(t->edge[D4_RIGHT] != n - 1 || (t->last >> (n - 1) & 1));
     p->cols = all & ~taken_cols;
+    /* each preset queen takes one row and one column: as many free columns as rows */
+    assert(__builtin_popcount(p->cols) == p->depth);
     for (int d = 0; d + 1 < p->depth; d++)
         p->shift[d] = (uint32_t)(row_of[d + 1] - row_of[d]);
     p->last = all;
@@ -205,83 +212,17 @@ void d4_plan_build(int n, const task *t, d4_plan *p)
         p->shift[p->depth - 1] = 1;
 }
 
-/* Two inner rows left, gap s apart; f holds exactly the two free columns, a and b the
- * squares still open in the first and the second row. Branch-free. The two queens attack
- * each other only diagonally, when the columns are s apart. */
-static inline uint32_t last_two(uint32_t f, uint32_t a, uint32_t b, uint32_t s)
-{
-    uint32_t p = f & -f, q = f ^ p;
-    uint32_t pq = ((a & p) != 0) & ((b & q) != 0);
-    uint32_t qp = ((a & q) != 0) & ((b & p) != 0);
-    uint32_t apart = q != (p << s);
-    return (pq + qp) & -apart;
-}
-
-/* The plain search, kept for plans too short for the tail tables (n < 8). */
-static uint64_t plan_count(const d4_plan *p)
-{
-    uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
-    const uint32_t *fr = p->free, *sh = p->shift;
-    uint32_t avail, cols = 0, ld = 0, rd = 0;
-    uint64_t count = 0;
-    int d = 0, stop;
-
-    if (p->depth == 0)
-        return 1;
-    if (p->depth == 1)
-        return (uint64_t)__builtin_popcount(fr[0] & p->cols);
-    if (p->depth == 2)
-        return last_two(p->cols, fr[0] & p->cols, fr[1] & p->cols, sh[0]);
-    stop = p->depth - 3; /* a placement at this depth leaves two rows */
-    avail = fr[0];
-    for (;;) {
-        while (avail) {
-            uint32_t bit = avail & -avail, s = sh[d];
-            uint32_t nc = cols | bit, nl = (ld | bit) << s, nr = (rd | bit) >> s;
-            uint32_t na, k;
-            avail ^= bit;
-            if (d == stop) {
-                uint32_t s2 = sh[d + 1];
-                count += last_two(p->cols & ~nc, fr[d + 1] & ~(nl | nr),
-                                  fr[d + 2] & ~((nl << s2) | (nr >> s2)), s2);
-                continue;
-            }
-            na = fr[d + 1] & ~(nc | nl | nr);
-            if (!na)
-                continue;
-            /* Look ahead to row n-1 too: the canonical test leaves its queen only the
-             * columns of t->last, so a placement that closes them all is a dead end
-             * long before the search would get there. */
-            k = p->to_last[d + 1];
-            if (!(p->last & ~(nc | (nl << k) | (nr >> k))))
-                continue;
-            st_avail[d] = avail;
-            st_cols[d] = cols;
-            st_ld[d] = ld;
-            st_rd[d] = rd;
-            cols = nc;
-            ld = nl;
-            rd = nr;
-            avail = na;
-            d++;
-        }
-        if (d == 0)
-            break;
-        d--;
-        avail = st_avail[d];
-        cols = st_cols[d];
-        ld = st_ld[d];
-        rd = st_rd[d];
-    }
-    return count;
-}
-
 uint64_t d4_complete(int n, const task *t)
+{
+    int stopped;
+    return d4_search(n, t, NULL, &stopped);
+}
+
+uint64_t d4_search(int n, const task *t, const engine_worker *w, int *stopped)
 {
     d4_plan p;
     d4_plan_build(n, t, &p);
-    /* the table-settled tail needs five inner rows; smaller boards take the plain search */
-    return p.depth >= D4TAIL_ROWS ? d4tail_count(&p) : plan_count(&p);
+    return d4tail_search(&p, w, stopped);
 }
 
 /* A plain search for the completions that symmetry g leaves unchanged: each queen is
@@ -330,8 +271,10 @@ static uint64_t fixed_search(fixed_walk *w)
             orbit[k][0] = rr, orbit[k][1] = cc, k++;
             d4_map(w->n, w->g, &rr, &cc);
         } while ((rr != r || cc != c) && k < 4);
+        /* a symmetry of order <= 4 closes every orbit within four steps */
+        assert(!ok || (rr == r && cc == c));
         if (ok && (rr != r || cc != c))
-            ok = 0; /* not reached for a symmetry of order <= 4; kept as a guard */
+            ok = 0; /* the guard for a release build */
         if (ok)
             count += fixed_search(w);
         while (k--)
@@ -383,6 +326,7 @@ uint64_t d4_fixed_sum(int n, const task *t)
 
 uint64_t d4_unique(int n, const task *t, uint64_t subtotal)
 {
+    assert(t->weight == 1 || t->weight == 2 || t->weight == 4 || t->weight == 8);
     return (subtotal + d4_fixed_sum(n, t)) / (8u / t->weight);
 }
 
@@ -420,8 +364,9 @@ static int d4_placed_rows(const nq_settings *s)
 
 static int d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
-    *subtotal = d4_complete(w->s->n, t);
-    return 0;
+    int stopped;
+    *subtotal = d4_search(w->s->n, t, w, &stopped);
+    return stopped;
 }
 
 static uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal)
@@ -434,13 +379,7 @@ const engine_desc engine_d4 = {
     .id = NQ_ENGINE_D4,
     .built = 1,
     .can_list = 1,
-    /* prefix_rows means nothing to d4, but resolved settings keep it filled as for the
-     * other engines, so that they look alike to nq_resolve_settings' callers */
-    .resolve = prefix_resolve,
-    .params_format = d4_params_format,
-    .params_parse = d4_params_parse,
-    .task_count = d4_task_count,
-    .source = d4_source,
+    D4_TASK_SET_MEMBERS,
     .placed_rows = d4_placed_rows,
     .complete = d4_engine_complete,
     .unique = d4_engine_unique,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engines/engine.h"
+#include "engines/prefix.h"
 #include "engines/task.h"
 
 /* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
@@ -37,6 +38,9 @@ uint64_t d4_enumerate(int n, task_emit_fn emit, void *user);
 
 /* The completions of the task's border: its raw, unweighted subtotal. */
 uint64_t d4_complete(int n, const task *t);
+/* The same, asking w (NULL: never) now and then whether the run is stopping; if it is,
+ * it returns early with *stopped = 1 and a partial count, else *stopped = 0. */
+uint64_t d4_search(int n, const task *t, const engine_worker *w, int *stopped);
 
 /* The symmetry classes this task's completions contribute, given its subtotal: the
  * orbits of the border's stabiliser on its completions (Burnside). */
@@ -56,5 +60,12 @@ void d4_params_format(const nq_settings *s, char *buf, size_t size);
 int d4_params_parse(const char *params, nq_settings *s);
 uint64_t d4_task_count(const nq_settings *s);
 uint64_t d4_source(const nq_settings *s, task_emit_fn emit, void *user);
+
+/* Those members of an engine_desc initializer. resolve fills prefix_rows as for the
+ * other engines (prefix_resolve, prefix.h): d4 ignores it, the GPU engine places that
+ * many inner rows per sub-task (a count left at 0 chooses them by engine_auto_rows). */
+#define D4_TASK_SET_MEMBERS                                                                        \
+    .resolve = prefix_resolve, .params_format = d4_params_format, .params_parse = d4_params_parse, \
+    .task_count = d4_task_count, .source = d4_source
 
 #endif

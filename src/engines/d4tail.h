@@ -1,14 +1,13 @@
 /* The d4 engine's search plan (the inner rows of one task, with what the border queens
- * leave open in each) and its fast completion, which never searches the last five rows
- * but settles them by table. Internal to the library; see src/engines/d4tail.c. */
+ * leave open in each) and its completion search. Internal to the library; see
+ * src/engines/d4tail.c. */
 #ifndef NQ_D4TAIL_H
 #define NQ_D4TAIL_H
 
 #include <stdint.h>
 
+#include "engines/engine.h"
 #include "engines/task.h"
-
-enum { D4TAIL_ROWS = 5 };
 
 /* The inner rows of a task in order, the squares the border queens leave free in each,
  * and the row distance to the next one (2 or 3 where a preset row is skipped). */
@@ -24,7 +23,9 @@ typedef struct d4_plan {
 /* Fill p from the task's border (src/engines/d4.c). */
 void d4_plan_build(int n, const task *t, d4_plan *p);
 
-/* The completions of a plan with at least D4TAIL_ROWS inner rows. */
-uint64_t d4tail_count(const d4_plan *p);
+/* The completions of a plan. w (NULL: never) is asked now and then whether the run is
+ * stopping; if it is, the search returns early with *stopped = 1 and a partial count,
+ * else *stopped = 0. */
+uint64_t d4tail_search(const d4_plan *p, const engine_worker *w, int *stopped);
 
 #endif

@@ -24,7 +24,7 @@
 #include "engines/task.h"
 #include "nqueens/nqueens.h"
 
-struct pool_state;
+struct run_state;
 
 /* What a worker hands to complete and unique: the run's resolved settings, the scratch
  * its worker_init made (NULL without worker_init), and a way to ask whether the run is
@@ -89,16 +89,18 @@ typedef struct engine_desc {
      * run does it again. Runs in the worker threads, concurrently; no allocation. */
     int (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
     /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
-     * the engine does not know them (nq_result.has_unique = 0). */
+     * the engine does not know them (nq_result.has_unique = 0). Also called in the
+     * calling thread for tasks a reuse hook supplies, with w->scratch NULL. */
     uint64_t (*unique)(const engine_worker *w, const task *t, uint64_t subtotal);
     /* The sum of unique over all tasks is this many times the classes (0 or 1: once).
      * Burnside's lemma gives eight times the classes as a sum over tasks that need not
      * each be a multiple of eight; a run of only some tasks then reports no classes. */
     int unique_scale;
 
-    /* A runtime of its own instead of the pool; NULL: the pool. It reports progress and
-     * sees the stop through ps as the pool does, and fills out whole. */
-    int (*run)(const nq_settings *s, const nq_hooks *hooks, struct pool_state *ps, nq_result *out);
+    /* A runtime of its own instead of the pool; NULL: the pool. It plugs into rs as the
+     * pool does (runtime/run.h: progress, a run_stop over its cancel flag, the task
+     * filter), and fills out whole. */
+    int (*run)(const nq_settings *s, const nq_hooks *hooks, struct run_state *rs, nq_result *out);
 } engine_desc;
 
 /* The engines, in enum nq_engine order, and their number. */

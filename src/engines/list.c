@@ -37,11 +37,14 @@
  * LIST_WAKE_BATCH boards). The waits are also timed: that bounds how long the boards of
  * a slow head task wait, and notices nq_solver_cancel called from a signal handler. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+#include "engines/board.h"
 #include "engines/list.h"
 #include "runtime/affinity.h"
 #include "runtime/queue.h"
@@ -53,7 +56,7 @@
 #define LIST_WINDOW_PER_WORKER 32
 #define LIST_WINDOW_EXTRA 16
 #define LIST_WINDOW_MAX 8192
-/* Nodes between two looks at the stop flag in a subtree that yields nothing. */
+/* Pushes between two looks at the stop flag in a subtree that yields nothing. */
 #define LIST_STOP_CHECK 0xffffu
 /* The automatic depth stops growing here: counting deeper prefixes costs time. */
 #define LIST_AUTO_MAX_TASKS (1u << 20)
@@ -84,7 +87,7 @@ typedef struct list_ctx {
     uint8_t *rings; /* n_slots rings of LIST_RING boards of n bytes */
     uint64_t n_slots;
     queue q;
-    atomic_int stop;
+    run_stop stop;
     pthread_mutex_t mu;
     pthread_cond_t more;                         /* the consumer sleeps here */
     pthread_cond_t room;                         /* workers with a full ring sleep here */
@@ -94,8 +97,7 @@ typedef struct list_ctx {
     uint64_t head;      /* lowest task id not yet fully delivered */
     uint64_t pushed;    /* tasks pushed so far */
     uint64_t delivered; /* boards passed to the callback */
-    pool_slot *shown;   /* head and delivered as nq_solver_progress reads them */
-    int rc;
+    run_slot *shown;    /* head and delivered as nq_solver_progress reads them */
 } list_ctx;
 
 typedef struct list_worker {
@@ -107,20 +109,13 @@ typedef struct list_worker {
 
 static int list_stopping(const list_ctx *c)
 {
-    return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
-           (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed));
+    return run_stopping(&c->stop);
 }
 
 /* Sleep on cv for at most LIST_WAIT_NS; mu is held. */
 static void list_sleep(list_ctx *c, pthread_cond_t *cv)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += LIST_WAIT_NS;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
+    struct timespec ts = clock_after(CLOCK_MONOTONIC, LIST_WAIT_NS);
     pthread_cond_timedwait(cv, &c->mu, &ts);
 }
 
@@ -148,15 +143,15 @@ static uint8_t *list_ring(const list_ctx *c, uint64_t id)
 }
 
 /* A worker's view of the slot it fills. */
-typedef struct list_out {
+typedef struct list_fill {
     list_slot *s;
     uint8_t *ring;
     uint64_t id;
     uint64_t w, r; /* written so far; read as last seen */
-} list_out;
+} list_fill;
 
 /* Wait until the consumer frees a cell of a full ring; 1 when the run is stopping. */
-static int list_wait_room(list_ctx *c, list_out *o)
+static int list_wait_room(list_ctx *c, list_fill *o)
 {
     for (;;) {
         o->r = atomic_load_explicit(&o->s->read, memory_order_acquire);
@@ -176,8 +171,9 @@ static int list_wait_room(list_ctx *c, list_out *o)
 }
 
 /* Store one board; 1 when the run is stopping. */
-static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
+static int list_put(list_ctx *c, list_fill *o, const uint8_t *cols)
 {
+    assert(o->w - o->r <= LIST_RING); /* the ring never holds more than it has cells */
     if (o->w - o->r == LIST_RING && list_wait_room(c, o))
         return 1;
     memcpy(o->ring + (size_t)(o->w % LIST_RING) * (size_t)c->n, cols, (size_t)c->n);
@@ -189,61 +185,45 @@ static int list_put(list_ctx *c, list_out *o, const uint8_t *cols)
     return list_stopping(c);
 }
 
-/* Complete the task's prefix in every way, lowest column first, which is lexicographic
- * order. The same iterative bitmask search as dfs_count, keeping the columns. */
-static void list_search(list_ctx *c, list_out *o, const task *t)
-{
-    uint32_t st_avail[NQ_MAX_N], st_cols[NQ_MAX_N], st_ld[NQ_MAX_N], st_rd[NQ_MAX_N];
+/* A worker's search of one task: the board's columns so far, and what it fills. */
+typedef struct list_walk {
+    uint32_t all; /* the board, here rather than read through c: a column stored in q
+                   * may alias anything that is reached through a pointer */
+    list_ctx *c;
+    list_fill *o;
+    int first; /* rows the task's prefix placed */
+    int halt;  /* list_put asked to stop */
     uint8_t q[NQ_MAX_N];
-    const int n = c->n, first = t->row;
-    const uint32_t all = c->all;
-    uint32_t cols = t->cols, ld = t->ld, rd = t->rd, avail;
-    unsigned nodes = 0;
-    int row = first;
+} list_walk;
 
-    memcpy(q, o->s->prefix, (size_t)first);
-    if (first == n) {
-        list_put(c, o, q);
-        return;
-    }
-    avail = all & ~(cols | ld | rd);
-    for (;;) {
-        while (avail) {
-            uint32_t bit = avail & -avail;
-            uint32_t nc, nl, nr, na;
-            avail ^= bit;
-            q[row] = (uint8_t)__builtin_ctz(bit);
-            if (row == n - 1) {
-                if (list_put(c, o, q))
-                    return;
-                continue;
-            }
-            if ((++nodes & LIST_STOP_CHECK) == 0 && list_stopping(c))
-                return;
-            nc = cols | bit;
-            nl = (ld | bit) << 1;
-            nr = (rd | bit) >> 1;
-            na = all & ~(nc | nl | nr);
-            if (!na)
-                continue;
-            st_avail[row] = avail;
-            st_cols[row] = cols;
-            st_ld[row] = ld;
-            st_rd[row] = rd;
-            cols = nc;
-            ld = nl;
-            rd = nr;
-            avail = na;
-            row++;
-        }
-        if (row == first)
-            break;
-        row--;
-        avail = st_avail[row];
-        cols = st_cols[row];
-        ld = st_ld[row];
-        rd = st_rd[row];
-    }
+/* A solution: store it, and stop the search if the run is stopping. */
+static uint64_t list_leaf(list_walk *w)
+{
+    w->halt = list_put(w->c, w->o, w->q);
+    return 1;
+}
+
+/* Complete the task's prefix in every way, lowest column first, which is lexicographic
+ * order: the search loop on uniform rows, keeping the columns, every leaf stored. */
+#define SEARCH_FN list_search_rows
+#define SEARCH_CTX list_walk
+#define SEARCH_FREE(w, d) ((w)->all)
+#define SEARCH_SHIFT(w, d) 1u
+#define SEARCH_SETTLE_ROWS 0
+#define SEARCH_SETTLE(w, d, nc, nl, nr, na) list_leaf(w)
+#define SEARCH_COLUMN(w, d, col) ((w)->q[(w)->first + (d)] = (uint8_t)(col))
+#define SEARCH_HALTED(w) ((w)->halt)
+#define SEARCH_STOP_MASK LIST_STOP_CHECK
+#define SEARCH_STOPPING(w) list_stopping((w)->c)
+#include "engines/search_tmpl.c"
+
+static void list_search(list_ctx *c, list_fill *o, const task *t)
+{
+    list_walk w = {c->all, c, o, t->row, 0, {0}};
+
+    assert(t->row <= c->n);
+    memcpy(w.q, o->s->prefix, t->row);
+    list_search_rows(&w, c->n - t->row, t->cols, t->ld, t->rd);
 }
 
 static void *list_worker_main(void *p)
@@ -256,7 +236,7 @@ static void *list_worker_main(void *p)
     if (w->aff)
         w->pinned = affinity_pin_self(w->aff, w->index);
     while (queue_pop(&c->q, &t)) {
-        list_out o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
+        list_fill o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
         if (!list_stopping(c))
             list_search(c, &o, &t);
         atomic_store_explicit(&o.s->done, 1, memory_order_release);
@@ -273,11 +253,13 @@ static void list_show(list_ctx *c)
     atomic_store_explicit(&c->shown->done, c->head, memory_order_relaxed);
 }
 
+/* Halt the run (rc: a limit, a callback, a cancel), or fail it (rc: a thread). */
 static void list_stop(list_ctx *c, int rc)
 {
-    if (c->rc == NQ_OK)
-        c->rc = rc;
-    atomic_store_explicit(&c->stop, 1, memory_order_relaxed);
+    if (rc == NQ_ETHREAD)
+        run_fail(&c->stop, rc);
+    else
+        run_halt(&c->stop, rc);
     list_signal(c, &c->room, 1); /* workers asleep on a full ring must see it */
 }
 
@@ -302,6 +284,7 @@ static int list_deliver(list_ctx *c)
     int done = atomic_load_explicit(&s->done, memory_order_acquire);
     uint64_t w = atomic_load_explicit(&s->written, memory_order_acquire);
 
+    assert(c->head < c->pushed && r <= w && w - r <= LIST_RING);
     while (r < w) {
         const uint8_t *cols = ring + (size_t)(r % LIST_RING) * (size_t)c->n;
         r++;
@@ -341,12 +324,14 @@ static int list_worth_waking(const list_ctx *c, uint64_t target)
 /* One step of the consumer; nonzero once the run is stopping. */
 static int list_step(list_ctx *c)
 {
-    if (c->job->cancel && atomic_load_explicit(c->job->cancel, memory_order_relaxed))
+    if (run_canceled(&c->stop))
         list_stop(c, NQ_ECANCELED);
-    if (atomic_load_explicit(&c->stop, memory_order_relaxed))
+    if (run_halted(&c->stop))
         return 1;
     if (!list_deliver(c)) {
-        uint64_t ahead = c->pushed - 1 - c->head; /* head < pushed here */
+        uint64_t ahead;
+        assert(c->head < c->pushed);
+        ahead = c->pushed - 1 - c->head;
         uint64_t target = c->head + (ahead < c->n_slots / 4 ? ahead : c->n_slots / 4);
         pthread_mutex_lock(&c->mu);
         atomic_store_explicit(&c->wait_head, c->head, memory_order_relaxed);
@@ -358,7 +343,7 @@ static int list_step(list_ctx *c)
         atomic_store_explicit(&c->wait_target, LIST_NOBODY, memory_order_relaxed);
         pthread_mutex_unlock(&c->mu);
     }
-    return atomic_load_explicit(&c->stop, memory_order_relaxed);
+    return run_halted(&c->stop);
 }
 
 /* The source's hand-off: wait (delivering) for the task's slot, then queue it. */
@@ -366,14 +351,17 @@ static int list_emit(list_ctx *c, const task *t, const uint8_t *prefix)
 {
     list_slot *s = &c->slots[t->id % c->n_slots];
 
+    assert(t->id == c->pushed); /* the source emits the ids in order */
     while (t->id - c->head >= c->n_slots)
         if (list_step(c))
             return 1;
+    /* the slot's last task, n_slots before this one, is delivered: nobody reads it */
+    assert(t->id < c->n_slots || t->id - c->n_slots < c->head);
     atomic_store_explicit(&s->written, 0, memory_order_relaxed);
     atomic_store_explicit(&s->read, 0, memory_order_relaxed);
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     memcpy(s->prefix, prefix, (size_t)t->row);
-    if (!queue_push(&c->q, t, &c->stop))
+    if (!queue_push(&c->q, t, run_halt_flag(&c->stop)))
         return 1;
     c->pushed = t->id + 1;
     return 0;
@@ -409,14 +397,9 @@ static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t
     }
 }
 
-static uint32_t list_all(int n)
-{
-    return n == 32 ? 0xffffffffu : (1u << n) - 1;
-}
-
 uint64_t list_prefix_count(int n, int rows, uint64_t cap)
 {
-    lex_walk w = {NULL, rows, list_all(n), 0, cap, 0, {0}};
+    lex_walk w = {NULL, rows, board_mask(n), 0, cap, 0, {0}};
     if (cap > 0)
         lex_place(&w, 0, 0, 0, 0);
     return w.next_id;
@@ -473,19 +456,18 @@ int list_run(const list_job *job, nq_result *out)
     list_worker *workers = NULL;
     pthread_t *threads = NULL;
     affinity *aff = NULL;
-    int started = 0, rows, have_queue = 0, have_sync = 0;
+    int started = 0, rows, have_queue = 0, have_sync = 0, rc;
     uint64_t tasks = 0;
     lex_walk walk;
 
     memset(&c, 0, sizeof(c));
     c.job = job;
     c.n = job->n;
-    c.all = list_all(job->n);
+    c.all = board_mask(job->n);
     c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
     if (c.n_slots > LIST_WINDOW_MAX)
         c.n_slots = LIST_WINDOW_MAX;
-    c.rc = NQ_OK;
-    atomic_init(&c.stop, 0);
+    run_stop_init(&c.stop, job->rs);
     atomic_init(&c.wait_head, LIST_NOBODY);
     atomic_init(&c.wait_target, LIST_NOBODY);
     if (job->rows > 0) {
@@ -496,8 +478,8 @@ int list_run(const list_job *job, nq_result *out)
     } else {
         rows = list_auto_rows(job->n, job->n_threads, &tasks);
     }
-    c.shown = pool_source_slot(job->progress);
-    pool_progress_reset(job->progress, tasks);
+    c.shown = run_source_slot(job->rs);
+    run_progress_reset(job->rs, tasks);
     /* Pages of the rings are only touched as boards are stored, so a large window
      * costs address space, not memory, until it is used. */
     c.slots = aligned_alloc(64, sizeof(list_slot) * c.n_slots);
@@ -519,7 +501,7 @@ int list_run(const list_job *job, nq_result *out)
         atomic_init(&c.slots[i].read, 0);
     }
     if (job->pin)
-        aff = affinity_plan(job->n_threads);
+        aff = run_affinity(job->rs, job->n_threads);
     for (int i = 0; i < job->n_threads; i++) {
         workers[i] = (list_worker){&c, aff, i, 0};
         if (pthread_create(&threads[i], NULL, list_worker_main, &workers[i]) != 0) {
@@ -529,10 +511,10 @@ int list_run(const list_job *job, nq_result *out)
         started++;
     }
     walk = (lex_walk){&c, rows, c.all, 0, UINT64_MAX, 0, {0}};
-    if (c.rc == NQ_OK) {
+    if (started == job->n_threads) {
         lex_place(&walk, 0, 0, 0, 0);
         if (!walk.stopped)
-            atomic_store(&job->progress->tasks_total, c.pushed);
+            run_progress_total(job->rs, c.pushed);
     }
     while (c.head < c.pushed)
         if (list_step(&c))
@@ -548,10 +530,10 @@ int list_run(const list_job *job, nq_result *out)
     out->tasks = c.pushed;
     out->n_threads = job->n_threads;
     out->prefix_rows = rows;
-    affinity_free(aff);
+    rc = run_outcome(&c.stop, !walk.stopped && c.head == c.pushed);
     goto done;
 error:
-    c.rc = NQ_ENOMEM;
+    rc = NQ_ENOMEM;
 done:
     if (have_sync) {
         pthread_cond_destroy(&c.room);
@@ -564,5 +546,5 @@ done:
     free(threads);
     free(c.rings);
     free(c.slots);
-    return c.rc;
+    return rc;
 }

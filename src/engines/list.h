@@ -3,11 +3,10 @@
 #ifndef NQ_LIST_H
 #define NQ_LIST_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "nqueens/nqueens.h"
-#include "runtime/pool.h"
+#include "runtime/run.h"
 
 typedef struct list_job {
     int n;
@@ -17,10 +16,10 @@ typedef struct list_job {
     nq_solution_fn fn;
     void *user;
     uint64_t limit; /* 0 = no limit */
-    const atomic_int *cancel;
-    /* Where the run shows how far it is, for nq_solver_progress: the task count, and in
-     * the source's slot the tasks fully delivered (done) and the boards delivered (lo). */
-    pool_state *progress;
+    /* The solver's cancel flag and pinning plan, and where the run shows how far it is,
+     * for nq_solver_progress: the task count, and in the source's slot the tasks fully
+     * delivered (done) and the boards delivered (lo). */
+    run_state *rs;
 } list_job;
 
 /* Runs the job; fills total (solutions passed to fn), tasks, n_threads, n_pinned and

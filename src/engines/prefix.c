@@ -148,8 +148,10 @@ static int prefix_placed_rows(const nq_settings *s)
 
 static int prefix_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
-    *subtotal = dfs_count(board_mask(w->s->n), w->s->n - t->row, t->cols, t->ld, t->rd);
-    return 0;
+    int stopped;
+    *subtotal =
+        dfs_search(board_mask(w->s->n), w->s->n - t->row, t->cols, t->ld, t->rd, w, &stopped);
+    return stopped;
 }
 
 const engine_desc engine_prefix = {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "gpu/search.h"
+#include "nqueens/nqueens.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,8 +26,8 @@ typedef struct engine_backend {
      * submit, wait and close follow from the same thread. */
     int (*open)(void *user, int dev, const search_plan *plans, uint32_t n_plans, void **handle);
     /* Once the sub-tasks exist: no batch will hold more than max_subs, and none needs
-     * more stack levels than levels (search_levels). */
-    int (*start)(void *handle, uint64_t max_subs, int levels);
+     * more stack levels than levels (search_levels); gpu holds the run's tuning. */
+    int (*start)(void *handle, uint64_t max_subs, int levels, const nq_gpu_settings *gpu);
     /* Starts counting subs[0..n_subs-1] in slot 0 or 1 (a free one) without waiting for
      * it: counts[i] will get the completions of subs[i]. Both arrays stay valid until
      * the slot's wait returns. */

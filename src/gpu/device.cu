@@ -60,13 +60,6 @@ __global__ void __launch_bounds__(DEVICE_BLOCK)
     }
 }
 
-/* Tuning for device sessions: NQ_CUDA_BLOCKS_PER_SM caps the occupancy figure. */
-static int env_int(const char *name)
-{
-    const char *v = getenv(name);
-    return v ? atoi(v) : 0;
-}
-
 typedef struct device_slot {
     cudaStream_t stream;
     cudaEvent_t ended;
@@ -201,21 +194,21 @@ static int device_open(void *user, int dev, const search_plan *plans, uint32_t n
     return NQ_OK;
 }
 
-static int device_start(void *handle, uint64_t max_subs, int levels)
+static int device_start(void *handle, uint64_t max_subs, int levels, const nq_gpu_settings *gpu)
 {
     device_handle *h = (device_handle *)handle;
-    int sms = 0, per_sm = 0, cap = env_int("NQ_CUDA_BLOCKS_PER_SM");
+    int sms = 0, per_sm = 0, cap = gpu->blocks_per_sm;
 
     h->smem = (size_t)(levels > 0 ? levels : 1) * 4 * DEVICE_BLOCK * sizeof(uint32_t);
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->dev));
     CHECK(cudaFuncSetAttribute(device_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)h->smem));
     /* The stacks, not the registers, bound the resident blocks (about 1000 threads per
-     * multiprocessor at n = 21); NQ_CUDA_CARVEOUT (percent of the unified L1 given to
+     * multiprocessor at n = 21); the carveout (percent of the unified L1 given to
      * shared memory) is for device sessions to try whether more of it helps. */
-    if (env_int("NQ_CUDA_CARVEOUT") > 0)
+    if (gpu->carveout > 0)
         CHECK(cudaFuncSetAttribute(device_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   env_int("NQ_CUDA_CARVEOUT")));
+                                   gpu->carveout));
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, device_kernel, DEVICE_BLOCK,
                                                         h->smem));
     if (cap > 0 && cap < per_sm)

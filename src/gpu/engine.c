@@ -7,16 +7,20 @@
  * thread per device opens its device meanwhile, then takes chunks from one atomic
  * counter, waits for each to be expanded, keeps two in flight, and for each that ends
  * writes only its subtotals, calls task_done for its tasks and frees its buffer. The
- * progress slot, the first error, the ring and the expansion state are shared under one
- * mutex, taken a few times per chunk (a chunk is thousands of tasks' worth of GPU time,
- * so the lock is never hot); every change a waiter may be waiting for is broadcast on
- * one condition variable, stops and device exits included, so that nothing hangs.
+ * engine plugs into the runtime machinery of runtime/run.h like the worker pool: its
+ * stop is a run_stop over the solver's cancel flag (a hook halts it, a device fails it),
+ * and it reports progress in the calling thread's slot of the solver's run_state. That
+ * slot, the ring and the expansion state are shared under one mutex, taken a few times per chunk (a
+ * chunk is thousands of tasks' worth of GPU time, so the lock is never hot); every change a waiter
+ * may be waiting for is broadcast on one condition variable, stops and device exits included, so
+ * that nothing hangs.
  *
  * The ring has two buffers per device and two spare: a device holds at most two
  * expanded chunks (in flight, or about to be), so while one waits for a chunk still to
  * be expanded the others hold at most 2 x devices - 1 buffers and the expansion always
  * finds one free; the spares let it run ahead of the devices. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,22 +61,27 @@ typedef struct chunk_buf {
 typedef struct engine_ctx {
     const engine_job *job;
     const engine_backend *be;
-    const task *tasks;
-    const search_plan *plans;
+    /* Made by the calling thread before the device threads read them. */
+    task *tasks;
+    search_plan *plans;
     uint32_t n_plans;
-    const uint32_t *order;     /* the tasks to run, by id */
-    const uint64_t *sub_begin; /* sub-tasks of order[j]: sub_begin[j] .. sub_begin[j+1]-1 */
-    const uint32_t *chunk_begin;
+    uint32_t *order;     /* the tasks to run, by id */
+    uint32_t m;          /* how many */
+    uint64_t *sub_begin; /* sub-tasks of order[j]: sub_begin[j] .. sub_begin[j+1]-1 */
+    uint32_t *chunk_begin;
     uint32_t n_chunks;
+    int rows; /* inner rows the host places per sub-task */
     int levels;
-    uint64_t *subtotal;
-    uint8_t *done;
     uint64_t max_chunk_subs;
     chunk_buf *ring;
     int n_ring;
+    /* Each task's result, written by the one thread that finishes it. */
+    uint64_t *subtotal;
+    uint8_t *done;
+    uint64_t *fixed; /* d4_fixed_sum, once fixed_ok */
+    uint8_t *fixed_ok;
     atomic_uint next_chunk;
-    atomic_int stop;   /* a hook or a device failed */
-    int error;         /* the first backend error, under lock */
+    run_stop stop;     /* the solver's cancel; halted by a hook, failed by a device */
     int ready;         /* under lock: 1 once the chunks are laid out, -1 if never */
     uint32_t expanded; /* under lock: chunks whose sub-tasks are written */
     int expand_ended;  /* under lock: no further chunk will be expanded */
@@ -82,35 +91,16 @@ typedef struct engine_ctx {
     pthread_cond_t cond; /* any change of the state under lock */
 } engine_ctx;
 
-static unsigned long long env_number(const char *name, unsigned long long fallback)
-{
-    const char *v = getenv(name);
-    char *end;
-    unsigned long long x;
-
-    if (!v || !*v)
-        return fallback;
-    x = strtoull(v, &end, 10);
-    return *end || x == 0 ? fallback : x;
-}
-
 static int stopping(const engine_ctx *c)
 {
-    return atomic_load_explicit(&c->stop, memory_order_relaxed) ||
-           atomic_load_explicit(&c->job->ps->cancel, memory_order_relaxed);
+    return run_stopping(&c->stop);
 }
 
-/* Adds to the progress slot; the caller holds the lock, so plain load-add-store is
- * enough, and the stores are atomic for the progress readers. */
-static void progress_add(pool_slot *s, u128 v, uint64_t done)
+/* The progress slot: the calling thread writes it before the device threads start, and
+ * they write it under the lock, so it has one writer at a time. */
+static run_slot *progress_slot(const engine_ctx *c)
 {
-    uint64_t lo = atomic_load_explicit(&s->lo, memory_order_relaxed);
-    uint64_t hi = atomic_load_explicit(&s->hi, memory_order_relaxed);
-    uint64_t add = (uint64_t)v;
-    hi += (uint64_t)(v >> 64) + (lo + add < lo);
-    atomic_store_explicit(&s->lo, lo + add, memory_order_relaxed);
-    atomic_store_explicit(&s->hi, hi, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->done, done, memory_order_relaxed);
+    return run_source_slot(c->job->rs);
 }
 
 /* Frees the buffer of a chunk that ended, finished or abandoned. */
@@ -140,7 +130,7 @@ static void chunk_finish(engine_ctx *c, uint32_t chunk, chunk_buf *b, uint64_t d
         for (uint64_t i = c->sub_begin[j]; i < c->sub_begin[j + 1]; i++)
             sub += b->counts[i - first];
         if (h && h->task_done && h->task_done(h->user, id, sub) != 0) {
-            atomic_store(&c->stop, 1);
+            run_halt(&c->stop, NQ_ECALLBACK);
             continue; /* not counted: the hook could not record it */
         }
         c->subtotal[id] = sub;
@@ -149,7 +139,7 @@ static void chunk_finish(engine_ctx *c, uint32_t chunk, chunk_buf *b, uint64_t d
         n_done++;
     }
     pthread_mutex_lock(&c->lock);
-    progress_add(&c->job->ps->slots[0], sum, n_done);
+    run_slot_add(progress_slot(c), sum, n_done);
     pthread_mutex_unlock(&c->lock);
     ring_release(c, b);
 }
@@ -157,9 +147,7 @@ static void chunk_finish(engine_ctx *c, uint32_t chunk, chunk_buf *b, uint64_t d
 static void engine_fail(engine_ctx *c, int rc)
 {
     pthread_mutex_lock(&c->lock);
-    if (!c->error)
-        c->error = rc;
-    atomic_store(&c->stop, 1);
+    run_fail(&c->stop, rc);
     pthread_cond_broadcast(&c->cond); /* the expansion may wait for a buffer */
     pthread_mutex_unlock(&c->lock);
 }
@@ -257,7 +245,7 @@ static void *device_main(void *p)
     rc = be->open(be->user, t->dev, c->plans, c->n_plans, &h);
     if (rc != NQ_OK || !wait_ready(c))
         goto out;
-    rc = be->start(h, c->max_chunk_subs, c->levels);
+    rc = be->start(h, c->max_chunk_subs, c->levels, &c->job->gpu);
     while (rc == NQ_OK || busy) {
         while (rc == NQ_OK && busy < 2 && !stopping(c)) {
             uint32_t chunk = atomic_fetch_add(&c->next_chunk, 1);
@@ -337,6 +325,61 @@ static int sub_store(void *user, const search_sub *s)
     return 0;
 }
 
+/* The expansion: the search loop over a GPU plan, each placement at the last host row
+ * that survives the pruning emitted as a sub-task. */
+typedef struct expand_ctx {
+    const search_plan *p;
+    uint32_t head; /* plan index and start depth, packed as search_sub has them */
+    engine_sub_fn emit;
+    void *user;
+    int halt; /* emit asked to stop */
+} expand_ctx;
+
+/* A placement at inner row d leaves row n-1 some square (k rows further down). */
+static inline int expand_alive(const search_plan *p, int d, uint32_t nc, uint32_t nl, uint32_t nr)
+{
+    uint32_t k = p->to_last[d + 1];
+    return (p->last & ~(nc | (nl << k) | (nr >> k))) != 0;
+}
+
+static uint64_t expand_leaf(expand_ctx *x, int d, uint32_t nc, uint32_t nl, uint32_t nr,
+                            uint32_t na)
+{
+    search_sub sub = {x->head, nc, nl, nr};
+    if (!na || !expand_alive(x->p, d, nc, nl, nr))
+        return 0;
+    if (x->emit && x->emit(x->user, &sub))
+        x->halt = 1;
+    return 1;
+}
+
+#define SEARCH_FN expand_search
+#define SEARCH_CTX expand_ctx
+#define SEARCH_FREE(x, d) ((x)->p->free[d])
+#define SEARCH_SHIFT(x, d) ((uint32_t)(x)->p->shift[d])
+#define SEARCH_ALIVE(x, d, nc, nl, nr) expand_alive((x)->p, d, nc, nl, nr)
+#define SEARCH_SETTLE_ROWS 0
+#define SEARCH_SETTLE(x, d, nc, nl, nr, na) expand_leaf(x, d, nc, nl, nr, na)
+#define SEARCH_HALTED(x) ((x)->halt)
+#define SEARCH_STOP_MASK 0u /* the host's part is short: it never looks */
+#define SEARCH_STOPPING(x) 0
+#include "engines/search_tmpl.c"
+
+uint64_t engine_expand(const search_plan *p, uint32_t plan_index, int rows, engine_sub_fn emit,
+                       void *user)
+{
+    int target = rows < p->depth - 3 ? rows : p->depth - 3;
+    expand_ctx x = {p, plan_index << 5 | (uint32_t)(target > 0 ? target : 0), emit, user, 0};
+
+    if (target <= 0) {
+        search_sub s = {plan_index << 5, 0, 0, 0};
+        if (emit)
+            emit(user, &s);
+        return 1;
+    }
+    return expand_search(&x, target, 0, 0, 0);
+}
+
 /* The shallowest depth whose sub-tasks reach target, or the deepest that changes
  * anything; sub_begin gets the sub-task offsets of each task at that depth. Counting a
  * depth costs about what expanding it does, and the depths before it shrink
@@ -350,7 +393,7 @@ static int choose_rows(const search_plan *plans, const uint32_t *order, uint32_t
         for (uint32_t j = 0; j < m; j++) {
             if (sub_begin)
                 sub_begin[j] = n;
-            n += search_expand(&plans[order[j]], order[j], k, NULL, NULL);
+            n += engine_expand(&plans[order[j]], order[j], k, NULL, NULL);
         }
         if (sub_begin)
             sub_begin[m] = n;
@@ -393,17 +436,19 @@ int engine_ring_size(int n_devices)
     return 2 * n_devices + ENGINE_RING_SPARE;
 }
 
-/* The sub-task count the auto depth aims for (NQ_CUDA_SUBTASKS per device overrides
- * the default, growth with n included). */
-static uint64_t subs_target(int n, int n_devices)
+/* The sub-task count the auto depth aims for (gpu->subtasks per device overrides the
+ * default, growth with n included). */
+static uint64_t subs_target(int n, int n_devices, const nq_gpu_settings *gpu)
 {
     uint64_t per = ENGINE_SUBS_PER_DEVICE;
     if (n > ENGINE_SUBS_FROM_N)
         per <<= n - ENGINE_SUBS_FROM_N < 16 ? n - ENGINE_SUBS_FROM_N : 16;
-    return env_number("NQ_CUDA_SUBTASKS", per) * (uint64_t)(n_devices > 0 ? n_devices : 1);
+    if (gpu && gpu->subtasks)
+        per = gpu->subtasks;
+    return per * (uint64_t)(n_devices > 0 ? n_devices : 1);
 }
 
-int engine_auto_rows(int n, int n_devices)
+int engine_auto_rows(int n, int n_devices, const nq_gpu_settings *gpu)
 {
     uint64_t n_tasks = d4_enumerate(n, NULL, NULL);
     task *tasks = calloc(n_tasks ? n_tasks : 1, sizeof(*tasks));
@@ -417,7 +462,8 @@ int engine_auto_rows(int n, int n_devices)
         plans_build(n, tasks, n_tasks, plans);
         for (uint64_t i = 0; i < n_tasks; i++)
             order[i] = (uint32_t)i;
-        rows = choose_rows(plans, order, (uint32_t)n_tasks, subs_target(n, n_devices), 0, NULL);
+        rows =
+            choose_rows(plans, order, (uint32_t)n_tasks, subs_target(n, n_devices, gpu), 0, NULL);
     }
     free(tasks);
     free(plans);
@@ -440,23 +486,225 @@ static int devices_pick(const engine_job *job, const engine_backend *be, int *de
     return n ? n : NQ_ENODEV;
 }
 
+/* ---- engine_run, step by step ------------------------------------------------------- */
+
+/* Plan: the d4 tasks with their search plans, and room for each task's results. */
+static int engine_plan(engine_ctx *c, uint64_t n_tasks)
+{
+    collect col;
+
+    c->tasks = calloc(n_tasks + 1, sizeof(*c->tasks));
+    c->plans = calloc(n_tasks + 1, sizeof(*c->plans));
+    c->subtotal = calloc(n_tasks + 1, sizeof(*c->subtotal));
+    c->done = calloc(n_tasks + 1, 1);
+    c->order = calloc(n_tasks + 1, sizeof(*c->order));
+    c->sub_begin = calloc(n_tasks + 1, sizeof(*c->sub_begin));
+    c->fixed = calloc(n_tasks + 1, sizeof(*c->fixed));
+    c->fixed_ok = calloc(n_tasks + 1, 1);
+    c->chunk_begin = calloc(n_tasks + 1, sizeof(*c->chunk_begin)); /* a chunk has a task */
+    if (!c->tasks || !c->plans || !c->subtotal || !c->done || !c->order || !c->sub_begin ||
+        !c->fixed || !c->fixed_ok || !c->chunk_begin)
+        return NQ_ENOMEM;
+    col = (collect){c->tasks, 0};
+    d4_enumerate(c->job->n, collect_task, &col);
+    plans_build(c->job->n, c->tasks, n_tasks, c->plans);
+    c->n_plans = (uint32_t)n_tasks;
+    return NQ_OK;
+}
+
+/* Reuse: the tasks the run wants (nq_count_tasks' filter), those recorded by an earlier
+ * run counted as recorded and never expanded, the others put in order to run. */
+static void engine_reuse(engine_ctx *c)
+{
+    const nq_hooks *h = c->job->hooks;
+
+    for (uint64_t i = 0, k = 0; i < c->n_plans; i++) {
+        uint64_t sub;
+        int wanted = run_wants(c->job->rs, &k, i);
+        if (wanted < 0 || run_canceled(&c->stop))
+            break;
+        if (!wanted)
+            continue;
+        if (h && h->reuse && h->reuse(h->user, i, &sub) == 1) {
+            c->subtotal[i] = sub;
+            c->done[i] = 1;
+            run_slot_add(progress_slot(c), (u128)sub * c->tasks[i].weight, 1);
+            continue;
+        }
+        c->order[c->m++] = (uint32_t)i;
+    }
+}
+
+/* Start one host thread per device; the devices start (a CUDA context takes a good part
+ * of a second) while this thread expands the sub-tasks. Returns how many started. */
+static int devices_start(engine_ctx *c, device_thread *threads, const int *devs, int n_devs)
+{
+    int started = 0;
+
+    for (int d = 0; c->m && d < n_devs; d++) {
+        threads[d] = (device_thread){.c = c, .dev = devs[d]};
+        pthread_mutex_lock(&c->lock);
+        c->live++;
+        pthread_mutex_unlock(&c->lock);
+        if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
+            pthread_mutex_lock(&c->lock);
+            c->live--;
+            pthread_mutex_unlock(&c->lock);
+            engine_fail(c, NQ_ETHREAD);
+            break;
+        }
+        started++;
+    }
+    return started;
+}
+
+/* The stack a sub-task needs follows from its plan and the depth it starts at, which is
+ * the host depth unless the plan has fewer rows (engine_expand). */
+static int stack_levels(const engine_ctx *c)
+{
+    int levels = 0;
+
+    for (uint32_t j = 0; j < c->m; j++) {
+        const search_plan *p = &c->plans[c->order[j]];
+        int d0 = c->rows < p->depth - 3 ? c->rows : p->depth - 3;
+        int l = search_levels(p, d0 > 0 ? d0 : 0);
+        if (l > levels)
+            levels = l;
+    }
+    return levels;
+}
+
+/* Chunking: chunks of about equal sub-task counts (even of them), cut at task
+ * boundaries so that a task's subtotal is complete when its chunk is, and each cut again
+ * where it holds more than cap sub-tasks (a task with more is a chunk of its own). */
+static void chunks_cut(engine_ctx *c, uint32_t even, uint64_t cap)
+{
+    const uint64_t *sub_begin = c->sub_begin, n_subs = sub_begin[c->m];
+    uint32_t m = c->m, n_chunks = 0;
+
+    if (even > m)
+        even = m;
+    for (uint32_t k = 0, j = 0; k < even; k++) {
+        uint64_t want = n_subs * (k + 1) / even;
+        uint32_t after = even - k - 1; /* chunks still to cut, one task each at least */
+        uint32_t from = j;
+        c->chunk_begin[n_chunks++] = j;
+        do
+            j++;
+        while (j < m - after && sub_begin[j] < want);
+        if (after == 0)
+            j = m;
+        for (uint32_t t = from + 1; t < j; t++)
+            if (sub_begin[t + 1] - sub_begin[from] > cap)
+                c->chunk_begin[n_chunks++] = from = t;
+    }
+    c->chunk_begin[n_chunks] = m;
+    c->n_chunks = n_chunks;
+    for (uint32_t k = 0; k < n_chunks; k++) {
+        uint64_t n = sub_begin[c->chunk_begin[k + 1]] - sub_begin[c->chunk_begin[k]];
+        if (n > c->max_chunk_subs)
+            c->max_chunk_subs = n;
+    }
+}
+
+/* The ring of chunk buffers, as many as the devices can hold (no more than chunks). */
+static int ring_alloc(engine_ctx *c, int n_devs)
+{
+    c->n_ring = engine_ring_size(n_devs);
+    if ((uint32_t)c->n_ring > c->n_chunks)
+        c->n_ring = (int)c->n_chunks;
+    c->ring = calloc((size_t)c->n_ring + 1, sizeof(*c->ring));
+    if (!c->ring)
+        return NQ_ENOMEM;
+    for (int i = 0; i < c->n_ring; i++) {
+        c->ring[i].subs = malloc((c->max_chunk_subs + 1) * sizeof(*c->ring[i].subs));
+        c->ring[i].counts = calloc(c->max_chunk_subs + 1, sizeof(*c->ring[i].counts));
+        if (!c->ring[i].subs || !c->ring[i].counts)
+            return NQ_ENOMEM;
+    }
+    return NQ_OK;
+}
+
+static void ring_free(engine_ctx *c)
+{
+    for (int i = 0; c->ring && i < c->n_ring; i++) {
+        free(c->ring[i].subs);
+        free(c->ring[i].counts);
+    }
+    free(c->ring);
+}
+
+/* Expansion: chunk by chunk, so that the first GPU starts after one chunk's expansion
+ * rather than all of it (about 0.1 s of host time at n = 20), and into the ring, so that
+ * host memory stays bounded whatever n. */
+static void chunks_expand(engine_ctx *c)
+{
+    for (uint32_t k = 0;; k++) {
+        chunk_buf *b = k < c->n_chunks ? ring_take(c, k) : NULL;
+        sub_sink sink;
+        if (!b) {
+            set_expanded(c, k, 1); /* all of them, or a stop */
+            return;
+        }
+        sink = (sub_sink){b->subs, 0};
+        for (uint32_t j = c->chunk_begin[k]; j < c->chunk_begin[k + 1]; j++)
+            engine_expand(&c->plans[c->order[j]], c->order[j], c->rows, sub_store, &sink);
+        set_expanded(c, k + 1, 0);
+    }
+}
+
+/* The symmetric part of the unique count of the tasks to run, while the devices run;
+ * reused tasks and what a stop cuts short are done in the fold. */
+static void fixed_sums(engine_ctx *c)
+{
+    for (uint32_t j = 0; j < c->m && !stopping(c); j++) {
+        c->fixed[c->order[j]] = d4_fixed_sum(c->job->n, &c->tasks[c->order[j]]);
+        c->fixed_ok[c->order[j]] = 1;
+    }
+}
+
+/* Fold: everything counted, reused or run, into the result, even after a stop. Returns
+ * how many tasks are done. */
+static uint64_t engine_fold(engine_ctx *c, nq_result *out)
+{
+    u128 total = 0, unique = 0;
+    uint64_t n_done = 0;
+
+    for (uint64_t i = 0; i < c->n_plans; i++) {
+        const task *t = &c->tasks[i];
+        if (!c->done[i])
+            continue;
+        total += (u128)c->subtotal[i] * t->weight;
+        if (!c->fixed_ok[i])
+            c->fixed[i] = d4_fixed_sum(c->job->n, t);
+        unique += (c->subtotal[i] + c->fixed[i]) / (8u / t->weight); /* d4_unique's Burnside */
+        n_done++;
+    }
+    out->total = u128_pack(total);
+    out->unique = u128_pack(unique);
+    return n_done;
+}
+
+static void engine_ctx_free(engine_ctx *c)
+{
+    ring_free(c);
+    free(c->tasks);
+    free(c->plans);
+    free(c->subtotal);
+    free(c->sub_begin);
+    free(c->order);
+    free(c->chunk_begin);
+    free(c->done);
+    free(c->fixed);
+    free(c->fixed_ok);
+}
+
 int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 {
     engine_ctx c;
-    int devs[64], n_devs, rc = NQ_OK, started = 0, rows, hook_stop = 0;
-    uint64_t n_tasks, n_subs = 0;
-    uint32_t m = 0, n_chunks = 0, even;
-    task *tasks = NULL;
-    search_plan *plans = NULL;
-    chunk_buf *ring = NULL;
-    uint64_t *subtotal = NULL, *sub_begin = NULL, *fixed = NULL, cap;
-    uint32_t *order = NULL, *chunk_begin = NULL;
-    uint8_t *done = NULL, *fixed_ok = NULL;
+    int devs[64], n_devs, rc, started = 0;
+    uint64_t n_tasks, n_wanted;
     device_thread *threads = NULL;
-    collect col;
-    u128 total = 0, unique = 0;
-    uint64_t n_done = 0, n_wanted;
-    pool_slot *slot = &job->ps->slots[0];
 
     memset(out, 0, sizeof(*out));
     memset(&c, 0, sizeof(c));
@@ -466,203 +714,46 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
     if (n_devs < 0)
         return n_devs;
     out->n_threads = n_devs;
-
     n_tasks = d4_enumerate(job->n, NULL, NULL);
-    /* nq_count_tasks (nqueens-mpi) runs only the ids in ps->only, strictly ascending */
-    n_wanted = job->ps->only ? job->ps->n_only : n_tasks;
+    n_wanted = run_wanted(job->rs, n_tasks);
     out->tasks = n_wanted;
-    pool_progress_reset(job->ps, n_wanted);
-    tasks = calloc(n_tasks + 1, sizeof(*tasks));
-    plans = calloc(n_tasks + 1, sizeof(*plans));
-    subtotal = calloc(n_tasks + 1, sizeof(*subtotal));
-    done = calloc(n_tasks + 1, 1);
-    order = calloc(n_tasks + 1, sizeof(*order));
-    sub_begin = calloc(n_tasks + 1, sizeof(*sub_begin));
-    fixed = calloc(n_tasks + 1, sizeof(*fixed));
-    fixed_ok = calloc(n_tasks + 1, 1);
-    chunk_begin = calloc(n_tasks + 1, sizeof(*chunk_begin)); /* a chunk has a task at least */
-    threads = calloc((size_t)n_devs, sizeof(*threads));
-    if (!tasks || !plans || !subtotal || !done || !order || !sub_begin || !fixed || !fixed_ok ||
-        !chunk_begin || !threads) {
-        rc = NQ_ENOMEM;
-        goto out;
-    }
-    col = (collect){tasks, 0};
-    d4_enumerate(job->n, collect_task, &col);
-    plans_build(job->n, tasks, n_tasks, plans);
-
-    /* Tasks recorded by an earlier run are counted as recorded and never expanded. */
-    for (uint64_t i = 0, k = 0; i < n_tasks; i++) {
-        const nq_hooks *h = job->hooks;
-        uint64_t sub;
-        int wanted = pool_wants(job->ps, &k, i);
-        if (wanted < 0)
-            break;
-        if (!wanted)
-            continue;
-        if (atomic_load_explicit(&job->ps->cancel, memory_order_relaxed))
-            break;
-        if (h && h->reuse && h->reuse(h->user, i, &sub) == 1) {
-            subtotal[i] = sub;
-            done[i] = 1;
-            progress_add(slot, (u128)sub * tasks[i].weight, 1);
-            continue;
-        }
-        order[m++] = (uint32_t)i;
-    }
-
+    run_progress_reset(job->rs, n_wanted);
     c.job = job;
     c.be = be;
-    c.tasks = tasks;
-    c.plans = plans;
-    c.n_plans = (uint32_t)n_tasks;
-    c.order = order;
-    c.sub_begin = sub_begin;
-    c.subtotal = subtotal;
-    c.done = done;
+    run_stop_init(&c.stop, job->rs);
     atomic_init(&c.next_chunk, 0);
-    atomic_init(&c.stop, 0);
+    threads = calloc((size_t)n_devs, sizeof(*threads));
+    rc = threads ? engine_plan(&c, n_tasks) : NQ_ENOMEM;
+    if (rc != NQ_OK)
+        goto out;
+    engine_reuse(&c);
+
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
-    /* The devices start (a CUDA context takes a good part of a second) while this
-     * thread expands the sub-tasks. */
-    for (int d = 0; m && d < n_devs; d++) {
-        threads[d] = (device_thread){.c = &c, .dev = devs[d]};
-        pthread_mutex_lock(&c.lock);
-        c.live++;
-        pthread_mutex_unlock(&c.lock);
-        if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
-            pthread_mutex_lock(&c.lock);
-            c.live--;
-            pthread_mutex_unlock(&c.lock);
-            engine_fail(&c, NQ_ETHREAD);
-            break;
-        }
-        started++;
-    }
-
-    rows = choose_rows(plans, order, m, subs_target(job->n, n_devs), job->expand_rows, sub_begin);
-    out->prefix_rows = rows;
-    n_subs = sub_begin[m];
-    /* The stack a sub-task needs follows from its plan and the depth it starts at, which
-     * is the host depth unless the plan has fewer rows (search_expand). */
-    for (uint32_t j = 0; j < m; j++) {
-        const search_plan *p = &plans[order[j]];
-        int d0 = rows < p->depth - 3 ? rows : p->depth - 3;
-        int l = search_levels(p, d0 > 0 ? d0 : 0);
-        if (l > c.levels)
-            c.levels = l;
-    }
-    /* Chunks of about equal sub-task counts, cut at task boundaries so that a task's
-     * subtotal is complete when its chunk is, and each cut again where it holds more than
-     * cap sub-tasks (a task with more is a chunk of its own). */
-    even = (uint32_t)env_number("NQ_CUDA_CHUNKS", ENGINE_CHUNKS_PER_DEVICE) * (uint32_t)n_devs;
-    if (even > m)
-        even = m;
-    cap = env_number("NQ_CUDA_CHUNK_SUBS", ENGINE_CHUNK_SUBS);
-    for (uint32_t k = 0, j = 0; k < even; k++) {
-        uint64_t want = n_subs * (k + 1) / even;
-        uint32_t after = even - k - 1; /* chunks still to cut, one task each at least */
-        uint32_t from = j;
-        chunk_begin[n_chunks++] = j;
-        do
-            j++;
-        while (j < m - after && sub_begin[j] < want);
-        if (after == 0)
-            j = m;
-        for (uint32_t t = from + 1; t < j; t++)
-            if (sub_begin[t + 1] - sub_begin[from] > cap)
-                chunk_begin[n_chunks++] = from = t;
-    }
-    chunk_begin[n_chunks] = m;
-    for (uint32_t k = 0; k < n_chunks; k++) {
-        uint64_t n = sub_begin[chunk_begin[k + 1]] - sub_begin[chunk_begin[k]];
-        if (n > c.max_chunk_subs)
-            c.max_chunk_subs = n;
-    }
-    c.n_ring = engine_ring_size(n_devs);
-    if ((uint32_t)c.n_ring > n_chunks)
-        c.n_ring = (int)n_chunks;
-    ring = calloc((size_t)c.n_ring + 1, sizeof(*ring));
-    for (int i = 0; ring && i < c.n_ring; i++) {
-        ring[i].subs = malloc((c.max_chunk_subs + 1) * sizeof(*ring[i].subs));
-        ring[i].counts = calloc(c.max_chunk_subs + 1, sizeof(*ring[i].counts));
-        if (!ring[i].subs || !ring[i].counts) {
-            rc = NQ_ENOMEM;
-            break;
-        }
-    }
-    if (!ring || rc != NQ_OK) {
+    started = devices_start(&c, threads, devs, n_devs);
+    c.rows = choose_rows(c.plans, c.order, c.m, subs_target(job->n, n_devs, &job->gpu),
+                         job->expand_rows, c.sub_begin);
+    out->prefix_rows = c.rows;
+    c.levels = stack_levels(&c);
+    chunks_cut(&c,
+               (uint32_t)(job->gpu.chunks ? job->gpu.chunks : ENGINE_CHUNKS_PER_DEVICE) *
+                   (uint32_t)n_devs,
+               job->gpu.chunk_subtasks ? job->gpu.chunk_subtasks : ENGINE_CHUNK_SUBS);
+    if (ring_alloc(&c, n_devs) != NQ_OK) {
         engine_fail(&c, NQ_ENOMEM);
         set_ready(&c, -1);
-        rc = NQ_OK; /* c.error has it */
-        goto join;
+    } else {
+        set_ready(&c, 1);
+        chunks_expand(&c);
+        fixed_sums(&c);
     }
-    c.ring = ring;
-    c.chunk_begin = chunk_begin;
-    c.n_chunks = n_chunks;
-    set_ready(&c, 1);
-    /* Chunk by chunk, so that the first GPU starts after one chunk's expansion rather
-     * than all of it (about 0.1 s of host time at n = 20), and into the ring, so that
-     * host memory stays bounded whatever n. */
-    for (uint32_t k = 0;; k++) {
-        chunk_buf *b = k < n_chunks ? ring_take(&c, k) : NULL;
-        sub_sink sink;
-        if (!b) {
-            set_expanded(&c, k, 1); /* all of them, or a stop */
-            break;
-        }
-        sink = (sub_sink){b->subs, 0};
-        for (uint32_t j = chunk_begin[k]; j < chunk_begin[k + 1]; j++)
-            search_expand(&plans[order[j]], order[j], rows, sub_store, &sink);
-        set_expanded(&c, k + 1, 0);
-    }
-
-    /* The symmetric part of the unique count of the tasks to run, while the devices run;
-     * reused tasks and what a stop cuts short are done below. */
-    for (uint32_t j = 0; j < m && !stopping(&c); j++) {
-        fixed[order[j]] = d4_fixed_sum(job->n, &tasks[order[j]]);
-        fixed_ok[order[j]] = 1;
-    }
-join:
     for (int d = 0; d < started; d++)
         pthread_join(threads[d].th, NULL);
     pthread_cond_destroy(&c.cond);
     pthread_mutex_destroy(&c.lock);
-    if (rc == NQ_OK && c.error)
-        rc = c.error;
-    hook_stop = atomic_load(&c.stop);
-
+    rc = run_outcome(&c.stop, engine_fold(&c, out) == n_wanted);
 out:
-    /* Everything counted, reused or run, goes into the result, even after a stop. */
-    for (uint64_t i = 0; done && i < n_tasks; i++) {
-        if (!done[i])
-            continue;
-        total += (u128)subtotal[i] * tasks[i].weight;
-        if (!fixed_ok[i])
-            fixed[i] = d4_fixed_sum(job->n, &tasks[i]);
-        /* d4_unique's Burnside count */
-        unique += (subtotal[i] + fixed[i]) / (8u / tasks[i].weight);
-        n_done++;
-    }
-    out->total = u128_pack(total);
-    out->unique = u128_pack(unique);
-    if (rc == NQ_OK && n_done != n_wanted)
-        rc = hook_stop ? NQ_ECALLBACK : NQ_ECANCELED;
-    free(tasks);
-    free(plans);
-    for (int i = 0; ring && i < c.n_ring; i++) {
-        free(ring[i].subs);
-        free(ring[i].counts);
-    }
-    free(ring);
-    free(subtotal);
-    free(sub_begin);
-    free(order);
-    free(chunk_begin);
-    free(done);
-    free(fixed);
-    free(fixed_ok);
+    engine_ctx_free(&c);
     free(threads);
     return rc;
 }
@@ -670,10 +761,10 @@ out:
 /* ---- the engine descriptor ------------------------------------------------------------ */
 
 #if NQ_HAVE_CUDA
-static int engine_cuda_run(const nq_settings *s, const nq_hooks *hooks, pool_state *ps,
+static int engine_cuda_run(const nq_settings *s, const nq_hooks *hooks, run_state *rs,
                            nq_result *out)
 {
-    engine_job job = {s->n, s->devices, s->prefix_rows, hooks, ps};
+    engine_job job = {s->n, s->devices, s->prefix_rows, hooks, rs, s->gpu};
     return engine_run(&job, &device_backend, out);
 }
 #endif
@@ -684,13 +775,7 @@ const engine_desc engine_cuda = {
     .id = NQ_ENGINE_CUDA,
     .built = NQ_HAVE_CUDA,
     .can_list = 1,
-    /* fills prefix_rows, the inner rows per sub-task, as for the CPU engines; a count
-     * left at 0 chooses them by engine_auto_rows instead */
-    .resolve = prefix_resolve,
-    .params_format = d4_params_format,
-    .params_parse = d4_params_parse,
-    .task_count = d4_task_count,
-    .source = d4_source,
+    D4_TASK_SET_MEMBERS,
 #if NQ_HAVE_CUDA
     .run = engine_cuda_run,
 #endif

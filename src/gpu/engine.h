@@ -9,14 +9,15 @@
 #include "engines/task.h"
 #include "gpu/backend.h"
 #include "nqueens/nqueens.h"
-#include "runtime/pool.h"
+#include "runtime/run.h"
 
 typedef struct engine_job {
     int n;
     uint64_t device_mask; /* bit i selects device i; 0 = every device */
     int expand_rows;      /* inner rows the host places per sub-task; 0 = auto */
     const nq_hooks *hooks;
-    pool_state *ps; /* the solver's cancel flag and progress slots */
+    run_state *rs;       /* the solver's progress, cancel flag and task filter */
+    nq_gpu_settings gpu; /* tuning; 0 members: built-in values */
 } engine_job;
 
 /* Runs the job on the backend's devices. Task ids are the d4 engine's, so subtotals
@@ -28,10 +29,23 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out);
  * the rows past its depth zeroed and each step's reads packed. */
 void engine_plan_build(int n, const task *t, search_plan *p);
 
+/* Receives one sub-task of the expansion; nonzero stops it. */
+typedef int (*engine_sub_fn)(void *user, const search_sub *sub);
+
+/* Places the first rows inner rows of plan p (index plan_index) on the host and emits
+ * one sub-task per placement that survives the same pruning as the walk, in
+ * lexicographic order: the CPU search loop (engines/search_tmpl.c), stopped at that
+ * depth. Never goes deeper than leaves three rows to the walk, so every sub-task keeps
+ * real work for the GPU. emit may be NULL to only count. Returns the number emitted
+ * (stops early, returning the count so far, when emit asks). */
+uint64_t engine_expand(const search_plan *p, uint32_t plan_index, int rows, engine_sub_fn emit,
+                       void *user);
+
 /* How many chunk buffers the host keeps for n_devices devices: what bounds its memory. */
 int engine_ring_size(int n_devices);
 
-/* The expansion depth engine_run chooses for n on n_devices devices (auto rows). */
-int engine_auto_rows(int n, int n_devices);
+/* The expansion depth engine_run chooses for n on n_devices devices (auto rows), with
+ * gpu's sub-task target (gpu NULL or its member 0: the built-in one). */
+int engine_auto_rows(int n, int n_devices, const nq_gpu_settings *gpu);
 
 #endif

@@ -102,7 +102,11 @@ NQ_HD int search_start(search_walk *w, const search_plan *p, int d0, uint32_t co
  * second-to-last row is a solution exactly when they are not empty). bench/gpu-model
  * counts the warp iterations.
  * The walk keeps cols at exactly one column per inner row placed, so after going back
- * the row is the popcount of the restored cols. */
+ * the row is the popcount of the restored cols.
+ * This is the one search not generated from the CPU's loop (engines/search_tmpl.c), and
+ * on purpose: that loop runs a whole subtree per call, which on a GPU would leave the
+ * threads of a warp waiting for the slowest of them, and keeps its stack in registers
+ * and local arrays rather than strided through shared memory. */
 NQ_HD int search_step(search_walk *w, uint32_t *stack, int stride)
 {
     const search_plan *p = w->p;
@@ -172,68 +176,6 @@ NQ_HD uint64_t search_count(const search_plan *p, const search_sub *sub, uint32_
         while (search_step(&w, stack, stride))
             ;
     return w.count;
-}
-
-/* Receives one sub-task of the expansion; nonzero stops it. */
-typedef int (*search_emit_fn)(void *user, const search_sub *sub);
-
-/* Places the first rows inner rows of plan p (index plan_index) on the host and emits
- * one sub-task per placement that survives the same pruning as the walk, in
- * lexicographic order. Never goes deeper than leaves three rows to the walk, so every
- * sub-task keeps real work for the GPU. emit may be NULL to only count. Returns the
- * number emitted (stops early, returning the count so far, when emit asks). */
-static inline uint64_t search_expand(const search_plan *p, uint32_t plan_index, int rows,
-                                     search_emit_fn emit, void *user)
-{
-    uint32_t st_avail[32], st_cols[32], st_ld[32], st_rd[32];
-    uint32_t avail, cols = 0, ld = 0, rd = 0;
-    uint64_t emitted = 0;
-    int target = rows, d = 0;
-
-    if (target > p->depth - 3)
-        target = p->depth - 3;
-    if (target <= 0) {
-        search_sub s = {plan_index << 5, 0, 0, 0};
-        if (emit)
-            emit(user, &s);
-        return 1;
-    }
-    avail = p->free[0];
-    for (;;) {
-        while (avail) {
-            uint32_t bit = avail & (0u - avail), s = p->shift[d];
-            uint32_t nc = cols | bit, nl = (ld | bit) << s, nr = (rd | bit) >> s;
-            uint32_t na, k = p->to_last[d + 1];
-            avail ^= bit;
-            na = p->free[d + 1] & ~(nc | nl | nr);
-            if (!na || !(p->last & ~(nc | (nl << k) | (nr >> k))))
-                continue;
-            if (d + 1 == target) {
-                search_sub sub = {plan_index << 5 | (uint32_t)target, nc, nl, nr};
-                emitted++;
-                if (emit && emit(user, &sub))
-                    return emitted;
-                continue;
-            }
-            st_avail[d] = avail;
-            st_cols[d] = cols;
-            st_ld[d] = ld;
-            st_rd[d] = rd;
-            cols = nc;
-            ld = nl;
-            rd = nr;
-            avail = na;
-            d++;
-        }
-        if (d == 0)
-            break;
-        d--;
-        avail = st_avail[d];
-        cols = st_cols[d];
-        ld = st_ld[d];
-        rd = st_rd[d];
-    }
-    return emitted;
 }
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "cli/progress.h"
 #include "cli/signals.h"
+#include "clock.h"
 #include "mpi_job.h"
 #include "u128.h"
 
@@ -57,13 +58,6 @@ typedef struct coord {
     u128 computed_weighted; /* finished batches only; the local one running is added live */
 } coord;
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Under the mutex. The first stop cancels rank 0's own batch; the main thread sends the
  * workers theirs. */
 static void coord_halt(coord *c)
@@ -71,7 +65,7 @@ static void coord_halt(coord *c)
     if (c->halted)
         return;
     c->halted = 1;
-    c->halted_at = seconds_now();
+    c->halted_at = clock_seconds();
     if (c->local_sv)
         nq_solver_cancel(c->local_sv);
 }
@@ -205,12 +199,12 @@ static void *local_main(void *p)
         pthread_mutex_unlock(&c->mu);
         if (k == 0)
             break;
-        t0 = seconds_now();
+        t0 = clock_seconds();
         status = nq_count_tasks(sv, ids, k, &h, &r);
         pthread_mutex_lock(&c->mu);
         c->computed_weighted += u128_unpack(r.total);
         c->local_in_batch = 0;
-        coord_measure(c, 0, k, seconds_now() - t0);
+        coord_measure(c, 0, k, clock_seconds() - t0);
         if (r.n_pinned > c->pinned[0])
             c->pinned[0] = r.n_pinned;
         pthread_mutex_unlock(&c->mu);
@@ -311,7 +305,7 @@ static int serve_ranks(coord *c, serve_state *ss)
                 send_stop(ss, r);
         if (ss->open == 0 && local_finished)
             return 0;
-        if (halted && seconds_now() - halted_at > STOP_GRACE_SECONDS)
+        if (halted && clock_seconds() - halted_at > STOP_GRACE_SECONDS)
             return 1;
         if (ss->open > 0)
             MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
@@ -394,42 +388,98 @@ static void coord_free(coord *c)
     free(c);
 }
 
-int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
-                    const coordinator_opts *opts, mpi_outcome *out)
+/* The coordinator's state and the serving loop's, for n_ranks; without them the workers
+ * could not be released, so a failed allocation aborts the job. */
+static coord *coord_create(const nq_settings *s, const int *rank_threads, int n_ranks,
+                           const coordinator_opts *opts, serve_state *ss, int *rc)
 {
     coord *c = calloc(1, sizeof(*c));
-    serve_state ss;
-    progress pg;
-    pthread_t th;
-    int rc, started = 0, gave_up;
 
-    memset(out, 0, sizeof(*out));
-    memset(&ss, 0, sizeof(ss));
     if (!c)
-        MPI_Abort(MPI_COMM_WORLD, 1); /* without it the workers could not be released */
+        MPI_Abort(MPI_COMM_WORLD, 1);
     c->s = s;
     if (opts->journal)
         nq_journal_hooks(opts->journal, &c->store);
     c->rank_threads = rank_threads;
     for (int r = 0; r < n_ranks; r++)
         c->total_threads += rank_threads[r];
-    rc = nq_task_count(s, &c->n_tasks);
+    *rc = nq_task_count(s, &c->n_tasks);
     c->sub = calloc(c->n_tasks + 1, sizeof(*c->sub));
     c->have = calloc(c->n_tasks + 1, 1);
     c->given = calloc(c->n_tasks + 1, 1);
     c->rate = calloc((size_t)n_ranks, sizeof(*c->rate));
     c->pinned = calloc((size_t)n_ranks, sizeof(*c->pinned));
-    ss.n_ranks = n_ranks;
-    ss.open = n_ranks - 1;
-    ss.requests = calloc((size_t)n_ranks, sizeof(*ss.requests));
-    ss.handed = calloc((size_t)n_ranks, sizeof(*ss.handed));
-    ss.stops = calloc((size_t)n_ranks, 1);
-    ss.msg = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
-    ss.ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
-    if (!c->sub || !c->have || !c->given || !c->rate || !c->pinned || !ss.requests || !ss.handed ||
-        !ss.stops || !ss.msg || !ss.ids)
+    ss->n_ranks = n_ranks;
+    ss->open = n_ranks - 1;
+    ss->requests = calloc((size_t)n_ranks, sizeof(*ss->requests));
+    ss->handed = calloc((size_t)n_ranks, sizeof(*ss->handed));
+    ss->stops = calloc((size_t)n_ranks, 1);
+    ss->msg = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
+    ss->ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
+    if (!c->sub || !c->have || !c->given || !c->rate || !c->pinned || !ss->requests ||
+        !ss->handed || !ss->stops || !ss->msg || !ss->ids)
         MPI_Abort(MPI_COMM_WORLD, 1);
     pthread_mutex_init(&c->mu, NULL);
+    return c;
+}
+
+static void serve_state_free(serve_state *ss)
+{
+    free(ss->requests);
+    free(ss->handed);
+    free(ss->stops);
+    free(ss->msg);
+    free(ss->ids);
+}
+
+/* Rank 0's own share runs in a thread beside the serving loop; 1 if it started. */
+static int local_start(coord *c, pthread_t *th)
+{
+    c->local_finished = 1;
+    if (c->halted)
+        return 0;
+    c->local_finished = 0;
+    if (pthread_create(th, NULL, local_main, c) == 0)
+        return 1;
+    c->local_finished = 1;
+    coord_fail(c, NQ_ETHREAD);
+    return 0;
+}
+
+/* The run's status once serving ended; only a stop leaves tasks undone, and one after
+ * the last task changed nothing. Fills what out tells of the ranks. */
+static int coord_outcome(coord *c, int n_ranks, mpi_outcome *out)
+{
+    int rc;
+
+    pthread_mutex_lock(&c->mu);
+    for (int r = 0; r < n_ranks; r++)
+        out->pinned += c->pinned[r];
+    rc = c->failed;
+    if (rc == NQ_OK)
+        for (uint64_t id = 0; id < c->n_tasks; id++)
+            if (!c->have[id]) {
+                rc = c->signal ? NQ_ECANCELED : NQ_EINVAL;
+                break;
+            }
+    if (rc == NQ_ECANCELED)
+        out->signal = c->signal;
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
+                    const coordinator_opts *opts, mpi_outcome *out)
+{
+    serve_state ss;
+    coord *c;
+    progress pg;
+    pthread_t th;
+    int rc, started, gave_up;
+
+    memset(out, 0, sizeof(*out));
+    memset(&ss, 0, sizeof(ss));
+    c = coord_create(s, rank_threads, n_ranks, opts, &ss, &rc);
     out->r.tasks = c->n_tasks;
     if (rc == NQ_OK)
         rc = coord_take_journal(c, opts->progress != PROGRESS_OFF);
@@ -441,16 +491,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
     /* Only the display reads the coordinator; the journal's timer needs the thread too. */
     if (progress_start(&pg, opts->progress, c->s->n, coord_progress, c, opts->journal) != 0)
         coord_fail(c, NQ_ETHREAD);
-    c->local_finished = 1;
-    if (!c->halted) {
-        c->local_finished = 0;
-        if (pthread_create(&th, NULL, local_main, c) == 0) {
-            started = 1;
-        } else {
-            c->local_finished = 1;
-            coord_fail(c, NQ_ETHREAD);
-        }
-    }
+    started = local_start(c, &th);
     gave_up = serve_ranks(c, &ss);
     if (gave_up) {
         /* Ranks still busy past the grace: record nothing more, so that the caller can
@@ -467,20 +508,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
     out->threads = c->total_threads;
     out->abandoned = gave_up;
     out->computed = c->computed;
-    pthread_mutex_lock(&c->mu);
-    for (int r = 0; r < n_ranks; r++)
-        out->pinned += c->pinned[r];
-    rc = c->failed;
-    if (rc == NQ_OK)
-        for (uint64_t id = 0; id < c->n_tasks; id++)
-            if (!c->have[id]) {
-                /* Only a stop leaves tasks undone; one after the last task changed nothing. */
-                rc = c->signal ? NQ_ECANCELED : NQ_EINVAL;
-                break;
-            }
-    if (rc == NQ_ECANCELED)
-        out->signal = c->signal;
-    pthread_mutex_unlock(&c->mu);
+    rc = coord_outcome(c, n_ranks, out);
     /* After giving up, nothing records any more, so every subtotal stays as it is. */
     if (rc == NQ_OK) {
         rc = coord_reduce(c, NULL, 0, &out->r);
@@ -489,11 +517,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
             c->sub = NULL;
         }
     }
-    free(ss.requests);
-    free(ss.handed);
-    free(ss.stops);
-    free(ss.msg);
-    free(ss.ids);
+    serve_state_free(&ss);
     if (!gave_up)
         coord_free(c);
     return rc;

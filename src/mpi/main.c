@@ -10,6 +10,7 @@
 #include "cli/checkpoint.h"
 #include "cli/count_args.h"
 #include "cli/count_output.h"
+#include "cli/devices.h"
 #include "cli/progress.h"
 #include "cli/signals.h"
 #include "cli/subtotals.h"
@@ -204,6 +205,7 @@ int main(int argc, char **argv)
     }
     s.n_threads = mine;
     s.pin_threads = a.c.o.pin;
+    devices_env(&s.gpu); /* each rank's own environment, as for its threads */
 
     if (rank == 0) {
         coordinator_opts opts = {files.journal, progress_mode(a.c.r.progress),

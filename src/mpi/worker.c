@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli/signals.h"
+#include "clock.h"
 #include "mpi_job.h"
 
 /* How often the main thread looks for rank 0's stop while a batch runs. */
@@ -142,13 +143,7 @@ static int run_watched(worker *w, const uint64_t *ids, size_t n, const nq_hooks 
     } else {
         pthread_mutex_lock(&b.mu);
         while (!b.finished) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += WATCH_MS * 1000000L;
-            if (until.tv_nsec >= 1000000000L) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000L;
-            }
+            struct timespec until = clock_after(CLOCK_REALTIME, WATCH_MS * 1000000L);
             pthread_cond_timedwait(&b.cv, &b.mu, &until);
             pthread_mutex_unlock(&b.mu);
             poll_stop(w);
@@ -161,13 +156,6 @@ static int run_watched(worker *w, const uint64_t *ids, size_t n, const nq_hooks 
     pthread_mutex_destroy(&b.mu);
     *r = b.r;
     return b.status;
-}
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int worker_run(const nq_settings *s)
@@ -211,12 +199,12 @@ int worker_run(const nq_settings *s)
         sink = (batch_sink){buf[cur], (size_t)k, res + MPI_RESULT_HEAD};
         memset(sink.pairs, 0xff, sizeof(uint64_t) * 2 * (size_t)k);
         h = (nq_hooks){&sink, NULL, sink_done};
-        t0 = seconds_now();
+        t0 = clock_seconds();
         /* A batch that arrives after the stop is not started. */
         status = failed                          ? failed
                  : w.stopped || signals_caught() ? NQ_ECANCELED
                                                  : run_watched(&w, buf[cur], (size_t)k, &h, &r);
-        t1 = seconds_now();
+        t1 = clock_seconds();
         /* What finished is sent whatever the status: rank 0 records it. A stop is not a
          * failure of this rank; any other status is, and this rank takes no more work. */
         done = failed ? 0 : sink_compact(&sink);

@@ -2,6 +2,7 @@
  * header that names the task set, so that a long count survives kill -9, a full disk or
  * a reboot and can never be resumed into a different run. */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "store/journal.h"
 
 /* ---- the I/O the tests may replace -------------------------------------------------- */
@@ -51,13 +53,6 @@ static int sync_fd(int fd)
         if (errno != EINTR)
             return errno;
     return 0;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- the ids of the records appended through a handle ------------------------------ */
@@ -445,7 +440,7 @@ int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, d
         free(j);
         return rc;
     }
-    j->last_sync = now_seconds();
+    j->last_sync = clock_seconds();
     *out = j;
     return NQ_OK;
 }
@@ -521,7 +516,7 @@ static int sync_locked(nq_journal *j)
         return NQ_EIO;
     }
     j->dirty = 0;
-    j->last_sync = now_seconds();
+    j->last_sync = clock_seconds();
     return NQ_OK;
 }
 
@@ -537,6 +532,9 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
         return NQ_EINVAL;
     journal_encode_record(j->key, id, subtotal, rec);
     pthread_mutex_lock(&j->lock);
+    /* whole records after the header, so that a record never follows a torn one */
+    assert(j->end >= JOURNAL_HEADER_SIZE &&
+           (j->end - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE == 0);
     if (j->err) {
         rc = NQ_EIO;
     } else if (nq_journal_lookup(j, id, &before) || map_find(&j->added, id, &before)) {
@@ -560,7 +558,7 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
         j->end += (off_t)sizeof(rec);
         j->dirty = 1;
         j->appended++;
-        if (now_seconds() - j->last_sync >= j->interval)
+        if (clock_seconds() - j->last_sync >= j->interval)
             rc = sync_locked(j);
     }
     pthread_mutex_unlock(&j->lock);
@@ -586,7 +584,7 @@ int nq_journal_tick(nq_journal *j)
     pthread_mutex_lock(&j->lock);
     if (j->err)
         rc = NQ_EIO;
-    else if (j->dirty && now_seconds() - j->last_sync >= j->interval)
+    else if (j->dirty && clock_seconds() - j->last_sync >= j->interval)
         rc = sync_locked(j);
     pthread_mutex_unlock(&j->lock);
     return rc;

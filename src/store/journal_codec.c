@@ -1,5 +1,6 @@
 /* The journal's record codec: CRC-32, the header and record encodings and the parse of a
  * whole journal image held in memory. No file I/O, so the fuzz target links this alone. */
+#include <assert.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -217,6 +218,17 @@ static int entry_cmp(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+#ifndef NDEBUG
+/* The table's invariant, which lookups (a binary search) rely on. */
+static int table_sorted_unique(const journal_table *tab)
+{
+    for (size_t i = 1; i < tab->len; i++)
+        if (tab->e[i - 1].id >= tab->e[i].id)
+            return 0;
+    return 1;
+}
+#endif
+
 int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
                   nq_journal_info *info)
 {
@@ -298,7 +310,9 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
         tab->e[out++] = tab->e[i];
     }
     tab->len = out;
+    assert(table_sorted_unique(tab));
     *keep = JOURNAL_HEADER_SIZE + n_good * JOURNAL_RECORD_SIZE;
+    assert(*keep <= len && len - *keep < 2 * JOURNAL_RECORD_SIZE); /* at most the last one */
     if (info) {
         info->records = n_good;
         info->tasks_done = out;
