@@ -35,6 +35,8 @@ static inline uint64_t join_rename(const join_renaming *rn, uint64_t m)
     return img;
 }
 
+/* The renaming that takes bit j to the mask to[j] (several bits, or none, may do). */
+void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64]);
 void join_renaming_identity(join_renaming *rn);
 /* Add how often each bit is set in v[0..k) to cnt. */
 void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64]);

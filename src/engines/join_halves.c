@@ -156,14 +156,7 @@ static void make_turn(join_tables *jt)
         if (from && y >= 0)
             to[__builtin_ctzll(from)] = join_rename(&jt->rn, (uint64_t)1 << y);
     }
-    for (int byte = 0; byte < 8; byte++)
-        for (int v = 0; v < 256; v++) {
-            uint64_t img = 0;
-            for (int bit = 0; bit < 8; bit++)
-                if (v >> bit & 1)
-                    img |= to[byte * 8 + bit];
-            jt->turn.byte[byte][v] = img;
-        }
+    join_renaming_of_bits(&jt->turn, to);
 }
 
 uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t k)

@@ -135,11 +135,24 @@ static uint64_t split_count(const pairs_run *r, size_t al, size_t ah, size_t bl,
            split_count(r, am, ah, bl, bm, bit - 1);
 }
 
-void join_renaming_identity(join_renaming *rn)
+void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64])
 {
     for (int byte = 0; byte < 8; byte++)
-        for (int v = 0; v < 256; v++)
-            rn->byte[byte][v] = (uint64_t)v << (8 * byte);
+        for (int v = 0; v < 256; v++) {
+            uint64_t img = 0;
+            for (int bit = 0; bit < 8; bit++)
+                if (v >> bit & 1)
+                    img |= to[byte * 8 + bit];
+            rn->byte[byte][v] = img;
+        }
+}
+
+void join_renaming_identity(join_renaming *rn)
+{
+    uint64_t to[64];
+    for (int j = 0; j < 64; j++)
+        to[j] = (uint64_t)1 << j;
+    join_renaming_of_bits(rn, to);
 }
 
 void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
@@ -170,14 +183,7 @@ void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t
     }
     for (int x = 0; x < k; x++)
         to[order[x]] = (uint64_t)1 << (63 - x);
-    for (int byte = 0; byte < 8; byte++)
-        for (int v = 0; v < 256; v++) {
-            uint64_t img = 0;
-            for (int bit = 0; bit < 8; bit++)
-                if (v >> bit & 1)
-                    img |= to[byte * 8 + bit];
-            rn->byte[byte][v] = img;
-        }
+    join_renaming_of_bits(rn, to);
 }
 
 /* Sort v on its top SORT_BITS bits, least significant digit first; tmp has room for k. */
