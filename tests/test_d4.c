@@ -5,53 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_check.h"
 #include "engines/d4.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
-static nq_result run(int n, int engine, int threads)
-{
-    nq_settings s;
-    nq_solver *sv = NULL;
-    nq_result r;
-
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = threads;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
-    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d engine=%d threads=%d", n, engine, threads);
-    nq_destroy_solver(&sv);
-    cr_assert_eq(r.total.hi, 0);
-    cr_assert_eq(r.unique.hi, 0);
-    return r;
-}
-
-static void check_oeis(int from, int to, int threads)
-{
-    for (int n = from; n <= to; n++) {
-        nq_result r = run(n, NQ_ENGINE_D4, threads);
-        cr_expect_eq(r.engine, NQ_ENGINE_D4);
-        cr_expect_eq(r.has_unique, 1);
-        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d", n, threads);
-        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d", n, threads);
-    }
-}
-
 Test(unit, oeis_1_to_15_one_thread)
 {
-    check_oeis(1, 15, 1);
+    engine_check_oeis(NQ_ENGINE_D4, 1, 15, 1);
 }
 
 Test(unit, oeis_1_to_15_three_threads)
 {
-    check_oeis(1, 15, 3);
+    engine_check_oeis(NQ_ENGINE_D4, 1, 15, 3);
 }
 
 Test(slow, oeis_16_17)
 {
-    check_oeis(16, 17, 0);
+    engine_check_oeis(NQ_ENGINE_D4, 16, 17, 0);
 }
 
 Test(unit, agrees_with_prefix)
@@ -59,8 +30,8 @@ Test(unit, agrees_with_prefix)
     static const int threads[] = {1, 2, 5};
     for (int n = 1; n <= 14; n++)
         for (size_t i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
-            nq_result d = run(n, NQ_ENGINE_D4, threads[i]);
-            nq_result p = run(n, NQ_ENGINE_PREFIX, threads[i]);
+            nq_result d = engine_check_count(n, NQ_ENGINE_D4, threads[i]);
+            nq_result p = engine_check_count(n, NQ_ENGINE_PREFIX, threads[i]);
             cr_expect_eq(d.total.lo, p.total.lo, "n=%d threads=%d", n, threads[i]);
             cr_expect_eq(p.has_unique, 0);
         }

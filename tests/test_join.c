@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_check.h"
 #include "engines/join.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -25,34 +26,19 @@ static nq_solver *solver(int n, int threads)
     return sv;
 }
 
-static void check_oeis(int from, int to, int threads)
-{
-    for (int n = from; n <= to; n++) {
-        nq_solver *sv = solver(n, threads);
-        nq_result r;
-        cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d threads=%d", n, threads);
-        nq_destroy_solver(&sv);
-        cr_expect_eq(r.engine, NQ_ENGINE_JOIN);
-        cr_expect_eq(r.has_unique, 1);
-        cr_expect_eq(r.total.hi, 0);
-        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d", n, threads);
-        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d", n, threads);
-    }
-}
-
 Test(unit, oeis_1_to_15_one_thread)
 {
-    check_oeis(1, 15, 1);
+    engine_check_oeis(NQ_ENGINE_JOIN, 1, 15, 1);
 }
 
 Test(unit, oeis_1_to_14_three_threads)
 {
-    check_oeis(1, 14, 3);
+    engine_check_oeis(NQ_ENGINE_JOIN, 1, 14, 3);
 }
 
 Test(slow, oeis_16_17)
 {
-    check_oeis(16, 17, 0);
+    engine_check_oeis(NQ_ENGINE_JOIN, 16, 17, 0);
 }
 
 /* ---- each task against the brute force ------------------------------------------------ */
