@@ -11,7 +11,7 @@
 #include "engines/board.h"
 #include "engines/join.h"
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || defined(__BMI2__)
 #include <immintrin.h>
 #endif
 
@@ -281,6 +281,9 @@ static uint32_t next_subset(uint32_t x)
 /* The members of cols picked by the index bits of x (bit i = the i-th lowest column). */
 static uint32_t pick(uint32_t cols, uint32_t x)
 {
+#if defined(__BMI2__)
+    return _pdep_u32(x, cols); /* the same, in one instruction */
+#else
     uint32_t out = 0;
     for (; x; x &= x - 1) {
         int i = __builtin_ctz(x);
@@ -290,6 +293,7 @@ static uint32_t pick(uint32_t cols, uint32_t x)
         out |= c & -c;
     }
     return out;
+#endif
 }
 
 /* Near placements as the side sees them, for the inner loop; rows of at most NEAR_MAX
