@@ -31,12 +31,14 @@ static uint64_t task_key(uint32_t top, int middle)
 /* The size of the orbit of (top, middle), or 0 when it is not the orbit's smallest key.
  * The mirror takes column c to n - 1 - c; turning the board over swaps the sides, so
  * that the bottom's columns become the top's. */
-static uint32_t orbit_size(int n, uint32_t top, int middle)
+uint32_t join_orbit_size(int n, uint32_t top, int middle)
 {
     uint32_t all = board_mask(n), bottom = all & ~top;
     int mirrored = middle < 0 ? -1 : n - 1 - middle;
     uint64_t img[4];
 
+    if (middle >= 0 && (top >> middle & 1))
+        return 0;
     if (middle >= 0)
         bottom &= ~(1u << middle);
     img[0] = task_key(top, middle);
@@ -55,24 +57,31 @@ static uint32_t orbit_size(int n, uint32_t top, int middle)
     return size;
 }
 
+/* Whether some middle column makes (top, middle) an orbit's representative. */
+static int has_middle(int n, uint32_t top)
+{
+    for (int m = 0; m < n; m++)
+        if (join_orbit_size(n, top, m))
+            return 1;
+    return 0;
+}
+
 uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
 {
     int h = n / 2;
     uint64_t id = 0;
 
-    for (int middle = n % 2 ? 0 : -1; middle < (n % 2 ? n : 0); middle++) {
-        for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
-            uint32_t w = middle >= 0 && (c >> middle & 1) ? 0 : orbit_size(n, c, middle);
-            if (w) {
-                task t = {.id = id++, .payload = task_key(c, middle), .weight = w};
-                if (emit && emit(user, &t))
-                    return id;
-            }
-            if (h == 0)
-                break;
-            uint32_t low = c & -c, ripple = c + low;
-            c = ripple | (((c ^ ripple) >> 2) / low);
+    for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
+        uint32_t w = n % 2 ? (uint32_t)has_middle(n, c) : join_orbit_size(n, c, -1);
+        if (w) {
+            task t = {.id = id++, .payload = c, .weight = w};
+            if (emit && emit(user, &t))
+                return id;
         }
+        if (h == 0)
+            break;
+        uint32_t low = c & -c, ripple = c + low;
+        c = ripple | (((c ^ ripple) >> 2) / low);
     }
     return id;
 }
@@ -91,8 +100,8 @@ static int turn_may_fix(int n, uint32_t top, int middle)
 /* ---- counting one task ------------------------------------------------------------------ */
 
 typedef struct join_scratch {
-    join_buf side[2], tmp;
-    uint64_t fixed_id, fixed; /* the last task's turn-fixed solutions, for join_unique */
+    join_buf side[2], tmp, fit; /* fit: the top half-boards that fit one middle queen */
+    uint64_t fixed_id, fixed;   /* the last task's turn-fixed solutions, for join_unique */
 } join_scratch;
 
 static void *join_shared_init(const nq_settings *s)
@@ -124,38 +133,77 @@ static void join_worker_free(void *p)
     free(js->side[0].v);
     free(js->side[1].v);
     free(js->tmp.v);
+    free(js->fit.v);
     free(js);
+}
+
+/* The solutions fixed by a turn among those of (top, middle), from the top half-boards
+ * that fit the middle queen: the half turn's from their own images, the quarter turn's by
+ * the orbit search. */
+static uint64_t turn_fixed(const join_tables *jt, uint32_t top, int middle, const uint64_t *tops,
+                           size_t k)
+{
+    if (!turn_may_fix(jt->n, top, middle))
+        return 0;
+    return join_half_turn_fixed(jt, tops, k) +
+           (jt->n % 4 <= 1 ? 2 * join_symmetric(jt->n, 1, top, 0) : 0);
+}
+
+/* The pairs of (top, middle) from the top half-boards tops[0..k) made without a middle
+ * queen; *fixed gets its turn-fixed solutions. Reorders the buffers; -1 when one could
+ * not grow. */
+static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, int middle, size_t k,
+                        uint64_t *pairs, uint64_t *fixed)
+{
+    join_sides sd = join_task_sides(jt, top, middle);
+    uint64_t *fit = js->side[JOIN_TOP].v;
+    size_t nf = k, nb;
+
+    if (sd.forbid) { /* the ones that fit the middle queen, apart: the next middle needs all */
+        if (join_buf_room(&js->fit, 0, k) != 0)
+            return -1;
+        nf = 0;
+        for (size_t i = 0; i < k; i++) {
+            js->fit.v[nf] = fit[i];
+            nf += (fit[i] & sd.forbid) == 0;
+        }
+        fit = js->fit.v;
+    }
+    nb = join_halves(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, &js->side[JOIN_BOTTOM]);
+    if (nb == SIZE_MAX || join_buf_room(&js->tmp, 0, nf > nb ? nf : nb) != 0)
+        return -1;
+    *fixed = turn_fixed(jt, top, middle, fit, nf);
+    *pairs = join_pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v);
+    return 0;
 }
 
 static int join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
     const join_tables *jt = w->shared;
     join_scratch *js = w->scratch;
-    join_sides sd = join_task_sides(jt, t->payload);
-    size_t k[2];
+    uint32_t top = (uint32_t)t->payload;
+    uint64_t pairs, fixed, sum = 0, fixed_sum = 0;
+    size_t k = join_halves(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
 
-    for (int side = 0; side < 2; side++)
-        if ((k[side] = join_halves(jt, side, sd.cols[side], sd.forbid, &js->side[side])) ==
-            SIZE_MAX)
+    if (k == SIZE_MAX)
+        return -1;
+    if (jt->n % 2 == 0) {
+        if (count_middle(jt, js, top, -1, k, &sum, &fixed_sum) != 0)
             return -1;
-    size_t most = k[0] > k[1] ? k[0] : k[1];
-    if (js->tmp.cap < most) {
-        free(js->tmp.v);
-        js->tmp.cap = js->side[0].cap > js->side[1].cap ? js->side[0].cap : js->side[1].cap;
-        if (!(js->tmp.v = malloc(js->tmp.cap * sizeof(uint64_t)))) {
-            js->tmp.cap = 0;
-            return -1;
+    } else {
+        for (int m = 0; m < jt->n; m++) {
+            uint32_t wm = join_orbit_size(jt->n, top, m);
+            if (!wm)
+                continue;
+            if (count_middle(jt, js, top, m, k, &pairs, &fixed) != 0)
+                return -1;
+            sum += wm * pairs;
+            fixed_sum += wm * fixed;
         }
     }
-    uint32_t top = (uint32_t)t->payload;
-    int middle = (int)(t->payload >> 32 & 0xff) - 1;
-    if (turn_may_fix(jt->n, top, middle)) {
-        js->fixed = join_half_turn_fixed(jt, js->side[JOIN_TOP].v, k[JOIN_TOP]);
-        if (jt->n % 4 <= 1)
-            js->fixed += 2 * join_symmetric(jt->n, 1, top, 0);
-        js->fixed_id = t->id + 1;
-    }
-    *subtotal = join_pairs_count(js->side[0].v, k[0], js->side[1].v, k[1], js->tmp.v);
+    js->fixed = fixed_sum;
+    js->fixed_id = t->id + 1;
+    *subtotal = sum;
     return 0;
 }
 
@@ -166,7 +214,7 @@ static int join_complete(const engine_worker *w, const task *t, uint64_t *subtot
 static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subtotal)
 {
     const join_scratch *js = w->scratch;
-    int n = w->s->n, middle = (int)(t->payload >> 32 & 0xff) - 1;
+    int n = w->s->n, centre = n % 2 ? n / 2 : -1;
     uint32_t top = (uint32_t)t->payload;
     uint64_t fixed = 0;
 
@@ -174,10 +222,12 @@ static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subt
         fixed = 7; /* the one board is fixed by all eight symmetries */
     else if (js && js->fixed_id == t->id + 1)
         fixed = js->fixed;
-    else if (turn_may_fix(n, top, middle)) {
+    else if (turn_may_fix(n, top, centre)) { /* only the centre can hold a turned queen */
         fixed = join_symmetric(n, 2, top, 0);
         if (n % 4 <= 1)
             fixed += 2 * join_symmetric(n, 1, top, 0);
+        if (centre >= 0)
+            fixed *= join_orbit_size(n, top, centre);
     }
     return t->weight * (subtotal + fixed);
 }
@@ -185,13 +235,13 @@ static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subt
 static void join_params_format(const nq_settings *s, char *buf, size_t size)
 {
     (void)s;
-    snprintf(buf, size, "halves=v1");
+    snprintf(buf, size, "halves=v2");
 }
 
 static int join_params_parse(const char *params, nq_settings *s)
 {
     (void)s;
-    return strcmp(params, "halves=v1") == 0 ? NQ_OK : NQ_EINVAL;
+    return strcmp(params, "halves=v2") == 0 ? NQ_OK : NQ_EINVAL;
 }
 
 static uint64_t join_task_count(const nq_settings *s)

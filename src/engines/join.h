@@ -97,13 +97,17 @@ typedef struct join_sides {
     uint32_t cols[2];
     uint64_t forbid;
 } join_sides;
-join_sides join_task_sides(const join_tables *jt, uint64_t payload);
+join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle);
 
 /* A buffer of masks that join_halves grows as it needs (a few times per worker). */
 typedef struct join_buf {
     uint64_t *v;
     size_t cap;
 } join_buf;
+
+/* Room in out for k more masks past its first used ones (and the slack below): 0, or -1
+ * when it could not grow. */
+int join_buf_room(join_buf *out, size_t used, size_t k);
 
 /* Room past the count that join_halves' vector stores need. */
 #define JOIN_HALVES_SLACK 8
@@ -127,10 +131,16 @@ uint64_t join_symmetric(int n, int turn, uint32_t top, int top_any);
 
 /* ---- Tasks (join.c) ----------------------------------------------------------------- */
 
-/* The tasks: a column set of the top side (payload bits 0..31) and, for odd n, the
- * middle queen's column plus one (bits 32..39), one per orbit under the mirror and the
- * turn over of the board, in increasing order of (middle column, top columns); emit may
- * be NULL to count them. Weight: the orbit's size. */
+/* The size of the orbit of the pair (top columns, middle column) under the mirror and
+ * the turn over of the board (middle -1 on even boards), or 0 when it is not the orbit's
+ * representative (nor a pair at all: the middle column among the top's). */
+uint32_t join_orbit_size(int n, uint32_t top, int middle);
+
+/* The tasks, in increasing order of their column set of the top side (the payload).
+ * Even n: one per orbit, weighted by its size. Odd n: one per top column set that is
+ * the representative of some (top, middle) orbit, weight 1, its subtotal the weighted
+ * sum over those middle columns, so that its top half-boards are made once. emit may be
+ * NULL to count them. */
 uint64_t join_enumerate(int n, task_emit_fn emit, void *user);
 
 #endif

@@ -184,7 +184,9 @@ static int sample_task(void *user, const task *t)
     sample *sm = user;
     if (sm->seen++ % sm->stride)
         return 0;
-    join_sides sd = join_task_sides(sm->jt, t->payload);
+    uint32_t top = (uint32_t)t->payload, free_cols = board_mask(sm->jt->n) & ~top;
+    /* odd n: any middle column will do for the statistics */
+    join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
     for (int side = 0; side < 2; side++) {
         size_t k = join_halves(sm->jt, side, sd.cols[side], 0, &sm->buf);
         if (k == SIZE_MAX) {
@@ -328,10 +330,9 @@ static size_t fit_near(const uint64_t *ve, const uint64_t *vd, const uint64_t *v
     return o;
 }
 
-join_sides join_task_sides(const join_tables *jt, uint64_t payload)
+join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle)
 {
-    uint32_t all = board_mask(jt->n), top = (uint32_t)payload;
-    int middle = (int)(payload >> 32 & 0xff) - 1;
+    uint32_t all = board_mask(jt->n);
     join_sides sd = {{top, all & ~top}, 0};
 
     if (middle >= 0) {
@@ -342,8 +343,7 @@ join_sides join_task_sides(const join_tables *jt, uint64_t payload)
     return sd;
 }
 
-/* Room in out for k masks past its first used ones. */
-static int buf_room(join_buf *out, size_t used, size_t k)
+int join_buf_room(join_buf *out, size_t used, size_t k)
 {
     size_t need = used + k + JOIN_HALVES_SLACK;
     if (need <= out->cap)
@@ -380,7 +380,7 @@ size_t join_halves(const join_tables *jt, int side, uint32_t cols, uint64_t forb
                 ve[kk] = p.e, vd[kk] = p.d, vm[kk] = jt->view[side][0][e];
                 kk += (vm[kk] & forbid) == 0;
             }
-            if (buf_room(out, k, (size_t)kk * (bf->start[r2 + 1] - bf->start[r2])) != 0)
+            if (join_buf_room(out, k, (size_t)kk * (bf->start[r2 + 1] - bf->start[r2])) != 0)
                 return SIZE_MAX;
             for (uint32_t f = bf->start[r2]; f < bf->start[r2 + 1]; f++) {
                 placed pf = block_diagonals(kf, df, bf->rel[f]);
