@@ -8,12 +8,11 @@
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
-/* One count of board n with engine on threads workers (0: every CPU), unpinned. */
-static inline nq_result engine_check_count(int n, int engine, int threads)
+/* A solver for board n with engine on threads workers (0: every CPU), unpinned. */
+static inline nq_solver *engine_check_solver(int n, int engine, int threads)
 {
     nq_settings s;
     nq_solver *sv = NULL;
-    nq_result r;
 
     nq_default_settings(&s);
     s.n = n;
@@ -21,6 +20,15 @@ static inline nq_result engine_check_count(int n, int engine, int threads)
     s.n_threads = threads;
     s.pin_threads = 0;
     cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d engine=%d", n, engine);
+    return sv;
+}
+
+/* One count of board n with engine on threads workers, checked to have succeeded. */
+static inline nq_result engine_check_count(int n, int engine, int threads)
+{
+    nq_solver *sv = engine_check_solver(n, engine, threads);
+    nq_result r;
+
     cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d engine=%d threads=%d", n, engine, threads);
     nq_destroy_solver(&sv);
     cr_assert_eq(r.total.hi, 0);

@@ -12,20 +12,6 @@
 #include "oeis_data.h"
 #include "reference.h"
 
-static nq_solver *solver(int n, int threads)
-{
-    nq_settings s;
-    nq_solver *sv = NULL;
-
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = NQ_ENGINE_JOIN;
-    s.n_threads = threads;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d", n);
-    return sv;
-}
-
 Test(unit, oeis_1_to_15_one_thread)
 {
     engine_check_oeis(NQ_ENGINE_JOIN, 1, 15, 1);
@@ -63,7 +49,7 @@ static int record(void *user, uint64_t id, uint64_t subtotal)
 
 static uint64_t run_recording(int n, int threads, subtotals *st)
 {
-    nq_solver *sv = solver(n, threads);
+    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, threads);
     nq_hooks h = {st, NULL, record};
     nq_result r;
 
@@ -218,7 +204,7 @@ Test(unit, stopped_and_resumed_run_is_exact)
 {
     static resume rs;
     const int n = 13;
-    nq_solver *sv = solver(n, 2);
+    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, 2);
     nq_hooks first = {&rs, NULL, stop_later}, second = {&rs, reuse_recorded, record};
     nq_result r;
 

@@ -101,18 +101,17 @@ static placed block_diagonals(int k, int d0, uint64_t rel)
     return p;
 }
 
-static placed block_view(const join_tables *jt, int side, int k, int d0, uint64_t rel)
+/* A block placement's part of the half-board mask at row h, renamed: its diagonals
+ * clipped to the board. */
+static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint64_t rel)
 {
     uint32_t all = board_mask(jt->n);
-    uint64_t up = (rel & 0xffffffffu) << d0;                 /* columns c + distance */
-    uint64_t down = rel >> 32;                               /* c - distance + k + d0 */
-    uint64_t lo = (up & all), hi = (down >> (k + d0)) & all; /* clipped to the board */
-    placed p = {up, down << (32 - k - d0), 0};
+    uint64_t lo = ((rel & 0xffffffffu) << d0) & all; /* columns c + distance */
+    uint64_t hi = ((rel >> 32) >> (k + d0)) & all;   /* columns c - distance */
 
     /* a top queen reaches row h at c + distance on one diagonal and c - distance on the
      * other; a bottom queen the other way round */
-    p.mask = join_rename(&jt->rn, side == JOIN_TOP ? lo | hi << jt->n : hi | lo << jt->n);
-    return p;
+    return join_rename(&jt->rn, side == JOIN_TOP ? lo | hi << jt->n : hi | lo << jt->n);
 }
 
 /* Each block placement's half-board mask as each side sees it, renamed: made once, so
@@ -127,7 +126,7 @@ static int make_views(join_tables *jt)
             if (!v)
                 return -1;
             for (uint64_t i = 0; i < b->entries; i++)
-                v[i] = block_view(jt, side, k, block_d0(jt, side, far), b->rel[i]).mask;
+                v[i] = block_mask(jt, side, k, block_d0(jt, side, far), b->rel[i]);
             free(jt->view[side][far]);
             jt->view[side][far] = v;
         }
