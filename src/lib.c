@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "config.h"
 #include "engines/engine.h"
+#include "engines/join.h"
 #include "engines/list.h"
 #include "runtime/affinity.h"
 #include "runtime/pool.h"
@@ -67,6 +68,10 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->n > nq_engine_max_n(e->id))
         return NQ_EINVAL;
+    if (s->simd < NQ_SIMD_AUTO || s->simd > NQ_SIMD_AVX512)
+        return NQ_EINVAL;
+    if (!join_kernel_usable(s->simd))
+        return NQ_EUNSUPPORTED;
     return NQ_OK;
 }
 
@@ -134,6 +139,7 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         rc = pool_run(&s->run, &job, &r);
         r.prefix_rows = e->placed_rows(&rs);
         r.engine = e->id;
+        r.simd = e->simd ? e->simd(&rs) : NQ_SIMD_AUTO;
     }
     r.seconds = clock_seconds() - t0;
     *out = r;
@@ -323,4 +329,34 @@ const char *nq_strerror(int status)
 const char *nq_version(void)
 {
     return NQ_VERSION_STRING;
+}
+
+static const char *const simd_names[] = {"auto", "scalar", "avx2", "avx512"};
+
+const char *nq_simd_name(int simd)
+{
+    return simd >= NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 ? simd_names[simd] : "unknown";
+}
+
+int nq_simd_from_name(const char *name)
+{
+    for (int i = NQ_SIMD_AUTO; name && i <= NQ_SIMD_AVX512; i++)
+        if (strcmp(name, simd_names[i]) == 0)
+            return i;
+    return NQ_EINVAL;
+}
+
+int nq_simd_built(int simd)
+{
+    return simd >= NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 && join_kernel_built(simd);
+}
+
+int nq_simd_usable(int simd)
+{
+    return simd >= NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 && join_kernel_usable(simd);
+}
+
+int nq_simd_auto(void)
+{
+    return join_kernel_find(NQ_SIMD_AUTO)->simd;
 }

@@ -248,16 +248,22 @@ static void check_pairs(size_t na, size_t nb, int density)
     size_t most = na > nb ? na : nb;
     uint64_t *a = malloc((na + 1) * sizeof(uint64_t)), *b = malloc((nb + 1) * sizeof(uint64_t));
     uint64_t *tmp = malloc((most + 1) * sizeof(uint64_t));
+    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
 
-    cr_assert(a && b && tmp);
+    cr_assert(a && b && tmp && work);
     random_masks(a, na, density);
     random_masks(b, nb, density);
     uint64_t want = join_pairs_naive(a, na, b, nb);
-    cr_expect_eq(join_pairs_count(a, na, b, nb, tmp), want, "%zu x %zu, density %d", na, nb,
-                 density);
+    for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
+        const join_kernel *jk = join_kernel_find(simd);
+        if (jk)
+            cr_expect_eq(jk->pairs_count(a, na, b, nb, tmp, work), want,
+                         "%s: %zu x %zu, density %d", nq_simd_name(simd), na, nb, density);
+    }
     free(a);
     free(b);
     free(tmp);
+    free(work);
 }
 
 Test(unit, pairs_match_the_double_loop)

@@ -55,6 +55,17 @@ enum nq_engine {
     NQ_ENGINE_AUTO = 100
 };
 
+/* The vector instruction paths of the hot loops (the join engine's half-boards and
+ * pair counting). The library carries every path its compiler could build and picks one
+ * at run time, once per count, from what the CPU has: a portable build is as fast as a
+ * native one. A path the CPU lacks is refused (NQ_EUNSUPPORTED), never run. */
+enum nq_simd {
+    NQ_SIMD_AUTO = 0,   /* the fastest path this CPU runs (nq_simd_auto) */
+    NQ_SIMD_SCALAR = 1, /* portable 64-bit code: any CPU */
+    NQ_SIMD_AVX2 = 2,   /* x86-64 with AVX2, BMI1, BMI2 and POPCNT */
+    NQ_SIMD_AVX512 = 3  /* x86-64 with AVX-512 F, BW, DQ and VL, and AVX2's set */
+};
+
 /* An unsigned 128-bit count: totals past n = 28 no longer fit in 64 bits. */
 typedef struct nq_u128 {
     uint64_t lo, hi;
@@ -84,6 +95,7 @@ typedef struct nq_settings {
      * cuda, prefix_rows is the number of inner rows the host places per GPU sub-task. */
     uint64_t devices;
     nq_gpu_settings gpu; /* cuda engine tuning; all 0 (nq_default_settings): built-in */
+    int simd;            /* enum nq_simd: the vector path of the hot loops; 0 = auto */
 } nq_settings;
 
 typedef struct nq_result {
@@ -96,6 +108,8 @@ typedef struct nq_result {
     int engine;      /* enum nq_engine that ran */
     nq_u128 unique;  /* solutions up to the 8 symmetries (OEIS A002562), if has_unique */
     int has_unique;  /* 1 when the engine counts symmetry classes (d4), 0 (prefix) */
+    int simd;        /* enum nq_simd the hot loops ran; NQ_SIMD_AUTO (0) for an engine
+                        without vector paths (all but join) */
 } nq_result;
 
 /* Optional hooks into a count; any member may be NULL. Task ids are dense, 0..tasks-1,
@@ -218,6 +232,18 @@ NQ_API int nq_engine_max_n(int engine);
  * leaves out ("cuda" without CUDA). */
 NQ_API int nq_engine_from_name(const char *name);
 NQ_API const char *nq_strerror(int status);
+
+/* "auto", "scalar", "avx2" or "avx512"; "unknown" for another value. */
+NQ_API const char *nq_simd_name(int simd);
+/* The path called name, or NQ_EINVAL. */
+NQ_API int nq_simd_from_name(const char *name);
+/* 1 when this library carries the path (auto: always), 0 when its compiler could not
+ * build it (AVX2 and AVX-512 off x86-64). */
+NQ_API int nq_simd_built(int simd);
+/* 1 when the path is built and this CPU runs it (auto: always), 0 when not. */
+NQ_API int nq_simd_usable(int simd);
+/* The path auto picks on this CPU: the widest usable one. */
+NQ_API int nq_simd_auto(void);
 NQ_API const char *nq_version(void);
 
 /* ---- Task sets and the checkpoint journal ------------------------------------------

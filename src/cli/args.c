@@ -485,6 +485,38 @@ void count_opts_default(count_opts *o)
     o->prefix_rows = s.prefix_rows;
     o->pin = s.pin_threads;
     o->devices = s.devices;
+    o->simd = s.simd;
+}
+
+/* The paths this CPU runs, widest first, for a message: "avx2, scalar". */
+static const char *usable_simd_names(char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int p = NQ_SIMD_AVX512; p > NQ_SIMD_AUTO; p--)
+        if (nq_simd_usable(p) && len < size)
+            len +=
+                (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", nq_simd_name(p));
+    return buf;
+}
+
+/* Parse --simd: a path the library knows and this CPU runs. */
+static int take_simd(count_opts *o, const char *cmd, const char *value)
+{
+    char usable[64];
+    int p = nq_simd_from_name(value);
+
+    if (p < 0)
+        return args_usage_error(cmd, "unknown --simd '%s': expected auto, avx512, avx2 or scalar",
+                                value);
+    if (!nq_simd_built(p))
+        return args_usage_error(
+            cmd, "--simd %s: not built into this library (built: see nqueens --version)", value);
+    if (!nq_simd_usable(p))
+        return args_usage_error(cmd, "--simd %s: this CPU lacks it (it runs: %s)", value,
+                                usable_simd_names(usable, sizeof(usable)));
+    o->simd = p;
+    return 1;
 }
 
 int count_opts_engine(const char *cmd, const char *value)
@@ -536,6 +568,8 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
     case OPT_NO_PIN:
         o->pin = 0;
         return 1;
+    case OPT_SIMD:
+        return take_simd(o, cmd, value);
     case OPT_DEVICES:
         if (devices_parse(value, &o->devices) != 0)
             return args_usage_error(cmd,
@@ -564,6 +598,7 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
     s->prefix_rows = o->prefix_rows > n ? n : o->prefix_rows;
     s->pin_threads = o->pin;
     s->devices = o->devices;
+    s->simd = o->simd;
     devices_env(&s->gpu);
 }
 

@@ -58,6 +58,7 @@ enum args_id {
     OPT_REPEAT,
     OPT_WARMUP,
     OPT_OUT,
+    OPT_SIMD,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 
@@ -150,6 +151,13 @@ int args_next(args_parser *p);
         OPT_DEVICES, "devices", 0, required_argument, "LIST",                                      \
             "GPUs for the cuda engine: 0, 0,2 or 0-3 (default: all)", NULL, NULL                   \
     }
+#define ARGS_OPT_SIMD                                                                              \
+    {                                                                                              \
+        OPT_SIMD, "simd", 0, required_argument, "P",                                               \
+            "vector path of the join engine's loops: auto, avx512,\n"                              \
+            "avx2 or scalar (default: auto, the widest this CPU has)",                             \
+            NULL, NULL                                                                             \
+    }
 #define ARGS_OPT_END                                                                               \
     {                                                                                              \
         0, NULL, 0, 0, NULL, NULL, NULL, NULL                                                      \
@@ -164,6 +172,7 @@ typedef struct count_opts {
     int prefix_rows; /* 0 = auto */
     int pin;
     uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
+    int simd;         /* enum nq_simd */
 } count_opts;
 
 void count_opts_default(count_opts *o);

@@ -45,6 +45,7 @@ static const args_option bench_options[] = {
     ARGS_OPT_PREFIX_ROWS,
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
+    ARGS_OPT_SIMD,
     ARGS_OPT_END,
 };
 

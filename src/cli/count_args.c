@@ -13,6 +13,7 @@ const args_option count_args_options[] = {
     ARGS_OPT_PREFIX_ROWS,
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
+    ARGS_OPT_SIMD,
     COUNT_RUN_OPTIONS,
     {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see README: JSON output)",
      NULL, NULL},

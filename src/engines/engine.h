@@ -96,6 +96,9 @@ typedef struct engine_desc {
      * Burnside's lemma gives eight times the classes as a sum over tasks that need not
      * each be a multiple of eight; a run of only some tasks then reports no classes. */
     int unique_scale;
+    /* The vector path (enum nq_simd) the hot loops run with settings s, which
+     * nq_result.simd reports; NULL: an engine without vector paths. */
+    int (*simd)(const nq_settings *s);
 
     /* A runtime of its own instead of the pool; NULL: the pool. It plugs into rs as the
      * pool does (runtime/run.h: progress, a run_stop over its cancel flag, the task

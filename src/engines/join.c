@@ -102,13 +102,16 @@ static int turn_may_fix(int n, uint32_t top, int middle)
 typedef struct join_scratch {
     join_buf side[2], tmp, fit; /* fit: the top half-boards that fit one middle queen */
     uint64_t fixed_id, fixed;   /* the last task's turn-fixed solutions, for join_unique */
+    void *work;                 /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
 } join_scratch;
 
 static void *join_shared_init(const nq_settings *s)
 {
     join_tables *jt = malloc(sizeof(*jt));
+    const join_kernel *kernel = join_kernel_find(s->simd);
 
-    if (!jt || join_tables_init(jt, s->n) != 0) {
+    assert(kernel); /* lib.c refused a path this CPU lacks */
+    if (!jt || join_tables_init(jt, s->n, kernel) != 0) {
         free(jt);
         return NULL;
     }
@@ -123,8 +126,14 @@ static void join_shared_free(void *p)
 
 static void *join_worker_init(const nq_settings *s)
 {
+    join_scratch *js = calloc(1, sizeof(join_scratch)); /* buffers grow with the first tasks */
+
     (void)s;
-    return calloc(1, sizeof(join_scratch)); /* buffers grow with the first tasks */
+    if (js && !(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK))) {
+        free(js);
+        js = NULL;
+    }
+    return js;
 }
 
 static void join_worker_free(void *p)
@@ -134,6 +143,7 @@ static void join_worker_free(void *p)
     free(js->side[1].v);
     free(js->tmp.v);
     free(js->fit.v);
+    free(js->work);
     free(js);
 }
 
@@ -169,11 +179,12 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
         }
         fit = js->fit.v;
     }
-    nb = join_halves(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, &js->side[JOIN_BOTTOM]);
+    nb = jt->kernel->halves(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid,
+                            &js->side[JOIN_BOTTOM]);
     if (nb == SIZE_MAX || join_buf_room(&js->tmp, 0, nf > nb ? nf : nb) != 0)
         return -1;
     *fixed = turn_fixed(jt, top, middle, fit, nf);
-    *pairs = join_pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v);
+    *pairs = jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work);
     return 0;
 }
 
@@ -183,7 +194,7 @@ static int join_complete(const engine_worker *w, const task *t, uint64_t *subtot
     join_scratch *js = w->scratch;
     uint32_t top = (uint32_t)t->payload;
     uint64_t pairs, fixed, sum = 0, fixed_sum = 0;
-    size_t k = join_halves(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
+    size_t k = jt->kernel->halves(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
 
     if (k == SIZE_MAX)
         return -1;
@@ -254,6 +265,11 @@ static uint64_t join_source(const nq_settings *s, task_emit_fn emit, void *user)
     return join_enumerate(s->n, emit, user);
 }
 
+static int join_simd(const nq_settings *s)
+{
+    return join_kernel_find(s->simd)->simd;
+}
+
 static int join_placed_rows(const nq_settings *s)
 {
     return s->n / 2;
@@ -278,4 +294,5 @@ const engine_desc engine_join = {
     .complete = join_complete,
     .unique = join_unique,
     .unique_scale = 8,
+    .simd = join_simd,
 };

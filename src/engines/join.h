@@ -43,10 +43,8 @@ void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64]);
 /* The renaming for sides whose bit counts are ca and cb. */
 void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t cb[64]);
 
-/* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks. Reorders
- * a and b; tmp must have room for max(na, nb) entries. */
-uint64_t join_pairs_count(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp);
-/* The same by the plain double loop, for the tests and the short cases. */
+/* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0 by the plain double loop, for
+ * the tests and the short cases. The fast count is a kernel's (join_kernel). */
 uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 
 /* ---- Half-boards (join_halves.c) ---------------------------------------------------
@@ -80,16 +78,48 @@ typedef struct join_tables {
     join_block block[4]; /* distinct block sizes, see join_tables_block */
     int n_blocks;
     uint32_t binom[33][33];
-    join_renaming rn;     /* applied to every half-board mask join_halves writes */
-    uint64_t *view[2][2]; /* by side and near/far: each block entry's renamed mask */
-    join_renaming turn;   /* a top half-board's mask to that of its image under the half
-                             turn, a bottom half-board (renamed to renamed) */
+    join_renaming rn;                 /* applied to every half-board mask join_halves writes */
+    uint64_t *view[2][2];             /* by side and near/far: each block entry's renamed mask */
+    join_renaming turn;               /* a top half-board's mask to that of its image under the half
+                                         turn, a bottom half-board (renamed to renamed) */
+    const struct join_kernel *kernel; /* the hot loops this count runs */
 } join_tables;
 
-int join_tables_init(join_tables *jt, int n);
+/* Tables for board n, whose half-boards kernel makes (join_kernel_find). */
+int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel);
 void join_tables_free(join_tables *jt);
 /* The block table for k rows. */
 const join_block *join_tables_block(const join_tables *jt, int k);
+
+/* Where a block lies: its rows are at distance d0, d0 + 1, ... from row h. */
+static inline int join_block_d0(const join_tables *jt, int side, int far)
+{
+    return jt->d0[side] + (far ? jt->near[side] : 0);
+}
+
+/* The colex rank of a column set among those of its size: a block table's index. */
+static inline uint32_t join_colex_rank(const join_tables *jt, uint32_t cols)
+{
+    uint32_t rank = 0;
+    for (int i = 1; cols; cols &= cols - 1, i++)
+        rank += jt->binom[__builtin_ctz(cols)][i];
+    return rank;
+}
+
+/* One block placement as the side sees it. */
+typedef struct join_placed {
+    uint64_t e, d; /* the block's diagonals, unclipped, to test it against the other block */
+    uint64_t mask; /* its part of the half-board mask at row h */
+} join_placed;
+
+/* A block placement's diagonals, unclipped (mask left 0), from its entry rel: for the
+ * queen of relative row i (0 nearest to row h) in column c, bit c + i low and bit
+ * c - i + k high. */
+static inline join_placed join_block_diagonals(int k, int d0, uint64_t rel)
+{
+    join_placed p = {(rel & 0xffffffffu) << d0, (rel >> 32) << (32 - k - d0), 0};
+    return p;
+}
 
 /* What a task pairs up: the column sets of its two sides, and the renamed mask bits a
  * half-board must not have (those of the middle queen on odd boards; else 0). */
@@ -112,9 +142,49 @@ int join_buf_room(join_buf *out, size_t used, size_t k);
 /* Room past the count that join_halves' vector stores need. */
 #define JOIN_HALVES_SLACK 8
 
-/* Write the masks of every half-board of side on column set cols that has none of the
- * bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
-size_t join_halves(const join_tables *jt, int side, uint32_t cols, uint64_t forbid, join_buf *out);
+/* ---- The hot loops, one build per vector instruction set (join_kernel.c) -----------
+ *
+ * join_pairs.c and join_halves.c are compiled once per path with JOIN_ISA naming it
+ * (scalar, avx2, avx512) and that path's compiler flags; a count runs the build that
+ * settings.simd names, or the widest this CPU has. */
+
+typedef struct join_kernel {
+    int simd; /* enum nq_simd */
+    /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks.
+     * Reorders a and b; tmp must have room for max(na, nb) entries, work is
+     * JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. */
+    uint64_t (*pairs_count)(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp,
+                            void *work);
+    /* Write the masks of every half-board of side on column set cols that has none of
+     * the bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
+    size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                     join_buf *out);
+} join_kernel;
+
+/* The kernel for simd (enum nq_simd; auto: the widest usable), or NULL when this build
+ * lacks it or this CPU cannot run it. */
+const join_kernel *join_kernel_find(int simd);
+/* Whether the build carries simd's kernel, and whether this CPU can also run it. */
+int join_kernel_built(int simd);
+int join_kernel_usable(int simd);
+
+/* The pair counter's lookup tables: 8 bytes x 256 values of one 512-bit vector. */
+#define JOIN_PAIRS_WORK (8 * 256 * 64)
+#define JOIN_PAIRS_ALIGN 64
+
+#define JOIN_KERNEL_DECLARE(isa)                                                                   \
+    uint64_t join_pairs_count_##isa(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp, \
+                                    void *work);                                                   \
+    size_t join_halves_##isa(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,      \
+                             join_buf *out)
+JOIN_KERNEL_DECLARE(scalar);
+JOIN_KERNEL_DECLARE(avx2);
+JOIN_KERNEL_DECLARE(avx512);
+
+/* In a kernel's source: name##_##JOIN_ISA, the name of this build's copy. */
+#define JOIN_ISA_CAT2(name, isa) name##_##isa
+#define JOIN_ISA_CAT(name, isa) JOIN_ISA_CAT2(name, isa)
+#define JOIN_ISA_NAME(name) JOIN_ISA_CAT(name, JOIN_ISA)
 
 /* Of the top half-boards top[0..k) of a task whose bottom columns are its top columns
  * reversed, those that form a solution with their image under the half turn. */

@@ -1,9 +1,10 @@
-/* Half-boards for the join engine, made from two blocks of rows. A side of the board
- * (the rows above row h, or row h and those below) is a near block next to row h and a
- * far block beyond it; the placements of every block size are tabled once per count,
- * grouped by column set, so that the half-boards on the columns C are the compatible
- * pairs of a near placement on some C1 within C and a far one on C \ C1. This is far
- * cheaper than one search per C, which would redo the shared first rows for every C. */
+/* Half-boards for the join engine, made from two blocks of rows: the hot loop that
+ * join_tables.c's tables feed. A side of the board is a near block next to row h and a
+ * far block beyond it, so that the half-boards on the columns C are the compatible pairs
+ * of a near placement on some C1 within C and a far one on C \ C1: far cheaper than one
+ * search per C, which would redo the shared first rows for every C.
+ *
+ * Compiled once per vector instruction set (JOIN_ISA, see join_kernel.c). */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,266 +12,9 @@
 #include "engines/board.h"
 #include "engines/join.h"
 
-#if defined(__AVX512F__) || defined(__BMI2__)
+#if defined(__AVX2__)
 #include <immintrin.h>
 #endif
-
-/* Where a block lies: its rows are at distance d0, d0 + 1, ... from row h. */
-static int block_d0(const join_tables *jt, int side, int far)
-{
-    return jt->d0[side] + (far ? jt->near[side] : 0);
-}
-
-static uint32_t colex_rank(const join_tables *jt, uint32_t cols)
-{
-    uint32_t rank = 0;
-    for (int i = 1; cols; cols &= cols - 1, i++)
-        rank += jt->binom[__builtin_ctz(cols)][i];
-    return rank;
-}
-
-/* A block placement's relative diagonals: for the queen of relative row i (0 nearest to
- * row h) in column c, bit c + i low and bit c - i + k high (never negative). */
-typedef struct block_walk {
-    int n, k;
-    uint32_t all;
-    uint32_t *count; /* per rank: placements, then the next free entry */
-    uint64_t *rel;   /* NULL in the counting pass */
-    const join_tables *jt;
-} block_walk;
-
-static void block_place(block_walk *w, int i, uint32_t cols, uint32_t ld, uint32_t rd, uint64_t rel)
-{
-    if (i == w->k) {
-        uint32_t r = colex_rank(w->jt, cols);
-        if (w->rel)
-            w->rel[w->count[r]] = rel;
-        w->count[r]++;
-        return;
-    }
-    for (uint32_t avail = w->all & ~(cols | ld | rd); avail; avail &= avail - 1) {
-        uint32_t bit = avail & -avail;
-        int c = __builtin_ctz(bit);
-        uint64_t q = (uint64_t)1 << (c + i) | (uint64_t)1 << (32 + c - i + w->k);
-        block_place(w, i + 1, cols | bit, ((ld | bit) << 1) & w->all, (rd | bit) >> 1, rel | q);
-    }
-}
-
-static int block_init(join_block *b, const join_tables *jt, int k)
-{
-    uint32_t ranks = jt->binom[jt->n][k];
-    block_walk w = {jt->n, k, board_mask(jt->n), NULL, NULL, jt};
-
-    b->k = k;
-    b->start = calloc((size_t)ranks + 1, sizeof(*b->start));
-    w.count = calloc((size_t)ranks + 1, sizeof(*w.count));
-    if (!b->start || !w.count)
-        goto fail;
-    block_place(&w, 0, 0, 0, 0, 0);
-    b->entries = 0;
-    for (uint32_t r = 0; r < ranks; r++) {
-        b->start[r] = (uint32_t)b->entries;
-        b->entries += w.count[r];
-        w.count[r] = b->start[r];
-    }
-    b->start[ranks] = (uint32_t)b->entries;
-    b->rel = malloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
-    if (!b->rel)
-        goto fail;
-    w.rel = b->rel;
-    block_place(&w, 0, 0, 0, 0, 0);
-    free(w.count);
-    return 0;
-fail:
-    free(w.count);
-    free(b->start);
-    b->start = NULL;
-    return -1;
-}
-
-/* One block placement as the side sees it. */
-typedef struct placed {
-    uint64_t e, d; /* the block's diagonals, unclipped, to test it against the other block */
-    uint64_t mask; /* its part of the half-board mask at row h */
-} placed;
-
-/* A block placement's diagonals, unclipped (mask left 0). */
-static placed block_diagonals(int k, int d0, uint64_t rel)
-{
-    placed p = {(rel & 0xffffffffu) << d0, (rel >> 32) << (32 - k - d0), 0};
-    return p;
-}
-
-/* A block placement's part of the half-board mask at row h, renamed: its diagonals
- * clipped to the board. */
-static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint64_t rel)
-{
-    uint32_t all = board_mask(jt->n);
-    uint64_t lo = ((rel & 0xffffffffu) << d0) & all; /* columns c + distance */
-    uint64_t hi = ((rel >> 32) >> (k + d0)) & all;   /* columns c - distance */
-
-    /* a top queen reaches row h at c + distance on one diagonal and c - distance on the
-     * other; a bottom queen the other way round */
-    return join_rename(&jt->rn, side == JOIN_TOP ? lo | hi << jt->n : hi | lo << jt->n);
-}
-
-/* Each block placement's half-board mask as each side sees it, renamed: made once, so
- * that making half-boards only ORs and tests. */
-static int make_views(join_tables *jt)
-{
-    for (int side = 0; side < 2; side++)
-        for (int far = 0; far < 2; far++) {
-            int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
-            const join_block *b = join_tables_block(jt, k);
-            uint64_t *v = malloc((size_t)(b->entries ? b->entries : 1) * sizeof(*v));
-            if (!v)
-                return -1;
-            for (uint64_t i = 0; i < b->entries; i++)
-                v[i] = block_mask(jt, side, k, block_d0(jt, side, far), b->rel[i]);
-            free(jt->view[side][far]);
-            jt->view[side][far] = v;
-        }
-    return 0;
-}
-
-/* Where the half turn takes bit j of a top half-board's mask in its bottom image, or -1:
- * the queen (r, c) goes to (n-1-r, n-1-c). On an even board a top queen at distance d
- * from row h lands at distance d - 1 below it, so diagonal c + d becomes n - (c + d) and
- * c - d becomes n - 2 - (c - d); on an odd one the distance is kept and both become
- * n - 1 - x. Images that leave the board's window meet no top queen and are dropped. */
-static int turned_bit(int n, int j)
-{
-    int half = j >= n, x = j - (half ? n : 0);
-    int y = n % 2 ? n - 1 - x : (half ? n - 2 - x : n - x);
-    return y >= 0 && y < n ? y + (half ? n : 0) : -1;
-}
-
-static void make_turn(join_tables *jt)
-{
-    uint64_t to[64] = {0};
-
-    for (int j = 0; j < 2 * jt->n; j++) {
-        uint64_t from = join_rename(&jt->rn, (uint64_t)1 << j);
-        int y = turned_bit(jt->n, j);
-        if (from && y >= 0)
-            to[__builtin_ctzll(from)] = join_rename(&jt->rn, (uint64_t)1 << y);
-    }
-    join_renaming_of_bits(&jt->turn, to);
-}
-
-uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t k)
-{
-    uint64_t fixed = 0;
-    for (size_t i = 0; i < k; i++)
-        fixed += (top[i] & join_rename(&jt->turn, top[i])) == 0;
-    return fixed;
-}
-
-/* Which bits collide most often is learnt from the half-boards of a spread of tasks
- * (the same ones every time, so that every run renames alike). */
-#define SAMPLE_TASKS 64
-
-typedef struct sample {
-    join_tables *jt;
-    uint64_t stride, seen;
-    uint64_t count[2][64];
-    join_buf buf;
-    int failed;
-} sample;
-
-static int sample_task(void *user, const task *t)
-{
-    sample *sm = user;
-    if (sm->seen++ % sm->stride)
-        return 0;
-    uint32_t top = (uint32_t)t->payload, free_cols = board_mask(sm->jt->n) & ~top;
-    /* odd n: any middle column will do for the statistics */
-    join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
-    for (int side = 0; side < 2; side++) {
-        size_t k = join_halves(sm->jt, side, sd.cols[side], 0, &sm->buf);
-        if (k == SIZE_MAX) {
-            sm->failed = 1;
-            return 1;
-        }
-        join_bit_counts(sm->buf.v, k, sm->count[side]);
-    }
-    return 0;
-}
-
-static int make_renaming(join_tables *jt)
-{
-    sample sm = {jt, 1, 0, {{0}}, {NULL, 0}, 0};
-
-    join_renaming_identity(&jt->rn);
-    if (make_views(jt) != 0)
-        return -1;
-    sm.stride = join_enumerate(jt->n, NULL, NULL) / SAMPLE_TASKS + 1;
-    join_enumerate(jt->n, sample_task, &sm);
-    free(sm.buf.v);
-    if (sm.failed)
-        return -1;
-    join_renaming_make(&jt->rn, sm.count[JOIN_TOP], sm.count[JOIN_BOTTOM]);
-    make_turn(jt);
-    return make_views(jt);
-}
-
-int join_tables_init(join_tables *jt, int n)
-{
-    assert(n >= 1 && n <= JOIN_MAX_N);
-    memset(jt, 0, sizeof(*jt));
-    jt->n = n;
-    jt->h = n / 2;
-    jt->rows[JOIN_TOP] = jt->h;
-    jt->d0[JOIN_TOP] = 1;
-    /* even: row h is the bottom side's first; odd: the middle row, apart from both */
-    jt->rows[JOIN_BOTTOM] = n % 2 ? jt->h : n - jt->h;
-    jt->d0[JOIN_BOTTOM] = n % 2 ? 1 : 0;
-    for (int i = 0; i <= 32; i++)
-        for (int j = 0; j <= i; j++)
-            jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
-    for (int side = 0; side < 2; side++) {
-        int sizes[2];
-        jt->near[side] = jt->rows[side] / 2;
-        sizes[0] = jt->near[side];
-        sizes[1] = jt->rows[side] - jt->near[side];
-        for (int x = 0; x < 2; x++) {
-            if (join_tables_block(jt, sizes[x]))
-                continue;
-            if (block_init(&jt->block[jt->n_blocks], jt, sizes[x]) != 0) {
-                join_tables_free(jt);
-                return -1;
-            }
-            jt->n_blocks++;
-        }
-    }
-    if (make_renaming(jt) != 0) {
-        join_tables_free(jt);
-        return -1;
-    }
-    return 0;
-}
-
-void join_tables_free(join_tables *jt)
-{
-    for (int side = 0; side < 2; side++)
-        for (int far = 0; far < 2; far++) {
-            free(jt->view[side][far]);
-            jt->view[side][far] = NULL;
-        }
-    for (int i = 0; i < jt->n_blocks; i++) {
-        free(jt->block[i].start);
-        free(jt->block[i].rel);
-    }
-    jt->n_blocks = 0;
-}
-
-const join_block *join_tables_block(const join_tables *jt, int k)
-{
-    for (int i = 0; i < jt->n_blocks; i++)
-        if (jt->block[i].k == k)
-            return &jt->block[i];
-    return NULL;
-}
 
 /* The next subset of the same size of an index set (Gosper), within 32 bits. */
 static uint32_t next_subset(uint32_t x)
@@ -279,33 +23,52 @@ static uint32_t next_subset(uint32_t x)
     return ripple | (((x ^ ripple) >> 2) / low);
 }
 
-/* The members of cols picked by the index bits of x (bit i = the i-th lowest column). */
-static uint32_t pick(uint32_t cols, uint32_t x)
+/* The columns of cols, lowest first, so that a subset of its indices maps to columns
+ * with one OR per member (pdep would do it in one instruction, but is slow on AMD
+ * before Zen 3). */
+typedef struct col_list {
+    uint32_t bit[32];
+} col_list;
+
+static col_list list_cols(uint32_t cols)
 {
-#if defined(__BMI2__)
-    return _pdep_u32(x, cols); /* the same, in one instruction */
-#else
+    col_list cl;
+    for (int i = 0; cols; cols &= cols - 1, i++)
+        cl.bit[i] = cols & -cols;
+    return cl;
+}
+
+/* The members of the listed columns picked by the index bits of x. */
+static uint32_t pick(const col_list *cl, uint32_t x)
+{
     uint32_t out = 0;
-    for (; x; x &= x - 1) {
-        int i = __builtin_ctz(x);
-        uint32_t c = cols;
-        for (int j = 0; j < i; j++)
-            c &= c - 1;
-        out |= c & -c;
-    }
+    for (; x; x &= x - 1)
+        out |= cl->bit[__builtin_ctz(x)];
     return out;
-#endif
 }
 
 /* Near placements as the side sees them, for the inner loop; rows of at most NEAR_MAX
  * entries (larger ones, if any, go through in parts). */
 #define NEAR_MAX 256
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+/* For each 4-bit mask of lanes, the 32-bit lane indices that move those 64-bit lanes to
+ * the front (the rest after them): AVX2 has no compress instruction. */
+static const uint32_t compress_idx[16][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 2, 3, 4, 5, 6, 7},
+    {0, 1, 2, 3, 4, 5, 6, 7}, {4, 5, 2, 3, 4, 5, 6, 7}, {0, 1, 4, 5, 4, 5, 6, 7},
+    {2, 3, 4, 5, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {6, 7, 2, 3, 4, 5, 6, 7},
+    {0, 1, 6, 7, 4, 5, 6, 7}, {2, 3, 6, 7, 4, 5, 6, 7}, {0, 1, 2, 3, 6, 7, 6, 7},
+    {4, 5, 6, 7, 4, 5, 6, 7}, {0, 1, 4, 5, 6, 7, 6, 7}, {2, 3, 4, 5, 6, 7, 6, 7},
+    {0, 1, 2, 3, 4, 5, 6, 7},
+};
+#endif
+
 /* Append to out the masks of the near placements v[0..k) that fit with far placement f.
  * The vector form stores whole vectors: out needs JOIN_HALVES_SLACK entries of room past
  * the count. */
 static size_t fit_near(const uint64_t *ve, const uint64_t *vd, const uint64_t *vm, size_t k,
-                       placed f, uint64_t *out)
+                       join_placed f, uint64_t *out)
 {
     size_t o = 0;
 #if defined(__AVX512F__)
@@ -320,6 +83,24 @@ static size_t fit_near(const uint64_t *ve, const uint64_t *vd, const uint64_t *v
         _mm512_storeu_si512((void *)(out + o), _mm512_maskz_compress_epi64(fit, m));
         o += (size_t)__builtin_popcount(fit);
     }
+#elif defined(__AVX2__)
+    __m256i fe = _mm256_set1_epi64x((long long)f.e), fd = _mm256_set1_epi64x((long long)f.d);
+    __m256i fm = _mm256_set1_epi64x((long long)f.mask), zero = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        __m256i e = _mm256_loadu_si256((const void *)(ve + i)),
+                d = _mm256_loadu_si256((const void *)(vd + i));
+        __m256i hit = _mm256_or_si256(_mm256_and_si256(e, fe), _mm256_and_si256(d, fd));
+        int fit = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
+        __m256i m = _mm256_or_si256(_mm256_loadu_si256((const void *)(vm + i)), fm);
+        __m256i idx = _mm256_loadu_si256((const void *)compress_idx[fit]);
+        _mm256_storeu_si256((void *)(out + o), _mm256_permutevar8x32_epi32(m, idx));
+        o += (size_t)__builtin_popcount((unsigned)fit);
+    }
+    for (; i < k; i++) {
+        out[o] = vm[i] | f.mask;
+        o += ((ve[i] & f.e) | (vd[i] & f.d)) == 0;
+    }
 #else
     for (size_t i = 0; i < k; i++) {
         out[o] = vm[i] | f.mask;
@@ -329,60 +110,34 @@ static size_t fit_near(const uint64_t *ve, const uint64_t *vd, const uint64_t *v
     return o;
 }
 
-join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle)
-{
-    uint32_t all = board_mask(jt->n);
-    join_sides sd = {{top, all & ~top}, 0};
-
-    if (middle >= 0) {
-        uint64_t q = (uint64_t)1 << middle | (uint64_t)1 << (jt->n + middle);
-        sd.cols[JOIN_BOTTOM] &= ~(1u << middle);
-        sd.forbid = join_rename(&jt->rn, q);
-    }
-    return sd;
-}
-
-int join_buf_room(join_buf *out, size_t used, size_t k)
-{
-    size_t need = used + k + JOIN_HALVES_SLACK;
-    if (need <= out->cap)
-        return 0;
-    size_t cap = out->cap ? out->cap : 1024;
-    while (cap < need)
-        cap *= 2;
-    uint64_t *v = realloc(out->v, cap * sizeof(*v));
-    if (!v)
-        return -1;
-    out->v = v;
-    out->cap = cap;
-    return 0;
-}
-
-size_t join_halves(const join_tables *jt, int side, uint32_t cols, uint64_t forbid, join_buf *out)
+size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                                  join_buf *out)
 {
     int kn = jt->near[side], kf = jt->rows[side] - kn;
     const join_block *bn = join_tables_block(jt, kn), *bf = join_tables_block(jt, kf);
-    int dn = block_d0(jt, side, 0), df = block_d0(jt, side, 1);
+    int dn = join_block_d0(jt, side, 0), df = join_block_d0(jt, side, 1);
     int m = __builtin_popcount(cols);
     uint32_t x = kn ? (1u << kn) - 1 : 0;
     uint64_t ve[NEAR_MAX], vd[NEAR_MAX], vm[NEAR_MAX];
     size_t k = 0;
+    col_list cl = list_cols(cols);
 
     assert(m == jt->rows[side]);
     for (;;) {
-        uint32_t c1 = pick(cols, x), r1 = colex_rank(jt, c1), r2 = colex_rank(jt, cols & ~c1);
+        uint32_t c1 = pick(&cl, x), r1 = join_colex_rank(jt, c1),
+                 r2 = join_colex_rank(jt, cols & ~c1);
         for (uint32_t e0 = bn->start[r1]; e0 < bn->start[r1 + 1]; e0 += NEAR_MAX) {
             uint32_t end = bn->start[r1 + 1] - e0 < NEAR_MAX ? bn->start[r1 + 1] : e0 + NEAR_MAX;
             size_t kk = 0;
             for (uint32_t e = e0; e < end; e++) {
-                placed p = block_diagonals(kn, dn, bn->rel[e]);
+                join_placed p = join_block_diagonals(kn, dn, bn->rel[e]);
                 ve[kk] = p.e, vd[kk] = p.d, vm[kk] = jt->view[side][0][e];
                 kk += (vm[kk] & forbid) == 0;
             }
             if (join_buf_room(out, k, (size_t)kk * (bf->start[r2 + 1] - bf->start[r2])) != 0)
                 return SIZE_MAX;
             for (uint32_t f = bf->start[r2]; f < bf->start[r2 + 1]; f++) {
-                placed pf = block_diagonals(kf, df, bf->rel[f]);
+                join_placed pf = join_block_diagonals(kf, df, bf->rel[f]);
                 pf.mask = jt->view[side][1][f];
                 if ((pf.mask & forbid) == 0)
                     k += fit_near(ve, vd, vm, kk, pf, out->v + k);

@@ -1,104 +1,142 @@
 /* Counting the disjoint pairs between two sets of masks: the heart of the join engine.
  * The masks come with their bits renamed so that the likeliest collisions are the top
- * bits (join_renaming); both sets are sorted on those, then a recursion splits both sets on one bit
- * at a time and drops the pairs that share it (a set bit on both sides), down to blocks small
- * enough for a plain (vectorised) double loop. docs/join.md compares the alternatives. */
+ * bits (join_renaming.c); both sets are sorted on those, then a recursion splits both
+ * sets on one bit at a time and drops the pairs that share it (a set bit on both sides),
+ * down to blocks that a bit-sliced leaf counts: one side's masks transposed into bit
+ * planes, so that one OR per set bit of a mask of the other side tests it against a
+ * whole vector of masks at once. docs/join.md compares the alternatives.
+ *
+ * Compiled once per vector instruction set (JOIN_ISA, see join_kernel.c): the vector
+ * type below is as wide as the build's registers. */
 #include <assert.h>
 #include <string.h>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
-
 #include "engines/join.h"
 
-/* Bits the sets are sorted on (from bit 63 down): enough to split blocks of ~100k masks
- * down to the leaf size; the leaf loop checks every bit anyway. */
-#define SORT_BITS 16
-#define RADIX_BITS 8
-/* Pairs below which a block goes to the double loop: the loop tests 8 pairs per
- * instruction, a split costs two binary searches and a call. */
-#define LEAF_PAIRS 8192
-
-uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    uint64_t sum = 0;
-
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            sum += (a[i] & b[j]) == 0;
-    return sum;
-}
-
 #if defined(__AVX512F__)
-/* Pairs of b[0..nb) with each of x0..x3, added per lane into acc[0..3]. */
-#define LEAF_LANES(X, k)                                                                           \
-    acc[k] = _mm512_mask_sub_epi64(acc[k], _mm512_testn_epi64_mask(X, v), acc[k], minus1)
-
-static uint64_t leaf_count_avx512(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    const __m512i minus1 = _mm512_set1_epi64(-1);
-    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
-                      _mm512_setzero_si512()};
-    size_t full = nb & ~(size_t)7, i = 0;
-    __mmask8 tail = (__mmask8)((1u << (nb - full)) - 1);
-    __m512i vt = _mm512_maskz_loadu_epi64(tail, b + full);
-
-    /* four masks of a against each vector of b: one load serves four tests */
-    for (; i + 4 <= na; i += 4) {
-        __m512i x0 = _mm512_set1_epi64((long long)a[i]),
-                x1 = _mm512_set1_epi64((long long)a[i + 1]);
-        __m512i x2 = _mm512_set1_epi64((long long)a[i + 2]),
-                x3 = _mm512_set1_epi64((long long)a[i + 3]);
-        for (size_t j = 0; j < full; j += 8) {
-            __m512i v = _mm512_loadu_si512((const void *)(b + j));
-            LEAF_LANES(x0, 0);
-            LEAF_LANES(x1, 1);
-            LEAF_LANES(x2, 2);
-            LEAF_LANES(x3, 3);
-        }
-        if (tail) {
-            __m512i v = vt;
-            acc[0] = _mm512_mask_sub_epi64(acc[0], _mm512_mask_testn_epi64_mask(tail, x0, v),
-                                           acc[0], minus1);
-            acc[1] = _mm512_mask_sub_epi64(acc[1], _mm512_mask_testn_epi64_mask(tail, x1, v),
-                                           acc[1], minus1);
-            acc[2] = _mm512_mask_sub_epi64(acc[2], _mm512_mask_testn_epi64_mask(tail, x2, v),
-                                           acc[2], minus1);
-            acc[3] = _mm512_mask_sub_epi64(acc[3], _mm512_mask_testn_epi64_mask(tail, x3, v),
-                                           acc[3], minus1);
-        }
-    }
-    for (; i < na; i++) {
-        __m512i x0 = _mm512_set1_epi64((long long)a[i]);
-        for (size_t j = 0; j < full; j += 8) {
-            __m512i v = _mm512_loadu_si512((const void *)(b + j));
-            LEAF_LANES(x0, 0);
-        }
-        acc[0] = _mm512_mask_sub_epi64(acc[0], _mm512_mask_testn_epi64_mask(tail, x0, vt), acc[0],
-                                       minus1);
-    }
-    __m512i sum =
-        _mm512_add_epi64(_mm512_add_epi64(acc[0], acc[1]), _mm512_add_epi64(acc[2], acc[3]));
-    return (uint64_t)_mm512_reduce_add_epi64(sum);
-}
-#endif
-
-/* The leaf loop: the same count as join_pairs_naive, vectorised where the build allows;
- * the longer side runs in the inner loop. */
-static uint64_t leaf_count(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    if (na > nb) {
-        const uint64_t *t = a;
-        a = b, b = t;
-        size_t k = na;
-        na = nb, nb = k;
-    }
-#if defined(__AVX512F__)
-    return leaf_count_avx512(a, na, b, nb);
+#define VEC_WORDS 8
+#elif defined(__AVX2__)
+#define VEC_WORDS 4
 #else
-    return join_pairs_naive(a, na, b, nb);
+#define VEC_WORDS 2
 #endif
+typedef uint64_t vec __attribute__((vector_size(VEC_WORDS * 8)));
+
+/* Masks per bit plane: one bit of each lane of a vector per mask. */
+#define CHUNK (VEC_WORDS * 64)
+
+/* Bits the sets are sorted on (from bit 63 down): enough to split blocks of ~100k masks
+ * down to the leaf size; the leaf tests every bit below anyway. */
+#ifndef SORT_BITS
+#define SORT_BITS 8
+#endif
+#define RADIX_BITS 8
+/* Pairs below which a block goes to the leaf: a split costs two binary searches and a
+ * call, the leaf tests a vector of pairs per set bit. */
+#ifndef LEAF_PAIRS
+#define LEAF_PAIRS 100000000
+#endif
+
+static inline uint64_t vec_popcount(vec v)
+{
+    uint64_t s = 0;
+    for (int i = 0; i < VEC_WORDS; i++)
+        s += (uint64_t)__builtin_popcountll(v[i]);
+    return s;
+}
+
+/* Lookup tables of one chunk: for each byte of the masks that the chunk's masks use,
+ * and each value v of that byte, the OR of the planes of v's bits. */
+typedef vec byte_tables[8][256];
+static_assert(sizeof(byte_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
+
+/* Bit planes of t[0..k) on the bits used: lane bit j of plane i is bit i of mask j. */
+static void transpose(const uint64_t *t, size_t k, uint64_t used, vec plane[64])
+{
+    memset(plane, 0, 64 * sizeof(vec));
+    for (size_t j = 0; j < k; j++) {
+        uint64_t bit = (uint64_t)1 << (j % 64);
+        for (uint64_t m = t[j] & used; m; m &= m - 1)
+            plane[__builtin_ctzll(m)][j / 64] |= bit;
+    }
+}
+
+/* The tables of the bytes of used, in tab[0..), their shifts in shift[]; how many. */
+static int make_tables(const vec plane[64], uint64_t used, byte_tables tab, int shift[8])
+{
+    int q = 0;
+    for (int b = 0; b < 8; b++) {
+        if (!(used >> (8 * b) & 0xff))
+            continue;
+        vec *t = tab[q];
+        t[0] = (vec){0};
+        for (int v = 1; v < 256; v++)
+            t[v] = t[v & (v - 1)] | plane[8 * b + __builtin_ctz((unsigned)v)];
+        shift[q++] = 8 * b;
+    }
+    return q;
+}
+
+/* The masks of a chunk that each of x[0..nx) meets, summed: one lookup per used byte. */
+static inline __attribute__((always_inline)) uint64_t
+chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[8], int bytes)
+{
+    uint64_t hits = 0;
+    for (size_t i = 0; i < nx; i++) {
+        vec r = tab[0][x[i] >> shift[0] & 0xff];
+        for (int q = 1; q < bytes; q++)
+            r |= tab[q][x[i] >> shift[q] & 0xff];
+        hits += vec_popcount(r);
+    }
+    return hits;
+}
+
+/* The pairs of t[0..nt) and x[0..nx) that share no bit of live (the bits above it are
+ * known to agree). CHUNK masks of t at a time become bit planes, and the planes tables
+ * per byte, so that the OR of a few lookups has a 1 for every mask of the chunk that a
+ * mask x meets. */
+static uint64_t sliced_pairs(const uint64_t *t, size_t nt, const uint64_t *x, size_t nx,
+                             uint64_t live, void *work)
+{
+    vec plane[64];
+    vec(*tab)[256] = work;
+    uint64_t hits = 0;
+    int shift[8];
+
+    for (size_t c = 0; c < nt; c += CHUNK) {
+        size_t k = nt - c < CHUNK ? nt - c : CHUNK;
+        uint64_t used = 0;
+        for (size_t j = 0; j < k; j++)
+            used |= t[c + j];
+        used &= live;
+        if (!used)
+            continue; /* every pair fits */
+        transpose(t + c, k, used, plane);
+        /* a constant byte count per call, so that the lookups unroll */
+        switch (make_tables(plane, used, tab, shift)) {
+#define HITS(bytes)                                                                                \
+    case bytes:                                                                                    \
+        hits += chunk_hits(x, nx, (const vec(*)[256])tab, shift, bytes);                           \
+        break;
+            HITS(1) HITS(2) HITS(3) HITS(4) HITS(5) HITS(6) HITS(7) HITS(8)
+#undef HITS
+        }
+    }
+    return (uint64_t)nt * nx - hits;
+}
+
+/* The leaf: a few pairs by the double loop, the rest bit-sliced, transposing the side
+ * that costs less (in rough operations: a chunk's tables cost about 1,000, each mask
+ * of the other side a dozen per chunk). */
+static uint64_t leaf_count(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                           uint64_t live, void *work)
+{
+    if (na * nb <= 2048)
+        return join_pairs_naive(a, na, b, nb);
+    size_t cost_a = (na + CHUNK - 1) / CHUNK * (1000 + nb * 12);
+    size_t cost_b = (nb + CHUNK - 1) / CHUNK * (1000 + na * 12);
+    return cost_a <= cost_b ? sliced_pairs(a, na, b, nb, live, work)
+                            : sliced_pairs(b, nb, a, na, live, work);
 }
 
 /* The first index in [lo, hi) whose mask has bit; the range is sorted on the bits above
@@ -117,6 +155,7 @@ static size_t first_with(const uint64_t *v, size_t lo, size_t hi, uint64_t bit)
 
 typedef struct pairs_run {
     const uint64_t *a, *b;
+    void *work;
 } pairs_run;
 
 /* Pairs between a[al..ah) and b[bl..bh), which agree (no shared set bit) above bit:
@@ -127,63 +166,14 @@ static uint64_t split_count(const pairs_run *r, size_t al, size_t ah, size_t bl,
 
     if (na == 0 || nb == 0)
         return 0;
-    if (na * nb <= LEAF_PAIRS || bit < 64 - SORT_BITS)
-        return leaf_count(r->a + al, na, r->b + bl, nb);
+    if (na * nb <= LEAF_PAIRS || bit < 64 - SORT_BITS) {
+        uint64_t live = bit == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (bit + 1)) - 1;
+        return leaf_count(r->a + al, na, r->b + bl, nb, live, r->work);
+    }
     uint64_t m = (uint64_t)1 << bit;
     size_t am = first_with(r->a, al, ah, m), bm = first_with(r->b, bl, bh, m);
     return split_count(r, al, am, bl, bm, bit - 1) + split_count(r, al, am, bm, bh, bit - 1) +
            split_count(r, am, ah, bl, bm, bit - 1);
-}
-
-void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64])
-{
-    for (int byte = 0; byte < 8; byte++)
-        for (int v = 0; v < 256; v++) {
-            uint64_t img = 0;
-            for (int bit = 0; bit < 8; bit++)
-                if (v >> bit & 1)
-                    img |= to[byte * 8 + bit];
-            rn->byte[byte][v] = img;
-        }
-}
-
-void join_renaming_identity(join_renaming *rn)
-{
-    uint64_t to[64];
-    for (int j = 0; j < 64; j++)
-        to[j] = (uint64_t)1 << j;
-    join_renaming_of_bits(rn, to);
-}
-
-void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
-{
-    for (size_t i = 0; i < k; i++)
-        for (uint64_t m = v[i]; m; m &= m - 1)
-            cnt[__builtin_ctzll(m)]++;
-}
-
-/* Bits go to bit 63 downwards, the likeliest collision (the largest product of the two
- * counts) first; a bit only one side sets, which never collides, goes after those (it is
- * kept: the middle queen of an odd board is tested on it). */
-void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t cb[64])
-{
-    uint64_t to[64] = {0};
-    int order[64], k = 0;
-
-    for (int j = 0; j < 64; j++)
-        order[k++] = j;
-    for (int x = 1; x < k; x++) { /* insertion sort, descending; k <= 64, once per count */
-        int j = order[x], y = x;
-        double v = (double)ca[j] * (double)cb[j];
-        while (y > 0 && (double)ca[order[y - 1]] * (double)cb[order[y - 1]] < v) {
-            order[y] = order[y - 1];
-            y--;
-        }
-        order[y] = j;
-    }
-    for (int x = 0; x < k; x++)
-        to[order[x]] = (uint64_t)1 << (63 - x);
-    join_renaming_of_bits(rn, to);
 }
 
 /* Sort v on its top SORT_BITS bits, least significant digit first; tmp has room for k. */
@@ -213,14 +203,15 @@ static void sort_top(uint64_t *v, size_t k, uint64_t *tmp)
         memcpy(v, from, k * sizeof(*v));
 }
 
-uint64_t join_pairs_count(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp)
+uint64_t JOIN_ISA_NAME(join_pairs_count)(uint64_t *a, size_t na, uint64_t *b, size_t nb,
+                                         uint64_t *tmp, void *work)
 {
     if (na == 0 || nb == 0)
         return 0;
     if (na * nb <= LEAF_PAIRS)
-        return leaf_count(a, na, b, nb);
+        return leaf_count(a, na, b, nb, ~(uint64_t)0, work);
     sort_top(a, na, tmp);
     sort_top(b, nb, tmp);
-    pairs_run r = {a, b};
+    pairs_run r = {a, b, work};
     return split_count(&r, 0, na, 0, nb, 63);
 }

@@ -1,0 +1,68 @@
+/* The renaming of mask bits that the join engine's pair counting relies on: the bits
+ * where a top and a bottom half-board collide most often become the top bits, so that
+ * sorting and splitting on those prunes the most. Also the plain double loop that the
+ * fast counters are checked against. */
+#include <string.h>
+
+#include "engines/join.h"
+
+uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+    uint64_t sum = 0;
+
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            sum += (a[i] & b[j]) == 0;
+    return sum;
+}
+
+void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64])
+{
+    for (int byte = 0; byte < 8; byte++)
+        for (int v = 0; v < 256; v++) {
+            uint64_t img = 0;
+            for (int bit = 0; bit < 8; bit++)
+                if (v >> bit & 1)
+                    img |= to[byte * 8 + bit];
+            rn->byte[byte][v] = img;
+        }
+}
+
+void join_renaming_identity(join_renaming *rn)
+{
+    uint64_t to[64];
+    for (int j = 0; j < 64; j++)
+        to[j] = (uint64_t)1 << j;
+    join_renaming_of_bits(rn, to);
+}
+
+void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
+{
+    for (size_t i = 0; i < k; i++)
+        for (uint64_t m = v[i]; m; m &= m - 1)
+            cnt[__builtin_ctzll(m)]++;
+}
+
+/* Bits go to bit 63 downwards, the likeliest collision (the largest product of the two
+ * counts) first; a bit only one side sets, which never collides, goes after those (it is
+ * kept: the middle queen of an odd board is tested on it). */
+void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t cb[64])
+{
+    uint64_t to[64] = {0};
+    int order[64], k = 0;
+
+    for (int j = 0; j < 64; j++)
+        order[k++] = j;
+    for (int x = 1; x < k; x++) { /* insertion sort, descending; k <= 64, once per count */
+        int j = order[x], y = x;
+        double v = (double)ca[j] * (double)cb[j];
+        while (y > 0 && (double)ca[order[y - 1]] * (double)cb[order[y - 1]] < v) {
+            order[y] = order[y - 1];
+            y--;
+        }
+        order[y] = j;
+    }
+    for (int x = 0; x < k; x++)
+        to[order[x]] = (uint64_t)1 << (63 - x);
+    join_renaming_of_bits(rn, to);
+}

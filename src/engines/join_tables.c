@@ -1,0 +1,269 @@
+/* The join engine's tables, made once per count and shared by its workers: every
+ * placement of a block of rows, grouped by column set, and each placement's part of a
+ * half-board mask as each side sees it. join_halves.c makes half-boards from them. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/board.h"
+#include "engines/join.h"
+
+/* Walks every placement of a block of k rows, recording each one's relative diagonals
+ * (join_block_diagonals) under the colex rank of its column set. */
+typedef struct block_walk {
+    int n, k;
+    uint32_t all;
+    uint32_t *count; /* per rank: placements, then the next free entry */
+    uint64_t *rel;   /* NULL in the counting pass */
+    const join_tables *jt;
+} block_walk;
+
+static void block_place(block_walk *w, int i, uint32_t cols, uint32_t ld, uint32_t rd, uint64_t rel)
+{
+    if (i == w->k) {
+        uint32_t r = join_colex_rank(w->jt, cols);
+        if (w->rel)
+            w->rel[w->count[r]] = rel;
+        w->count[r]++;
+        return;
+    }
+    for (uint32_t avail = w->all & ~(cols | ld | rd); avail; avail &= avail - 1) {
+        uint32_t bit = avail & -avail;
+        int c = __builtin_ctz(bit);
+        uint64_t q = (uint64_t)1 << (c + i) | (uint64_t)1 << (32 + c - i + w->k);
+        block_place(w, i + 1, cols | bit, ((ld | bit) << 1) & w->all, (rd | bit) >> 1, rel | q);
+    }
+}
+
+static int block_init(join_block *b, const join_tables *jt, int k)
+{
+    uint32_t ranks = jt->binom[jt->n][k];
+    block_walk w = {jt->n, k, board_mask(jt->n), NULL, NULL, jt};
+
+    b->k = k;
+    b->start = calloc((size_t)ranks + 1, sizeof(*b->start));
+    w.count = calloc((size_t)ranks + 1, sizeof(*w.count));
+    if (!b->start || !w.count)
+        goto fail;
+    block_place(&w, 0, 0, 0, 0, 0);
+    b->entries = 0;
+    for (uint32_t r = 0; r < ranks; r++) {
+        b->start[r] = (uint32_t)b->entries;
+        b->entries += w.count[r];
+        w.count[r] = b->start[r];
+    }
+    b->start[ranks] = (uint32_t)b->entries;
+    b->rel = malloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
+    if (!b->rel)
+        goto fail;
+    w.rel = b->rel;
+    block_place(&w, 0, 0, 0, 0, 0);
+    free(w.count);
+    return 0;
+fail:
+    free(w.count);
+    free(b->start);
+    b->start = NULL;
+    return -1;
+}
+
+/* A block placement's part of the half-board mask at row h, renamed: its diagonals
+ * clipped to the board. */
+static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint64_t rel)
+{
+    uint32_t all = board_mask(jt->n);
+    uint64_t lo = ((rel & 0xffffffffu) << d0) & all; /* columns c + distance */
+    uint64_t hi = ((rel >> 32) >> (k + d0)) & all;   /* columns c - distance */
+
+    /* a top queen reaches row h at c + distance on one diagonal and c - distance on the
+     * other; a bottom queen the other way round */
+    return join_rename(&jt->rn, side == JOIN_TOP ? lo | hi << jt->n : hi | lo << jt->n);
+}
+
+/* Each block placement's half-board mask as each side sees it, renamed: made once, so
+ * that making half-boards only ORs and tests. */
+static int make_views(join_tables *jt)
+{
+    for (int side = 0; side < 2; side++)
+        for (int far = 0; far < 2; far++) {
+            int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
+            const join_block *b = join_tables_block(jt, k);
+            uint64_t *v = malloc((size_t)(b->entries ? b->entries : 1) * sizeof(*v));
+            if (!v)
+                return -1;
+            for (uint64_t i = 0; i < b->entries; i++)
+                v[i] = block_mask(jt, side, k, join_block_d0(jt, side, far), b->rel[i]);
+            free(jt->view[side][far]);
+            jt->view[side][far] = v;
+        }
+    return 0;
+}
+
+/* Where the half turn takes bit j of a top half-board's mask in its bottom image, or -1:
+ * the queen (r, c) goes to (n-1-r, n-1-c). On an even board a top queen at distance d
+ * from row h lands at distance d - 1 below it, so diagonal c + d becomes n - (c + d) and
+ * c - d becomes n - 2 - (c - d); on an odd one the distance is kept and both become
+ * n - 1 - x. Images that leave the board's window meet no top queen and are dropped. */
+static int turned_bit(int n, int j)
+{
+    int half = j >= n, x = j - (half ? n : 0);
+    int y = n % 2 ? n - 1 - x : (half ? n - 2 - x : n - x);
+    return y >= 0 && y < n ? y + (half ? n : 0) : -1;
+}
+
+static void make_turn(join_tables *jt)
+{
+    uint64_t to[64] = {0};
+
+    for (int j = 0; j < 2 * jt->n; j++) {
+        uint64_t from = join_rename(&jt->rn, (uint64_t)1 << j);
+        int y = turned_bit(jt->n, j);
+        if (from && y >= 0)
+            to[__builtin_ctzll(from)] = join_rename(&jt->rn, (uint64_t)1 << y);
+    }
+    join_renaming_of_bits(&jt->turn, to);
+}
+
+uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t k)
+{
+    uint64_t fixed = 0;
+    for (size_t i = 0; i < k; i++)
+        fixed += (top[i] & join_rename(&jt->turn, top[i])) == 0;
+    return fixed;
+}
+
+/* Which bits collide most often is learnt from the half-boards of a spread of tasks
+ * (the same ones every time, so that every run renames alike). */
+#define SAMPLE_TASKS 64
+
+typedef struct sample {
+    join_tables *jt;
+    uint64_t stride, seen;
+    uint64_t count[2][64];
+    join_buf buf;
+    int failed;
+} sample;
+
+static int sample_task(void *user, const task *t)
+{
+    sample *sm = user;
+    if (sm->seen++ % sm->stride)
+        return 0;
+    uint32_t top = (uint32_t)t->payload, free_cols = board_mask(sm->jt->n) & ~top;
+    /* odd n: any middle column will do for the statistics */
+    join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
+    for (int side = 0; side < 2; side++) {
+        size_t k = sm->jt->kernel->halves(sm->jt, side, sd.cols[side], 0, &sm->buf);
+        if (k == SIZE_MAX) {
+            sm->failed = 1;
+            return 1;
+        }
+        join_bit_counts(sm->buf.v, k, sm->count[side]);
+    }
+    return 0;
+}
+
+static int make_renaming(join_tables *jt)
+{
+    sample sm = {jt, 1, 0, {{0}}, {NULL, 0}, 0};
+
+    join_renaming_identity(&jt->rn);
+    if (make_views(jt) != 0)
+        return -1;
+    sm.stride = join_enumerate(jt->n, NULL, NULL) / SAMPLE_TASKS + 1;
+    join_enumerate(jt->n, sample_task, &sm);
+    free(sm.buf.v);
+    if (sm.failed)
+        return -1;
+    join_renaming_make(&jt->rn, sm.count[JOIN_TOP], sm.count[JOIN_BOTTOM]);
+    make_turn(jt);
+    return make_views(jt);
+}
+
+int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
+{
+    assert(n >= 1 && n <= JOIN_MAX_N);
+    memset(jt, 0, sizeof(*jt));
+    jt->n = n;
+    jt->kernel = kernel;
+    jt->h = n / 2;
+    jt->rows[JOIN_TOP] = jt->h;
+    jt->d0[JOIN_TOP] = 1;
+    /* even: row h is the bottom side's first; odd: the middle row, apart from both */
+    jt->rows[JOIN_BOTTOM] = n % 2 ? jt->h : n - jt->h;
+    jt->d0[JOIN_BOTTOM] = n % 2 ? 1 : 0;
+    for (int i = 0; i <= 32; i++)
+        for (int j = 0; j <= i; j++)
+            jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
+    for (int side = 0; side < 2; side++) {
+        int sizes[2];
+        jt->near[side] = jt->rows[side] / 2;
+        sizes[0] = jt->near[side];
+        sizes[1] = jt->rows[side] - jt->near[side];
+        for (int x = 0; x < 2; x++) {
+            if (join_tables_block(jt, sizes[x]))
+                continue;
+            if (block_init(&jt->block[jt->n_blocks], jt, sizes[x]) != 0) {
+                join_tables_free(jt);
+                return -1;
+            }
+            jt->n_blocks++;
+        }
+    }
+    if (make_renaming(jt) != 0) {
+        join_tables_free(jt);
+        return -1;
+    }
+    return 0;
+}
+
+void join_tables_free(join_tables *jt)
+{
+    for (int side = 0; side < 2; side++)
+        for (int far = 0; far < 2; far++) {
+            free(jt->view[side][far]);
+            jt->view[side][far] = NULL;
+        }
+    for (int i = 0; i < jt->n_blocks; i++) {
+        free(jt->block[i].start);
+        free(jt->block[i].rel);
+    }
+    jt->n_blocks = 0;
+}
+
+const join_block *join_tables_block(const join_tables *jt, int k)
+{
+    for (int i = 0; i < jt->n_blocks; i++)
+        if (jt->block[i].k == k)
+            return &jt->block[i];
+    return NULL;
+}
+
+join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle)
+{
+    uint32_t all = board_mask(jt->n);
+    join_sides sd = {{top, all & ~top}, 0};
+
+    if (middle >= 0) {
+        uint64_t q = (uint64_t)1 << middle | (uint64_t)1 << (jt->n + middle);
+        sd.cols[JOIN_BOTTOM] &= ~(1u << middle);
+        sd.forbid = join_rename(&jt->rn, q);
+    }
+    return sd;
+}
+
+int join_buf_room(join_buf *out, size_t used, size_t k)
+{
+    size_t need = used + k + JOIN_HALVES_SLACK;
+    if (need <= out->cap)
+        return 0;
+    size_t cap = out->cap ? out->cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    uint64_t *v = realloc(out->v, cap * sizeof(*v));
+    if (!v)
+        return -1;
+    out->v = v;
+    out->cap = cap;
+    return 0;
+}
