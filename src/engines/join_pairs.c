@@ -13,6 +13,10 @@
 
 #include "engines/join.h"
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #if defined(__AVX512F__)
 #define VEC_WORDS 8
 #elif defined(__AVX2__)
@@ -34,7 +38,7 @@ typedef uint64_t vec __attribute__((vector_size(VEC_WORDS * 8)));
 /* Pairs below which a block goes to the leaf: a split costs two binary searches and a
  * call, the leaf tests a vector of pairs per set bit. */
 #ifndef LEAF_PAIRS
-#define LEAF_PAIRS 100000000
+#define LEAF_PAIRS 4194304
 #endif
 
 static inline uint64_t vec_popcount(vec v)
@@ -50,46 +54,148 @@ static inline uint64_t vec_popcount(vec v)
 typedef vec byte_tables[8][256];
 static_assert(sizeof(byte_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
 
-/* Bit planes of t[0..k) on the bits used: lane bit j of plane i is bit i of mask j. */
-static void transpose(const uint64_t *t, size_t k, uint64_t used, vec plane[64])
+/* Transpose the 8 x 8 matrix of bytes m[row] byte col: m[c] byte r becomes m[r] byte c,
+ * by swapping blocks of 4, 2 and 1 bytes. */
+static inline void transpose_bytes(uint64_t m[8])
 {
-    memset(plane, 0, 64 * sizeof(vec));
-    for (size_t j = 0; j < k; j++) {
-        uint64_t bit = (uint64_t)1 << (j % 64);
-        for (uint64_t m = t[j] & used; m; m &= m - 1)
-            plane[__builtin_ctzll(m)][j / 64] |= bit;
+    static const uint64_t keep[3] = {0x00000000ffffffffu, 0x0000ffff0000ffffu, 0x00ff00ff00ff00ffu};
+    for (int s = 0, d = 4; d; s++, d /= 2)
+        for (int r = 0; r < 8; r++) {
+            if (r & d)
+                continue;
+            uint64_t a = m[r], b = m[r + d];
+            m[r] = (a & keep[s]) | (b << 8 * d & ~keep[s]);
+            m[r + d] = (a >> 8 * d & keep[s]) | (b & ~keep[s]);
+        }
+}
+
+/* Transpose the 8 x 8 matrix of bits x (byte r bit c): byte c bit r after. */
+static inline uint64_t transpose_bits(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00aa00aa00aa00aau;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000cccc0000ccccu;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000f0f0f0f0u;
+    x ^= t ^ (t << 28);
+    return x;
+}
+
+/* Bit planes of t[0..k) on the bits used, for its bytes shift[0..bytes) / 8: lane bit j
+ * of plane i is bit i of mask j (in some fixed order of the lanes, the same for every
+ * plane, which is all the lookups need). Eight masks at a time: their bytes transposed,
+ * then the bits of each used byte. */
+static void transpose(const uint64_t *t, size_t k, uint64_t used, const int shift[8], int bytes,
+                      vec plane[64])
+{
+    uint8_t(*lane_byte)[sizeof(vec)] = (void *)plane;
+
+    if (k < CHUNK)
+        memset(plane, 0, 64 * sizeof(vec));
+    for (size_t g = 0; g * 8 < k; g++) {
+        uint64_t m[8];
+        for (size_t r = 0; r < 8; r++)
+            m[r] = 8 * g + r < k ? t[8 * g + r] & used : 0;
+        transpose_bytes(m);
+        for (int q = 0; q < bytes; q++) {
+            int b = shift[q] / 8;
+            uint64_t o = transpose_bits(m[b]);
+            for (int i = 0; i < 8; i++)
+                lane_byte[8 * b + i][g] = (uint8_t)(o >> 8 * i);
+        }
     }
 }
 
-/* The tables of the bytes of used, in tab[0..), their shifts in shift[]; how many. */
-static int make_tables(const vec plane[64], uint64_t used, byte_tables tab, int shift[8])
+/* The bytes of used, as shifts; how many. */
+static int used_bytes(uint64_t used, int shift[8])
 {
     int q = 0;
-    for (int b = 0; b < 8; b++) {
-        if (!(used >> (8 * b) & 0xff))
-            continue;
-        vec *t = tab[q];
-        t[0] = (vec){0};
-        for (int v = 1; v < 256; v++)
-            t[v] = t[v & (v - 1)] | plane[8 * b + __builtin_ctz((unsigned)v)];
-        shift[q++] = 8 * b;
-    }
+    for (int b = 0; b < 8; b++)
+        if (used >> (8 * b) & 0xff)
+            shift[q++] = 8 * b;
     return q;
 }
 
+/* The table of each used byte: for each value v, the OR of the planes of v's bits. */
+static void make_tables(const vec plane[64], const int shift[8], int bytes, byte_tables tab)
+{
+    for (int q = 0; q < bytes; q++) {
+        vec *t = tab[q];
+        t[0] = (vec){0};
+        /* by doubling: no entry waits for the one stored just before it */
+        for (int i = 0; i < 8; i++)
+            for (int v = 0; v < 1 << i; v++)
+                t[(1 << i) + v] = t[v] | plane[shift[q] + i];
+    }
+}
+
+/* The OR of the tables' entries for the bytes of m: the masks of the chunk m meets. */
+static inline __attribute__((always_inline)) vec met(const byte_tables tab, const int shift[8],
+                                                     int bytes, uint64_t m)
+{
+    vec r = tab[0][m >> shift[0] & 0xff];
+    for (int q = 1; q < bytes; q++)
+        r |= tab[q][m >> shift[q] & 0xff];
+    return r;
+}
+
+#if defined(__AVX512BW__)
+typedef __m512i bytes_vec;
+#define BYTES_SHUFFLE _mm512_shuffle_epi8
+#define BYTES_ADD _mm512_add_epi8
+#define BYTES_SAD(v) _mm512_sad_epu8(v, _mm512_setzero_si512())
+#define BYTES_NIBBLE(v, shift) _mm512_and_si512(_mm512_srli_epi64(v, shift), _mm512_set1_epi8(15))
+#elif defined(__AVX2__)
+typedef __m256i bytes_vec;
+#define BYTES_SHUFFLE _mm256_shuffle_epi8
+#define BYTES_ADD _mm256_add_epi8
+#define BYTES_SAD(v) _mm256_sad_epu8(v, _mm256_setzero_si256())
+#define BYTES_NIBBLE(v, shift) _mm256_and_si256(_mm256_srli_epi64(v, shift), _mm256_set1_epi8(15))
+#endif
+
+#if defined(__AVX2__)
+/* The same with the popcounts in the vector unit: per byte, the bits of each nibble
+ * from a 16-entry table (a byte shuffle), added up in byte counters that are folded
+ * into 64-bit lanes before they can overflow (8 bits per byte, 31 rounds < 256). */
+static inline __attribute__((always_inline)) uint64_t
+chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[8], int bytes)
+{
+    static const uint8_t bits16[64] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                       0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                       0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                       0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    bytes_vec lut;
+    vec sum = {0};
+
+    memcpy(&lut, bits16, sizeof(lut));
+    for (size_t i = 0; i < nx;) {
+        size_t end = nx - i < 31 ? nx : i + 31;
+        vec acc = {0};
+        for (; i < end; i++) {
+            bytes_vec r = (bytes_vec)met(tab, shift, bytes, x[i]);
+            bytes_vec c = BYTES_ADD(BYTES_SHUFFLE(lut, BYTES_NIBBLE(r, 0)),
+                                    BYTES_SHUFFLE(lut, BYTES_NIBBLE(r, 4)));
+            acc = (vec)BYTES_ADD((bytes_vec)acc, c);
+        }
+        sum += (vec)BYTES_SAD((bytes_vec)acc);
+    }
+    uint64_t hits = 0;
+    for (int w = 0; w < VEC_WORDS; w++)
+        hits += sum[w];
+    return hits;
+}
+#else
 /* The masks of a chunk that each of x[0..nx) meets, summed: one lookup per used byte. */
 static inline __attribute__((always_inline)) uint64_t
 chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[8], int bytes)
 {
     uint64_t hits = 0;
-    for (size_t i = 0; i < nx; i++) {
-        vec r = tab[0][x[i] >> shift[0] & 0xff];
-        for (int q = 1; q < bytes; q++)
-            r |= tab[q][x[i] >> shift[q] & 0xff];
-        hits += vec_popcount(r);
-    }
+    for (size_t i = 0; i < nx; i++)
+        hits += vec_popcount(met(tab, shift, bytes, x[i]));
     return hits;
 }
+#endif
 
 /* The pairs of t[0..nt) and x[0..nx) that share no bit of live (the bits above it are
  * known to agree). CHUNK masks of t at a time become bit planes, and the planes tables
@@ -111,9 +217,11 @@ static uint64_t sliced_pairs(const uint64_t *t, size_t nt, const uint64_t *x, si
         used &= live;
         if (!used)
             continue; /* every pair fits */
-        transpose(t + c, k, used, plane);
+        int bytes = used_bytes(used, shift);
+        transpose(t + c, k, used, shift, bytes, plane);
+        make_tables(plane, shift, bytes, tab);
         /* a constant byte count per call, so that the lookups unroll */
-        switch (make_tables(plane, used, tab, shift)) {
+        switch (bytes) {
 #define HITS(bytes)                                                                                \
     case bytes:                                                                                    \
         hits += chunk_hits(x, nx, (const vec(*)[256])tab, shift, bytes);                           \
