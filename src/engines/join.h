@@ -69,6 +69,13 @@ typedef struct join_block {
     uint64_t entries; /* placements in all */
 } join_block;
 
+/* A block's entries as one side places them (near or far block), per entry: its
+ * diagonals, unclipped (join_block_diagonals), to test it against the other block, and
+ * its part of the half-board mask at row h, renamed. */
+typedef struct join_view {
+    uint64_t *e, *d, *mask;
+} join_view;
+
 /* What every worker of a count shares: the board, the split, the block tables. */
 typedef struct join_tables {
     int n, h;            /* board; row h is where the sides meet */
@@ -79,7 +86,7 @@ typedef struct join_tables {
     int n_blocks;
     uint32_t binom[33][33];
     join_renaming rn;                 /* applied to every half-board mask join_halves writes */
-    uint64_t *view[2][2];             /* by side and near/far: each block entry's renamed mask */
+    join_view view[2][2];             /* by side and near/far: each block entry as placed */
     join_renaming turn;               /* a top half-board's mask to that of its image under the half
                                          turn, a bottom half-board (renamed to renamed) */
     const struct join_kernel *kernel; /* the hot loops this count runs */

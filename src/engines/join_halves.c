@@ -47,9 +47,17 @@ static uint32_t pick(const col_list *cl, uint32_t x)
     return out;
 }
 
-/* Near placements as the side sees them, for the inner loop; rows of at most NEAR_MAX
- * entries (larger ones, if any, go through in parts). */
-#define NEAR_MAX 256
+/* The entries [lo, hi) of a block's view. */
+typedef struct entries {
+    const uint64_t *e, *d, *mask;
+    size_t k;
+} entries;
+
+static entries view_range(const join_view *v, uint32_t lo, uint32_t hi)
+{
+    entries r = {v->e + lo, v->d + lo, v->mask + lo, hi - lo};
+    return r;
+}
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
 /* For each 4-bit mask of lanes, the 32-bit lane indices that move those 64-bit lanes to
@@ -64,49 +72,62 @@ static const uint32_t compress_idx[16][8] = {
 };
 #endif
 
-/* Append to out the masks of the near placements v[0..k) that fit with far placement f.
- * The vector form stores whole vectors: out needs JOIN_HALVES_SLACK entries of room past
- * the count. */
-static size_t fit_near(const uint64_t *ve, const uint64_t *vd, const uint64_t *vm, size_t k,
-                       join_placed f, uint64_t *out)
+/* Append to out the masks of the entries of in that fit with placement f of the other
+ * block and have none of the bits forbid (f has none). The vector forms store whole
+ * vectors: out needs JOIN_HALVES_SLACK entries of room past the count. */
+static size_t fit(entries in, uint64_t fe, uint64_t fd, uint64_t fm, uint64_t forbid, uint64_t *out)
 {
-    size_t o = 0;
+    size_t o = 0, i = 0;
 #if defined(__AVX512F__)
-    __m512i fe = _mm512_set1_epi64((long long)f.e), fd = _mm512_set1_epi64((long long)f.d);
-    __m512i fm = _mm512_set1_epi64((long long)f.mask);
-    for (size_t i = 0; i < k; i += 8) {
-        __mmask8 live = k - i >= 8 ? 0xff : (__mmask8)((1u << (k - i)) - 1);
-        __m512i e = _mm512_maskz_loadu_epi64(live, ve + i),
-                d = _mm512_maskz_loadu_epi64(live, vd + i);
-        __mmask8 fit = _mm512_mask_testn_epi64_mask(_mm512_testn_epi64_mask(e, fe), d, fd) & live;
-        __m512i m = _mm512_or_si512(_mm512_maskz_loadu_epi64(live, vm + i), fm);
-        _mm512_storeu_si512((void *)(out + o), _mm512_maskz_compress_epi64(fit, m));
-        o += (size_t)__builtin_popcount(fit);
+    __m512i ve = _mm512_set1_epi64((long long)fe), vd = _mm512_set1_epi64((long long)fd);
+    __m512i vm = _mm512_set1_epi64((long long)fm), vf = _mm512_set1_epi64((long long)forbid);
+    for (; i < in.k; i += 8) {
+        __mmask8 live = in.k - i >= 8 ? 0xff : (__mmask8)((1u << (in.k - i)) - 1);
+        __m512i e = _mm512_maskz_loadu_epi64(live, in.e + i),
+                d = _mm512_maskz_loadu_epi64(live, in.d + i),
+                m = _mm512_maskz_loadu_epi64(live, in.mask + i);
+        __mmask8 ok = _mm512_mask_testn_epi64_mask(_mm512_testn_epi64_mask(e, ve), d, vd);
+        ok = _mm512_mask_testn_epi64_mask(ok, m, vf) & live;
+        _mm512_storeu_si512((void *)(out + o),
+                            _mm512_maskz_compress_epi64(ok, _mm512_or_si512(m, vm)));
+        o += (size_t)__builtin_popcount(ok);
     }
 #elif defined(__AVX2__)
-    __m256i fe = _mm256_set1_epi64x((long long)f.e), fd = _mm256_set1_epi64x((long long)f.d);
-    __m256i fm = _mm256_set1_epi64x((long long)f.mask), zero = _mm256_setzero_si256();
-    size_t i = 0;
-    for (; i + 4 <= k; i += 4) {
-        __m256i e = _mm256_loadu_si256((const void *)(ve + i)),
-                d = _mm256_loadu_si256((const void *)(vd + i));
-        __m256i hit = _mm256_or_si256(_mm256_and_si256(e, fe), _mm256_and_si256(d, fd));
-        int fit = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
-        __m256i m = _mm256_or_si256(_mm256_loadu_si256((const void *)(vm + i)), fm);
-        __m256i idx = _mm256_loadu_si256((const void *)compress_idx[fit]);
-        _mm256_storeu_si256((void *)(out + o), _mm256_permutevar8x32_epi32(m, idx));
-        o += (size_t)__builtin_popcount((unsigned)fit);
-    }
-    for (; i < k; i++) {
-        out[o] = vm[i] | f.mask;
-        o += ((ve[i] & f.e) | (vd[i] & f.d)) == 0;
-    }
-#else
-    for (size_t i = 0; i < k; i++) {
-        out[o] = vm[i] | f.mask;
-        o += ((ve[i] & f.e) | (vd[i] & f.d)) == 0;
+    __m256i ve = _mm256_set1_epi64x((long long)fe), vd = _mm256_set1_epi64x((long long)fd);
+    __m256i vm = _mm256_set1_epi64x((long long)fm), vf = _mm256_set1_epi64x((long long)forbid);
+    __m256i zero = _mm256_setzero_si256();
+    for (; i + 4 <= in.k; i += 4) {
+        __m256i e = _mm256_loadu_si256((const void *)(in.e + i)),
+                d = _mm256_loadu_si256((const void *)(in.d + i)),
+                m = _mm256_loadu_si256((const void *)(in.mask + i));
+        __m256i hit = _mm256_or_si256(_mm256_and_si256(e, ve), _mm256_and_si256(d, vd));
+        hit = _mm256_or_si256(hit, _mm256_and_si256(m, vf));
+        int ok = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
+        __m256i idx = _mm256_loadu_si256((const void *)compress_idx[ok]);
+        _mm256_storeu_si256((void *)(out + o),
+                            _mm256_permutevar8x32_epi32(_mm256_or_si256(m, vm), idx));
+        o += (size_t)__builtin_popcount((unsigned)ok);
     }
 #endif
+    for (; i < in.k; i++) {
+        out[o] = in.mask[i] | fm;
+        o += ((in.e[i] & fe) | (in.d[i] & fd) | (in.mask[i] & forbid)) == 0;
+    }
+    return o;
+}
+
+/* The half-boards of a near block's entries in and a far block's entries outer (or the
+ * other way round: the test is symmetric), the longer list in the inner loop. */
+static size_t fit_blocks(entries a, entries b, uint64_t forbid, uint64_t *out)
+{
+    size_t o = 0;
+    if (a.k < b.k) {
+        entries t = a;
+        a = b, b = t;
+    }
+    for (size_t j = 0; j < b.k; j++)
+        if ((b.mask[j] & forbid) == 0)
+            o += fit(a, b.e[j], b.d[j], b.mask[j], forbid, out + o);
     return o;
 }
 
@@ -115,10 +136,8 @@ size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols
 {
     int kn = jt->near[side], kf = jt->rows[side] - kn;
     const join_block *bn = join_tables_block(jt, kn), *bf = join_tables_block(jt, kf);
-    int dn = join_block_d0(jt, side, 0), df = join_block_d0(jt, side, 1);
     int m = __builtin_popcount(cols);
     uint32_t x = kn ? (1u << kn) - 1 : 0;
-    uint64_t ve[NEAR_MAX], vd[NEAR_MAX], vm[NEAR_MAX];
     size_t k = 0;
     col_list cl = list_cols(cols);
 
@@ -126,23 +145,11 @@ size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols
     for (;;) {
         uint32_t c1 = pick(&cl, x), r1 = join_colex_rank(jt, c1),
                  r2 = join_colex_rank(jt, cols & ~c1);
-        for (uint32_t e0 = bn->start[r1]; e0 < bn->start[r1 + 1]; e0 += NEAR_MAX) {
-            uint32_t end = bn->start[r1 + 1] - e0 < NEAR_MAX ? bn->start[r1 + 1] : e0 + NEAR_MAX;
-            size_t kk = 0;
-            for (uint32_t e = e0; e < end; e++) {
-                join_placed p = join_block_diagonals(kn, dn, bn->rel[e]);
-                ve[kk] = p.e, vd[kk] = p.d, vm[kk] = jt->view[side][0][e];
-                kk += (vm[kk] & forbid) == 0;
-            }
-            if (join_buf_room(out, k, (size_t)kk * (bf->start[r2 + 1] - bf->start[r2])) != 0)
-                return SIZE_MAX;
-            for (uint32_t f = bf->start[r2]; f < bf->start[r2 + 1]; f++) {
-                join_placed pf = join_block_diagonals(kf, df, bf->rel[f]);
-                pf.mask = jt->view[side][1][f];
-                if ((pf.mask & forbid) == 0)
-                    k += fit_near(ve, vd, vm, kk, pf, out->v + k);
-            }
-        }
+        entries near = view_range(&jt->view[side][0], bn->start[r1], bn->start[r1 + 1]);
+        entries far = view_range(&jt->view[side][1], bf->start[r2], bf->start[r2 + 1]);
+        if (join_buf_room(out, k, near.k * far.k) != 0)
+            return SIZE_MAX;
+        k += fit_blocks(near, far, forbid, out->v + k);
         if (kn == 0 || kn == m)
             break;
         x = next_subset(x);

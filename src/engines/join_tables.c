@@ -87,14 +87,19 @@ static int make_views(join_tables *jt)
     for (int side = 0; side < 2; side++)
         for (int far = 0; far < 2; far++) {
             int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
+            int d0 = join_block_d0(jt, side, far);
             const join_block *b = join_tables_block(jt, k);
-            uint64_t *v = malloc((size_t)(b->entries ? b->entries : 1) * sizeof(*v));
-            if (!v)
+            size_t size = (size_t)(b->entries ? b->entries : 1) * sizeof(uint64_t);
+            join_view *v = &jt->view[side][far];
+            if (!v->e &&
+                (!(v->e = malloc(size)) || !(v->d = malloc(size)) || !(v->mask = malloc(size))))
                 return -1;
-            for (uint64_t i = 0; i < b->entries; i++)
-                v[i] = block_mask(jt, side, k, join_block_d0(jt, side, far), b->rel[i]);
-            free(jt->view[side][far]);
-            jt->view[side][far] = v;
+            for (uint64_t i = 0; i < b->entries; i++) {
+                join_placed p = join_block_diagonals(k, d0, b->rel[i]);
+                v->e[i] = p.e;
+                v->d[i] = p.d;
+                v->mask[i] = block_mask(jt, side, k, d0, b->rel[i]);
+            }
         }
     return 0;
 }
@@ -221,8 +226,11 @@ void join_tables_free(join_tables *jt)
 {
     for (int side = 0; side < 2; side++)
         for (int far = 0; far < 2; far++) {
-            free(jt->view[side][far]);
-            jt->view[side][far] = NULL;
+            join_view *v = &jt->view[side][far];
+            free(v->e);
+            free(v->d);
+            free(v->mask);
+            *v = (join_view){NULL, NULL, NULL};
         }
     for (int i = 0; i < jt->n_blocks; i++) {
         free(jt->block[i].start);
