@@ -26,8 +26,26 @@
 #endif
 typedef uint64_t vec __attribute__((vector_size(VEC_WORDS * 8)));
 
+/* Vectors per lookup: two where registers are narrow, so that one index computation
+ * serves more pairs. */
+#if defined(__AVX512F__)
+#define ENTRY_VECS 1
+#else
+#define ENTRY_VECS 2
+#endif
+typedef struct entry {
+    vec v[ENTRY_VECS];
+} entry;
+
+static inline entry entry_or(entry a, entry b)
+{
+    for (int e = 0; e < ENTRY_VECS; e++)
+        a.v[e] |= b.v[e];
+    return a;
+}
+
 /* Masks per bit plane: one bit of each lane of a vector per mask. */
-#define CHUNK (VEC_WORDS * 64)
+#define CHUNK (VEC_WORDS * 64 * ENTRY_VECS)
 
 /* Bits the sets are sorted on (from bit 63 down): enough to split blocks of ~100k masks
  * down to the leaf size; the leaf tests every bit below anyway. */
@@ -51,7 +69,7 @@ static inline uint64_t vec_popcount(vec v)
 
 /* Lookup tables of one chunk: for each byte of the masks that the chunk's masks use,
  * and each value v of that byte, the OR of the planes of v's bits. */
-typedef vec byte_tables[8][256];
+typedef entry byte_tables[8][256];
 static_assert(sizeof(byte_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
 
 /* Transpose the 8 x 8 matrix of bytes m[row] byte col: m[c] byte r becomes m[r] byte c,
@@ -87,12 +105,12 @@ static inline uint64_t transpose_bits(uint64_t x)
  * plane, which is all the lookups need). Eight masks at a time: their bytes transposed,
  * then the bits of each used byte. */
 static void transpose(const uint64_t *t, size_t k, uint64_t used, const int shift[8], int bytes,
-                      vec plane[64])
+                      entry plane[64])
 {
-    uint8_t(*lane_byte)[sizeof(vec)] = (void *)plane;
+    uint8_t(*lane_byte)[sizeof(entry)] = (void *)plane;
 
     if (k < CHUNK)
-        memset(plane, 0, 64 * sizeof(vec));
+        memset(plane, 0, 64 * sizeof(entry));
     for (size_t g = 0; g * 8 < k; g++) {
         uint64_t m[8];
         for (size_t r = 0; r < 8; r++)
@@ -118,25 +136,25 @@ static int used_bytes(uint64_t used, int shift[8])
 }
 
 /* The table of each used byte: for each value v, the OR of the planes of v's bits. */
-static void make_tables(const vec plane[64], const int shift[8], int bytes, byte_tables tab)
+static void make_tables(const entry plane[64], const int shift[8], int bytes, byte_tables tab)
 {
     for (int q = 0; q < bytes; q++) {
-        vec *t = tab[q];
-        t[0] = (vec){0};
+        entry *t = tab[q];
+        memset(&t[0], 0, sizeof(t[0]));
         /* by doubling: no entry waits for the one stored just before it */
         for (int i = 0; i < 8; i++)
             for (int v = 0; v < 1 << i; v++)
-                t[(1 << i) + v] = t[v] | plane[shift[q] + i];
+                t[(1 << i) + v] = entry_or(t[v], plane[shift[q] + i]);
     }
 }
 
 /* The OR of the tables' entries for the bytes of m: the masks of the chunk m meets. */
-static inline __attribute__((always_inline)) vec met(const byte_tables tab, const int shift[8],
-                                                     int bytes, uint64_t m)
+static inline __attribute__((always_inline)) entry met(const byte_tables tab, const int shift[8],
+                                                       int bytes, uint64_t m)
 {
-    vec r = tab[0][m >> shift[0] & 0xff];
+    entry r = tab[0][m >> shift[0] & 0xff];
     for (int q = 1; q < bytes; q++)
-        r |= tab[q][m >> shift[q] & 0xff];
+        r = entry_or(r, tab[q][m >> shift[q] & 0xff]);
     return r;
 }
 
@@ -157,7 +175,9 @@ typedef __m256i bytes_vec;
 #if defined(__AVX2__)
 /* The same with the popcounts in the vector unit: per byte, the bits of each nibble
  * from a 16-entry table (a byte shuffle), added up in byte counters that are folded
- * into 64-bit lanes before they can overflow (8 bits per byte, 31 rounds < 256). */
+ * into 64-bit lanes before they can overflow (8 bits per byte and vector of an entry,
+ * ROUNDS rounds < 256). */
+#define ROUNDS (31 / ENTRY_VECS)
 static inline __attribute__((always_inline)) uint64_t
 chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[8], int bytes)
 {
@@ -170,13 +190,16 @@ chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[
 
     memcpy(&lut, bits16, sizeof(lut));
     for (size_t i = 0; i < nx;) {
-        size_t end = nx - i < 31 ? nx : i + 31;
+        size_t end = nx - i < ROUNDS ? nx : i + ROUNDS;
         vec acc = {0};
         for (; i < end; i++) {
-            bytes_vec r = (bytes_vec)met(tab, shift, bytes, x[i]);
-            bytes_vec c = BYTES_ADD(BYTES_SHUFFLE(lut, BYTES_NIBBLE(r, 0)),
-                                    BYTES_SHUFFLE(lut, BYTES_NIBBLE(r, 4)));
-            acc = (vec)BYTES_ADD((bytes_vec)acc, c);
+            entry r = met(tab, shift, bytes, x[i]);
+            for (int e = 0; e < ENTRY_VECS; e++) {
+                bytes_vec v = (bytes_vec)r.v[e];
+                bytes_vec c = BYTES_ADD(BYTES_SHUFFLE(lut, BYTES_NIBBLE(v, 0)),
+                                        BYTES_SHUFFLE(lut, BYTES_NIBBLE(v, 4)));
+                acc = (vec)BYTES_ADD((bytes_vec)acc, c);
+            }
         }
         sum += (vec)BYTES_SAD((bytes_vec)acc);
     }
@@ -191,8 +214,11 @@ static inline __attribute__((always_inline)) uint64_t
 chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[8], int bytes)
 {
     uint64_t hits = 0;
-    for (size_t i = 0; i < nx; i++)
-        hits += vec_popcount(met(tab, shift, bytes, x[i]));
+    for (size_t i = 0; i < nx; i++) {
+        entry r = met(tab, shift, bytes, x[i]);
+        for (int e = 0; e < ENTRY_VECS; e++)
+            hits += vec_popcount(r.v[e]);
+    }
     return hits;
 }
 #endif
@@ -204,8 +230,8 @@ chunk_hits(const uint64_t *x, size_t nx, const byte_tables tab, const int shift[
 static uint64_t sliced_pairs(const uint64_t *t, size_t nt, const uint64_t *x, size_t nx,
                              uint64_t live, void *work)
 {
-    vec plane[64];
-    vec(*tab)[256] = work;
+    entry plane[64];
+    entry(*tab)[256] = work;
     uint64_t hits = 0;
     int shift[8];
 
@@ -224,7 +250,7 @@ static uint64_t sliced_pairs(const uint64_t *t, size_t nt, const uint64_t *x, si
         switch (bytes) {
 #define HITS(bytes)                                                                                \
     case bytes:                                                                                    \
-        hits += chunk_hits(x, nx, (const vec(*)[256])tab, shift, bytes);                           \
+        hits += chunk_hits(x, nx, (const entry(*)[256])tab, shift, bytes);                         \
         break;
             HITS(1) HITS(2) HITS(3) HITS(4) HITS(5) HITS(6) HITS(7) HITS(8)
 #undef HITS
