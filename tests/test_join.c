@@ -247,7 +247,7 @@ static void check_pairs(size_t na, size_t nb, int density)
 {
     size_t most = na > nb ? na : nb;
     uint64_t *a = malloc((na + 1) * sizeof(uint64_t)), *b = malloc((nb + 1) * sizeof(uint64_t));
-    uint64_t *tmp = malloc((most + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
     void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
 
     cr_assert(a && b && tmp && work);

@@ -181,7 +181,7 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
     }
     nb = jt->kernel->halves(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid,
                             &js->side[JOIN_BOTTOM]);
-    if (nb == SIZE_MAX || join_buf_room(&js->tmp, 0, nf > nb ? nf : nb) != 0)
+    if (nb == SIZE_MAX || join_buf_room(&js->tmp, 0, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
         return -1;
     *fixed = turn_fixed(jt, top, middle, fit, nf);
     *pairs = jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work);

@@ -1,7 +1,7 @@
-/* The renaming of mask bits that the join engine's pair counting relies on: the bits
- * where a top and a bottom half-board collide most often become the top bits, so that
- * sorting and splitting on those prunes the most. Also the plain double loop that the
- * fast counters are checked against. */
+/* The renaming of mask bits that the join engine's pair counting relies on: the 2n bits
+ * a mask can have become the top bits, so that the counter's lookups cover few bytes,
+ * those where a top and a bottom half-board collide most often first. Also the plain
+ * double loop that the fast counters are checked against. */
 #include <string.h>
 
 #include "engines/join.h"
