@@ -338,6 +338,11 @@ NQ_API void nq_journal_hooks(nq_journal *j, nq_hooks *h);
 NQ_API uint64_t nq_journal_appended(const nq_journal *j);
 NQ_API int nq_journal_errno(const nq_journal *j);
 
+/* The identity of the open journal file (st_dev and st_ino of its descriptor), so that a
+ * caller can tell that another path it writes names the same file. NQ_EIO if fstat
+ * fails, NQ_EINVAL without a journal. */
+NQ_API int nq_journal_file_id(const nq_journal *j, uint64_t *dev, uint64_t *ino);
+
 /* Sync, unlock and close; returns the status of the final sync. *j becomes NULL. */
 NQ_API int nq_journal_close(nq_journal **j);
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "commands.h"
 #include "config.h"
 #include "count_output.h"
+#include "output_files.h"
 #include "progress.h"
 #include "signals.h"
 
@@ -305,16 +307,32 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     return 0;
 }
 
-/* --out is opened (created) before the runs, so that a path that cannot be written fails
- * at once rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an
- * error, not a hang. */
-static int bench_check_out(const char *path)
+/* --out is opened before the runs, so that a path that cannot be written fails at once
+ * rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an error, not a
+ * hang. It is cut to nothing only once it is known not to be where standard output goes
+ * (bench -o r.json >>r.json would write the report twice into one file). */
+static int bench_open_out(const char *path, FILE **out)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    output_file f[2];
+    struct stat st;
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644), e, rc;
+
+    *out = NULL;
     if (fd < 0)
         return args_run_error("bench", "cannot open --out '%s' for writing: %s", path,
                               strerror(errno));
-    close(fd);
+    output_file_fd(&f[0], "--out", path, fd);
+    output_file_fd(&f[1], NULL, NULL, STDOUT_FILENO);
+    if ((rc = output_files_distinct("bench", f, 2)) != 0) {
+        close(fd);
+        return rc;
+    }
+    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0 ||
+        (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || !(*out = fdopen(fd, "w"))) {
+        e = errno;
+        close(fd);
+        return args_run_error("bench", "cannot open --out '%s' for writing: %s", path, strerror(e));
+    }
     return 0;
 }
 
@@ -423,12 +441,10 @@ int cmd_bench(int argc, char **argv)
         return exit_code;
     if (rc)
         return rc;
-    if (b.out && (rc = bench_check_out(b.out)) != 0)
+    /* Before any run, so that a bad path costs nothing and Ctrl-C has a file to write. */
+    if (b.out && (rc = bench_open_out(b.out, &out_file)) != 0)
         return rc;
     total = (size_t)b.n_engines * (size_t)b.n_ns * (size_t)b.n_threads;
-    /* Before any run, so that a bad path costs nothing and Ctrl-C has a file to write. */
-    if (b.out && !(out_file = fopen(b.out, "w")))
-        return args_run_error("bench", "cannot open --out '%s' for writing", b.out);
     memset(&rep, 0, sizeof(rep));
     rep.results = calloc(total, sizeof(*rep.results));
     runs = calloc(2 * total * (size_t)b.repeat, sizeof(*runs));

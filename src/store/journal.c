@@ -620,6 +620,18 @@ uint64_t nq_journal_appended(const nq_journal *j)
     return n;
 }
 
+int nq_journal_file_id(const nq_journal *j, uint64_t *dev, uint64_t *ino)
+{
+    struct stat st;
+    if (!j || !dev || !ino)
+        return NQ_EINVAL;
+    if (fstat(j->fd, &st) != 0)
+        return NQ_EIO;
+    *dev = (uint64_t)st.st_dev;
+    *ino = (uint64_t)st.st_ino;
+    return NQ_OK;
+}
+
 int nq_journal_errno(const nq_journal *j)
 {
     int e;
