@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/bench_list.h"
@@ -335,6 +336,29 @@ Test(unit, bench_cli_out_on_stdout_is_refused)
     close(fe);
     unlink(path);
     unlink(err_path);
+}
+
+/* --out naming a symbolic link would replace its target: refused, target kept. */
+Test(unit, bench_cli_out_through_a_link_is_refused)
+{
+    char target[] = "/tmp/nq-bench-target-XXXXXX", lnk[64];
+    const char *const args[] = {"bench",    "--n", "6",        "--threads", "1", "--repeat", "1",
+                                "--warmup", "0",   "--no-pin", "--out",     lnk, NULL};
+    int fd = mkstemp(target);
+    struct stat st;
+
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, "kept", 4), 4);
+    close(fd);
+    snprintf(lnk, sizeof(lnk), "%s.link", target);
+    cr_assert_eq(symlink(target, lnk), 0);
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "symbolic link"), "%s", o.err);
+    cr_expect(stat(target, &st) == 0 && st.st_size == 4, "the target is untouched");
+    unlink(lnk);
+    unlink(target);
 }
 
 /* Every format through the command, and the options bench shares with count:

@@ -818,3 +818,50 @@ Test(unit, outputs_that_are_one_file_are_refused)
     expect_same_file_refused(run_with_stdout_on(subs, spath), "the result >>subtotals");
     cleanup();
 }
+
+/* Files we create or replace are never reached through a symbolic link, and a journal
+ * must be a regular file: --checkpoint or --subtotals naming a link (to a file, or to
+ * nothing) fails with one line and leaves the target as it was; --checkpoint
+ * /dev/stdout (a link) is refused rather than mixing the journal with the result. */
+Test(unit, outputs_through_symbolic_links_are_refused)
+{
+    char target[80], lnk[80], dangling[80], out[] = "/tmp/nq-ckpt-out-XXXXXX";
+    const char *const ck[] = {"count", "8", "--no-pin", "--checkpoint", lnk, NULL};
+    const char *const ckd[] = {"count", "8", "--no-pin", "--checkpoint", dangling, NULL};
+    const char *const sub[] = {"count", "8", "--no-pin", "--subtotals", lnk, NULL};
+    const char *const subd[] = {"count", "8", "--no-pin", "--subtotals", dangling, NULL};
+    const char *const dev[] = {"count", "8", "--no-pin", "--checkpoint", "/dev/stdout", NULL};
+    const char *const *cases[] = {ck, ckd, sub, subd};
+    int fd;
+
+    make_paths();
+    snprintf(target, sizeof(target), "%s.target", jpath);
+    snprintf(lnk, sizeof(lnk), "%s.link", jpath);
+    snprintf(dangling, sizeof(dangling), "%s.dangling", jpath);
+    cr_assert_eq(symlink(target, lnk), 0);
+    cr_assert_eq(symlink(jpath, dangling), 0); /* jpath does not exist */
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        cr_assert(fd >= 0);
+        cr_assert_eq(write(fd, "kept", 4), 4);
+        close(fd);
+        cli_run(&o, cases[i]);
+        cr_expect_eq(o.status, 1, "case %zu: exit %d (%s)", i, o.status, o.err);
+        cr_expect_eq(count_lines(o.err), 1, "case %zu: %s", i, o.err);
+        cr_expect_not_null(strstr(o.err, "symbolic link"), "case %zu: %s", i, o.err);
+        cr_expect_str_eq(o.out, "", "case %zu", i);
+        cr_expect_eq(file_size(target), 4, "case %zu: the target is untouched", i);
+        cr_expect_eq(file_size(jpath), -1, "case %zu: nothing made where the link points", i);
+    }
+    fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_expect_eq(run_with_stdout_on(dev, out), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "symbolic link"), "%s", o.err);
+    cr_expect_eq(file_size(out), 0, "nothing written to standard output's file");
+    unlink(out);
+    unlink(lnk);
+    unlink(dangling);
+    unlink(target);
+    cleanup();
+}

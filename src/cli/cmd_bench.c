@@ -315,17 +315,27 @@ static int bench_open_out(const char *path, FILE **out)
 {
     output_file f[2];
     struct stat st;
-    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644), e, rc;
+    /* O_NOFOLLOW: a symbolic link would have its target replaced. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644), e, rc;
 
     *out = NULL;
     if (fd < 0)
         return args_run_error("bench", "cannot open --out '%s' for writing: %s", path,
-                              strerror(errno));
+                              errno == ELOOP ? "a symbolic link (name the file itself)"
+                                             : strerror(errno));
     output_file_fd(&f[0], "--out", path, fd);
     output_file_fd(&f[1], NULL, NULL, STDOUT_FILENO);
     if ((rc = output_files_distinct("bench", f, 2)) != 0) {
         close(fd);
         return rc;
+    }
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+        !S_ISCHR(st.st_mode)) {
+        close(fd);
+        return args_run_error("bench",
+                              "cannot open --out '%s' for writing: not a regular file, a FIFO or "
+                              "a character device",
+                              path);
     }
     if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0 ||
         (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || !(*out = fdopen(fd, "w"))) {

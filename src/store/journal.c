@@ -204,16 +204,21 @@ static void sync_parent(const char *path)
 }
 
 /* Open an existing journal without ever blocking: O_NONBLOCK keeps a FIFO from waiting
- * for a peer, and anything but a regular file is refused before it is read. -1 with
- * errno ENOENT when there is no such file; otherwise -1 after io_fail. */
+ * for a peer, and anything but a regular file is refused before it is read. Nor is a
+ * symbolic link followed (O_NOFOLLOW): the records would land in whatever it points to
+ * (/dev/stdout, someone else's file). -1 with errno ENOENT when there is no such file;
+ * otherwise -1 after io_fail. */
 static int open_regular(const char *path, int flags, nq_journal_info *info, int *rc)
 {
     struct stat st;
-    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC), e;
+    int fd = open(path, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), e;
 
     if (fd < 0) {
         e = errno;
         *rc = io_fail(info, e, "cannot open");
+        if (e == ELOOP)
+            journal_set_detail(info, "a symbolic link (a journal must be a regular file: name "
+                                     "the file itself)");
         errno = e;
         return -1;
     }
