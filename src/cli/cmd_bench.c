@@ -379,22 +379,29 @@ static double bench_estimate(const bench_opts *b)
     return total;
 }
 
+/* The reason a write failed, for the message (stdio leaves it in errno). */
+static const char *write_error(void)
+{
+    return strerror(errno ? errno : EIO);
+}
+
 static int bench_emit(const bench_opts *b, FILE *out_file, const bench_report *rep)
 {
     if (out_file) {
         if (bench_write(rep, b->format, out_file) != 0) {
+            const char *why = write_error();
             fclose(out_file);
-            return args_run_error("bench", "cannot write '%s'", b->out);
+            return args_run_error("bench", "cannot write '%s': %s", b->out, why);
         }
         if (fclose(out_file) != 0)
-            return args_run_error("bench", "cannot write '%s'", b->out);
+            return args_run_error("bench", "cannot write '%s': %s", b->out, write_error());
         return bench_write(rep, BENCH_TEXT, stdout) == 0
                    ? 0
-                   : args_run_error("bench", "cannot write the table");
+                   : args_run_error("bench", "cannot write the table: %s", write_error());
     }
     return bench_write(rep, b->format, stdout) == 0
                ? 0
-               : args_run_error("bench", "cannot write the report");
+               : args_run_error("bench", "cannot write the report: %s", write_error());
 }
 
 /* Measure every (engine, n) group in turn; NQ_OK, or the failure (reported unless it is
