@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/bench_list.h"
@@ -309,6 +310,55 @@ Test(unit, bench_cli_unwritable_out_fails_before_the_runs)
         cr_assert_fail("bench ran its measurements before opening --out");
     }
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+}
+
+/* --out where standard output goes too (bench -o r.json >>r.json) would hold two
+ * reports written over each other: refused before anything is written (issue 22). */
+Test(unit, bench_cli_out_on_stdout_is_refused)
+{
+    char path[] = "/tmp/nq-bench-out-XXXXXX", err_path[] = "/tmp/nq-bench-err-XXXXXX";
+    const char *const args[] = {"bench",    "--n", "6",        "--threads", "1",  "--repeat", "1",
+                                "--warmup", "0",   "--no-pin", "--out",     path, NULL};
+    int fo = mkstemp(path), fe = mkstemp(err_path), st;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    cr_assert_eq(write(fo, "kept\n", 5), 5);
+    st = cli_spawn(args, fo, fe);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    lseek(fo, 0, SEEK_SET);
+    cli_slurp(fo, o.out, sizeof(o.out));
+    cr_expect_eq(st, 2, "exit %d, stderr: %s", st, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "are the same file"), "%s", o.err);
+    cr_expect_str_eq(o.out, "kept\n", "the file is untouched");
+    close(fo);
+    close(fe);
+    unlink(path);
+    unlink(err_path);
+}
+
+/* --out naming a symbolic link would replace its target: refused, target kept. */
+Test(unit, bench_cli_out_through_a_link_is_refused)
+{
+    char target[] = "/tmp/nq-bench-target-XXXXXX", lnk[64];
+    const char *const args[] = {"bench",    "--n", "6",        "--threads", "1", "--repeat", "1",
+                                "--warmup", "0",   "--no-pin", "--out",     lnk, NULL};
+    int fd = mkstemp(target);
+    struct stat st;
+
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, "kept", 4), 4);
+    close(fd);
+    snprintf(lnk, sizeof(lnk), "%s.link", target);
+    cr_assert_eq(symlink(target, lnk), 0);
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "symbolic link"), "%s", o.err);
+    cr_expect(stat(target, &st) == 0 && st.st_size == 4, "the target is untouched");
+    unlink(lnk);
+    unlink(target);
 }
 
 /* Every format through the command, and the options bench shares with count:

@@ -743,3 +743,125 @@ Test(unit, sigterm_with_thousands_of_threads_is_prompt)
     cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0);
     cleanup();
 }
+
+/* ---- what a newcomer and a hostile run still broke (issue 22) ---------------------- */
+
+/* Run args with stdout on the file at path, opened for appending (as >>path does). */
+static int run_with_stdout_on(const char *const *args, const char *path)
+{
+    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    int fo = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644), fe = mkstemp(err_path), st;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    st = cli_spawn(args, fo, fe);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fo);
+    close(fe);
+    unlink(err_path);
+    return st;
+}
+
+static ssize_t read_bytes(const char *p, char *buf, size_t size)
+{
+    int fd = open(p, O_RDONLY);
+    ssize_t len;
+    cr_assert(fd >= 0, "cannot open %s", p);
+    len = read(fd, buf, size);
+    close(fd);
+    return len;
+}
+
+static void expect_same_file_refused(int st, const char *what)
+{
+    cr_expect_eq(st, 2, "%s: exit %d (%s)", what, st, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s: %s", what, o.err);
+    cr_expect_not_null(strstr(o.err, "are the same file"), "%s: %s", what, o.err);
+}
+
+/* --subtotals naming the journal by another spelling (./x, a hard link) or standard
+ * output going to it is refused before anything is written: the journal keeps its
+ * bytes, and a new journal is not created under the CSV's name either. */
+Test(unit, outputs_that_are_one_file_are_refused)
+{
+    static char before[65536], after[65536];
+    char dotted[80], linked[80];
+    const char *const dot[] = {"count", "12",          "--no-pin", "--checkpoint",
+                               jpath,   "--subtotals", dotted,     NULL};
+    const char *const hard[] = {"count", "12",          "--no-pin", "--checkpoint",
+                                jpath,   "--subtotals", linked,     NULL};
+    const char *const plain[] = {"count", "12", "--no-pin", "--checkpoint", jpath, NULL};
+    const char *const subs[] = {"count", "12", "--no-pin", "--subtotals", spath, NULL};
+    ssize_t len;
+
+    make_paths();
+    snprintf(dotted, sizeof(dotted), "/tmp/./%s", jpath + 5);
+    snprintf(linked, sizeof(linked), "%s.link", jpath);
+    cli_run(&o, dot);
+    expect_same_file_refused(o.status, "a new journal and --subtotals ./it");
+    cr_expect_eq(file_size(jpath), -1, "nothing is left behind");
+
+    run_12();
+    expect_total(&o, 12);
+    len = read_bytes(jpath, before, sizeof(before));
+    cr_assert_gt(len, JOURNAL_HEADER_SIZE);
+    cli_run(&o, dot);
+    expect_same_file_refused(o.status, "--subtotals /tmp/./journal");
+    cr_assert_eq(link(jpath, linked), 0);
+    cli_run(&o, hard);
+    expect_same_file_refused(o.status, "--subtotals a hard link of the journal");
+    unlink(linked);
+    expect_same_file_refused(run_with_stdout_on(plain, jpath), "the result >>journal");
+    cr_expect_eq(read_bytes(jpath, after, sizeof(after)), len);
+    cr_expect_eq(memcmp(after, before, (size_t)len), 0, "the journal is untouched");
+
+    expect_same_file_refused(run_with_stdout_on(subs, spath), "the result >>subtotals");
+    cleanup();
+}
+
+/* Files we create or replace are never reached through a symbolic link, and a journal
+ * must be a regular file: --checkpoint or --subtotals naming a link (to a file, or to
+ * nothing) fails with one line and leaves the target as it was; --checkpoint
+ * /dev/stdout (a link) is refused rather than mixing the journal with the result. */
+Test(unit, outputs_through_symbolic_links_are_refused)
+{
+    char target[80], lnk[80], dangling[80], out[] = "/tmp/nq-ckpt-out-XXXXXX";
+    const char *const ck[] = {"count", "8", "--no-pin", "--checkpoint", lnk, NULL};
+    const char *const ckd[] = {"count", "8", "--no-pin", "--checkpoint", dangling, NULL};
+    const char *const sub[] = {"count", "8", "--no-pin", "--subtotals", lnk, NULL};
+    const char *const subd[] = {"count", "8", "--no-pin", "--subtotals", dangling, NULL};
+    const char *const dev[] = {"count", "8", "--no-pin", "--checkpoint", "/dev/stdout", NULL};
+    const char *const *cases[] = {ck, ckd, sub, subd};
+    int fd;
+
+    make_paths();
+    snprintf(target, sizeof(target), "%s.target", jpath);
+    snprintf(lnk, sizeof(lnk), "%s.link", jpath);
+    snprintf(dangling, sizeof(dangling), "%s.dangling", jpath);
+    cr_assert_eq(symlink(target, lnk), 0);
+    cr_assert_eq(symlink(jpath, dangling), 0); /* jpath does not exist */
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        cr_assert(fd >= 0);
+        cr_assert_eq(write(fd, "kept", 4), 4);
+        close(fd);
+        cli_run(&o, cases[i]);
+        cr_expect_eq(o.status, 1, "case %zu: exit %d (%s)", i, o.status, o.err);
+        cr_expect_eq(count_lines(o.err), 1, "case %zu: %s", i, o.err);
+        cr_expect_not_null(strstr(o.err, "symbolic link"), "case %zu: %s", i, o.err);
+        cr_expect_str_eq(o.out, "", "case %zu", i);
+        cr_expect_eq(file_size(target), 4, "case %zu: the target is untouched", i);
+        cr_expect_eq(file_size(jpath), -1, "case %zu: nothing made where the link points", i);
+    }
+    fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_expect_eq(run_with_stdout_on(dev, out), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "symbolic link"), "%s", o.err);
+    cr_expect_eq(file_size(out), 0, "nothing written to standard output's file");
+    unlink(out);
+    unlink(lnk);
+    unlink(dangling);
+    unlink(target);
+    cleanup();
+}

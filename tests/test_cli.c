@@ -402,11 +402,17 @@ static int run_stdout_on(const char *const *args, int fd)
 Test(unit, cli_lost_output_fails)
 {
     const char *const cases[][6] = {
-        {"verify", "1", "5", NULL}, {"--help", NULL},
-        {"--version", NULL},        {"count", "--help", NULL},
-        {"count", "8", NULL},       {"count", "8", "--json", NULL},
-        {"list", "6", NULL},        {"list", "--help", NULL},
-        {"help", "bench", NULL},    {"verify", "4", "5", "--json", NULL},
+        {"verify", "1", "5", NULL},
+        {"--help", NULL},
+        {"--version", NULL},
+        {"count", "--help", NULL},
+        {"count", "8", NULL},
+        {"count", "8", "--json", NULL},
+        {"list", "6", NULL},
+        {"list", "--help", NULL},
+        {"help", "bench", NULL},
+        {"verify", "4", "5", "--json", NULL},
+        {"bench", "-n", "6", "-r", "1", NULL},
     };
     int full = open("/dev/full", O_WRONLY);
     cr_assert(full >= 0);
@@ -415,6 +421,9 @@ Test(unit, cli_lost_output_fails)
         cr_expect_eq(st, 1, "%s %s > /dev/full: exit %d", cases[i][0],
                      cases[i][1] ? cases[i][1] : "", st);
         cr_expect_eq(count_lines(o.err), 1, "%s > /dev/full: %s", cases[i][0], o.err);
+        /* the message names the cause (issue 22) */
+        cr_expect_not_null(strstr(o.err, "No space left on device"), "%s > /dev/full: %s",
+                           cases[i][0], o.err);
         st = run_stdout_on(cases[i], -1);
         cr_expect_eq(st, 1, "%s %s >&-: exit %d", cases[i][0], cases[i][1] ? cases[i][1] : "", st);
         cr_expect_eq(count_lines(o.err), 1, "%s >&-: %s", cases[i][0], o.err);

@@ -191,3 +191,57 @@ Test(unit, a_stop_ends_a_long_search)
     cr_expect_eq(dfs_search(board_all(8), 8, 0, 0, 0, &w, &stopped), oeis_value("A000170", 8));
     cr_expect_eq(stopped, 0);
 }
+
+/* The stop is looked at every SEARCH_STOP_MASK_COUNT + 1 pushes. A stop must reach every
+ * worker within a second even with 512 of them on one CPU, one after another, so a
+ * worker may go at most 4096 pushes (some tens of microseconds) without a look: at 2^18
+ * a stop took 1-5 s (issue 22). The loop is instantiated here with a probe that counts
+ * pushes (SEARCH_ALIVE is asked exactly once per push) and the longest run between two
+ * looks, over a whole search of n = 14, whose count must still be a(14). */
+typedef struct probe_ctx {
+    uint32_t all;
+    uint64_t pushes, since_look, longest, looks;
+} probe_ctx;
+
+static int probe_push(probe_ctx *c)
+{
+    c->pushes++;
+    c->since_look++;
+    return 1;
+}
+
+static int probe_look(probe_ctx *c)
+{
+    if (c->since_look > c->longest)
+        c->longest = c->since_look;
+    c->since_look = 0;
+    c->looks++;
+    return 0;
+}
+
+#define SEARCH_FN probe_search
+#define SEARCH_CTX probe_ctx
+#define SEARCH_FREE(c, d) ((c)->all)
+#define SEARCH_SHIFT(c, d) 1u
+#define SEARCH_ALIVE(c, d, nc, nl, nr) probe_push(c)
+#define SEARCH_SETTLE_ROWS 1
+#define SEARCH_SETTLE(c, d, nc, nl, nr, na) ((uint64_t)__builtin_popcount(na))
+#define SEARCH_STOP_MASK SEARCH_STOP_MASK_COUNT
+#define SEARCH_STOPPING(c) probe_look(c)
+#include "engines/search_tmpl.c"
+
+Test(unit, stop_is_looked_at_every_few_thousand_pushes)
+{
+    probe_ctx c = {(1u << 14) - 1, 0, 0, 0, 0};
+    uint64_t count = probe_search(&c, 14, 0, 0, 0);
+
+    cr_expect_eq(count, oeis_value("A000170", 14));
+    cr_assert_gt(c.pushes, 1000000, "a search long enough to tell: %llu pushes",
+                 (unsigned long long)c.pushes);
+    if (c.since_look > c.longest)
+        c.longest = c.since_look;
+    cr_expect_leq(c.longest, 4096, "%llu pushes without a look at the stop",
+                  (unsigned long long)c.longest);
+    cr_expect_geq(c.looks, c.pushes / 4096, "%llu looks in %llu pushes",
+                  (unsigned long long)c.looks, (unsigned long long)c.pushes);
+}

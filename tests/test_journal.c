@@ -522,6 +522,39 @@ Test(unit, planted_link_is_never_followed, .fini = cleanup)
     unlink(victim);
 }
 
+/* The journal's own path a symbolic link (to an empty file, which would otherwise be
+ * taken as a new journal, or to nothing): refused, never written through (issue 22). */
+Test(unit, journal_path_that_is_a_link_is_refused, .fini = cleanup)
+{
+    char target[80];
+    nq_task_set ts = task_set_for(10, 2), found;
+    nq_journal *j = NULL;
+    nq_journal_info info;
+    int fd;
+
+    make_path();
+    snprintf(target, sizeof(target), "%s.target", path);
+    fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(fd >= 0);
+    close(fd);
+    for (int dangling = 0; dangling < 2; dangling++) {
+        if (dangling)
+            unlink(target);
+        cr_assert_eq(symlink(target, path), 0);
+        cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_EIO);
+        cr_expect_eq(info.sys_errno, ELOOP);
+        cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_EIO, "dangling %d", dangling);
+        cr_expect_eq(info.sys_errno, ELOOP);
+        cr_expect_neq(strstr(info.detail, "symbolic link"), NULL, "%s", info.detail);
+        cr_expect_null(j);
+        struct stat st;
+        cr_expect_eq(stat(target, &st) == 0 ? st.st_size : -1, dangling ? -1 : 0,
+                     "nothing written through the link (dangling %d)", dangling);
+        unlink(path);
+    }
+    unlink(target);
+}
+
 Test(unit, fifo_is_refused_at_once, .fini = cleanup, .timeout = 20)
 {
     nq_task_set ts = task_set_for(10, 2), found;

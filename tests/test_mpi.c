@@ -338,6 +338,39 @@ Test(unit, mpi_and_nqueens_resume_each_other)
 
 /* ---- subtotals and progress like nqueens count ------------------------------------------ */
 
+/* --subtotals naming the journal by another spelling would replace the journal by the
+ * CSV at the end (or unlink it with the abandoned CSV): refused before the count, with
+ * the journal's bytes untouched, as in nqueens (issue 22). */
+Test(unit, mpi_subtotals_on_the_journal_are_refused)
+{
+    char journal[] = "/tmp/nq-mpi-journal-XXXXXX", dotted[64], before[8192], after[8192];
+    int fd = mkstemp(journal);
+    ssize_t len;
+    const char *const make[] = {"count",    "10",           "--threads", "1",
+                                "--no-pin", "--checkpoint", journal,     NULL};
+    const char *const args[] = {"count",        "10",    "--threads",   "1",    "--no-pin",
+                                "--checkpoint", journal, "--subtotals", dotted, NULL};
+
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(dotted, sizeof(dotted), "/tmp/./%s", journal + 5);
+    mpi_run(&o, 2, make);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    fd = open(journal, O_RDONLY);
+    len = read(fd, before, sizeof(before));
+    close(fd);
+    cr_assert_gt(len, 0);
+    mpi_run(&o, 2, args);
+    cr_expect_eq(o.status, 2, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "are the same file"), "%s", o.err);
+    fd = open(journal, O_RDONLY);
+    cr_expect_eq(read(fd, after, sizeof(after)), len);
+    close(fd);
+    cr_expect_eq(memcmp(before, after, (size_t)len), 0, "the journal is untouched");
+    unlink(journal);
+}
+
 static void slurp_path(const char *path, char *buf, size_t size)
 {
     int fd = open(path, O_RDONLY);

@@ -294,7 +294,8 @@ typedef struct nq_journal nq_journal;
 
 /* Read only the header of the journal at path into *ts. NQ_EIO with sys_errno ENOENT
  * when there is no such file; a zero-length file also counts as absent. Never blocks:
- * anything but a regular file (a FIFO, a device) is NQ_EIO with sys_errno EINVAL. */
+ * anything but a regular file (a FIFO, a device) is NQ_EIO with sys_errno EINVAL, and a
+ * symbolic link is not followed (NQ_EIO, sys_errno ELOOP). */
 NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info);
 
 /* Open the journal at path for task set ts, creating it (atomically, header first) when
@@ -303,7 +304,8 @@ NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *i
  * reported in info->torn_bytes; any other damage, records copied from another journal,
  * a record of a kind this build does not know, or one task id recorded with two
  * different subtotals, is NQ_ECORRUPT; a journal of another format version is
- * NQ_EUNSUPPORTED. Anything but a regular file is refused (NQ_EIO, sys_errno EINVAL).
+ * NQ_EUNSUPPORTED. Anything but a regular file is refused (NQ_EIO, sys_errno EINVAL),
+ * and path itself is never followed if it is a symbolic link (NQ_EIO, sys_errno ELOOP).
  * The file is locked against a second writer from the moment it has its name: of
  * several processes or threads opening one path at once, one gets it and every other
  * gets NQ_EIO with sys_errno EWOULDBLOCK ("in use by another running count"). A new
@@ -337,6 +339,11 @@ NQ_API void nq_journal_hooks(nq_journal *j, nq_hooks *h);
 /* Records appended by this handle, and the errno of its first failure (0 if none). */
 NQ_API uint64_t nq_journal_appended(const nq_journal *j);
 NQ_API int nq_journal_errno(const nq_journal *j);
+
+/* The identity of the open journal file (st_dev and st_ino of its descriptor), so that a
+ * caller can tell that another path it writes names the same file. NQ_EIO if fstat
+ * fails, NQ_EINVAL without a journal. */
+NQ_API int nq_journal_file_id(const nq_journal *j, uint64_t *dev, uint64_t *ino);
 
 /* Sync, unlock and close; returns the status of the final sync. *j becomes NULL. */
 NQ_API int nq_journal_close(nq_journal **j);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "commands.h"
 #include "config.h"
 #include "count_output.h"
+#include "output_files.h"
 #include "progress.h"
 #include "signals.h"
 
@@ -305,16 +307,42 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     return 0;
 }
 
-/* --out is opened (created) before the runs, so that a path that cannot be written fails
- * at once rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an
- * error, not a hang. */
-static int bench_check_out(const char *path)
+/* --out is opened before the runs, so that a path that cannot be written fails at once
+ * rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an error, not a
+ * hang. It is cut to nothing only once it is known not to be where standard output goes
+ * (bench -o r.json >>r.json would write the report twice into one file). */
+static int bench_open_out(const char *path, FILE **out)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    output_file f[2];
+    struct stat st;
+    /* O_NOFOLLOW: a symbolic link would have its target replaced. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644), e, rc;
+
+    *out = NULL;
     if (fd < 0)
         return args_run_error("bench", "cannot open --out '%s' for writing: %s", path,
-                              strerror(errno));
-    close(fd);
+                              errno == ELOOP ? "a symbolic link (name the file itself)"
+                                             : strerror(errno));
+    output_file_fd(&f[0], "--out", path, fd);
+    output_file_fd(&f[1], NULL, NULL, STDOUT_FILENO);
+    if ((rc = output_files_distinct("bench", f, 2)) != 0) {
+        close(fd);
+        return rc;
+    }
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+        !S_ISCHR(st.st_mode)) {
+        close(fd);
+        return args_run_error("bench",
+                              "cannot open --out '%s' for writing: not a regular file, a FIFO or "
+                              "a character device",
+                              path);
+    }
+    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0 ||
+        (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || !(*out = fdopen(fd, "w"))) {
+        e = errno;
+        close(fd);
+        return args_run_error("bench", "cannot open --out '%s' for writing: %s", path, strerror(e));
+    }
     return 0;
 }
 
@@ -351,22 +379,29 @@ static double bench_estimate(const bench_opts *b)
     return total;
 }
 
+/* The reason a write failed, for the message (stdio leaves it in errno). */
+static const char *write_error(void)
+{
+    return strerror(errno ? errno : EIO);
+}
+
 static int bench_emit(const bench_opts *b, FILE *out_file, const bench_report *rep)
 {
     if (out_file) {
         if (bench_write(rep, b->format, out_file) != 0) {
+            const char *why = write_error();
             fclose(out_file);
-            return args_run_error("bench", "cannot write '%s'", b->out);
+            return args_run_error("bench", "cannot write '%s': %s", b->out, why);
         }
         if (fclose(out_file) != 0)
-            return args_run_error("bench", "cannot write '%s'", b->out);
+            return args_run_error("bench", "cannot write '%s': %s", b->out, write_error());
         return bench_write(rep, BENCH_TEXT, stdout) == 0
                    ? 0
-                   : args_run_error("bench", "cannot write the table");
+                   : args_run_error("bench", "cannot write the table: %s", write_error());
     }
     return bench_write(rep, b->format, stdout) == 0
                ? 0
-               : args_run_error("bench", "cannot write the report");
+               : args_run_error("bench", "cannot write the report: %s", write_error());
 }
 
 /* Measure every (engine, n) group in turn; NQ_OK, or the failure (reported unless it is
@@ -423,12 +458,10 @@ int cmd_bench(int argc, char **argv)
         return exit_code;
     if (rc)
         return rc;
-    if (b.out && (rc = bench_check_out(b.out)) != 0)
+    /* Before any run, so that a bad path costs nothing and Ctrl-C has a file to write. */
+    if (b.out && (rc = bench_open_out(b.out, &out_file)) != 0)
         return rc;
     total = (size_t)b.n_engines * (size_t)b.n_ns * (size_t)b.n_threads;
-    /* Before any run, so that a bad path costs nothing and Ctrl-C has a file to write. */
-    if (b.out && !(out_file = fopen(b.out, "w")))
-        return args_run_error("bench", "cannot open --out '%s' for writing", b.out);
     memset(&rep, 0, sizeof(rep));
     rep.results = calloc(total, sizeof(*rep.results));
     runs = calloc(2 * total * (size_t)b.repeat, sizeof(*runs));

@@ -1,5 +1,6 @@
 /* nqueens verify: count a range of board sizes and check each against OEIS A000170 and,
  * with an engine that counts symmetry classes, A002562. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,8 +97,11 @@ static int verify_one(const count_opts *o, int n, int json)
         count_output_verify_line(stdout, n, &r);
     }
     /* Each line as it comes: a run of many n is watched; a lost line is a failure. */
-    if (fflush(stdout) != 0)
-        return verify_failed("cannot write the line of n=%d: %s", n, NQ_EIO);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        args_run_error("verify", "cannot write the line of n=%d: %s", n,
+                       strerror(errno ? errno : EIO));
+        return -1;
+    }
     return count_output_verified(n, &r) == 1;
 }
 

@@ -1,6 +1,8 @@
 /* Printing a count's result: the plain line, the JSON object and the verify lines (see
  * count_output.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "args.h"
 #include "count_output.h"
@@ -62,7 +64,11 @@ int count_output_print(const char *cmd, const count_report *c, int json, int uni
         char text[40];
         printf("%s\n", nq_u128_to_string(unique ? c->r->unique : c->r->total, text, sizeof(text)));
     }
-    return fflush(stdout) == 0 ? 0 : args_run_error(cmd, "cannot write the result");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno ? errno : EIO;
+        return args_run_error(cmd, "cannot write the result: %s", strerror(e));
+    }
+    return 0;
 }
 
 void count_output_verify_line(FILE *f, int n, const nq_result *r)

@@ -10,6 +10,7 @@
 #include "checkpoint.h"
 #include "count_output.h"
 #include "count_run.h"
+#include "output_files.h"
 #include "progress.h"
 #include "signals.h"
 #include "subtotals.h"
@@ -164,12 +165,18 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
             goto done;
         }
     }
+    if ((exit_code = output_files_check_count(cmd, r->checkpoint, NULL, r->subtotals, sf.fd)))
+        goto done;
     if (r->checkpoint) {
         exit_code = checkpoint_open(r->checkpoint, &ts, r->sync_interval, &journal, &done_before);
         if (exit_code != 0)
             goto done;
         nq_journal_hooks(journal, &h.store);
     }
+    /* After opening, by identity: --subtotals ./nj for --checkpoint nj would replace the
+     * journal by the CSV, or unlink it with the abandoned CSV. */
+    if ((exit_code = output_files_check_count(cmd, r->checkpoint, journal, r->subtotals, sf.fd)))
+        goto done;
     hooks = (nq_hooks){&h, hook_reuse, hook_done};
 
     rc = nq_create_solver(&sv, s);

@@ -12,6 +12,14 @@
 #include "subtotals.h"
 #include "u128.h"
 
+/* What may take the CSV: a regular file (replaced), or a stream that is written and
+ * never replaced, a FIFO or a character device (/dev/null, a terminal); not a block
+ * device, a directory or a socket. */
+static int stream_or_regular(mode_t m)
+{
+    return S_ISREG(m) || S_ISFIFO(m) || S_ISCHR(m);
+}
+
 int subtotals_open(const char *cmd, const char *path, subtotals_file *sf)
 {
     struct stat st;
@@ -20,21 +28,31 @@ int subtotals_open(const char *cmd, const char *path, subtotals_file *sf)
     sf->fd = -1;
     sf->created = 0;
     sf->path = path;
-    /* O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of waiting. */
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0644);
+    /* O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of waiting;
+     * O_NOFOLLOW: a symbolic link would have its target replaced. */
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0)
         sf->created = 1;
     else if (errno == EEXIST)
-        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         e = errno;
         return args_run_error(cmd, "cannot write --subtotals %s: %s", path,
-                              e == ENXIO ? "a FIFO that no process reads" : strerror(e));
+                              e == ENXIO   ? "a FIFO that no process reads"
+                              : e == ELOOP ? "a symbolic link (name the file itself)"
+                                           : strerror(e));
     }
     if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0) {
         e = errno;
         close(fd);
         return args_run_error(cmd, "cannot write --subtotals %s: %s", path, strerror(e));
+    }
+    if (!stream_or_regular(st.st_mode)) {
+        close(fd);
+        return args_run_error(cmd,
+                              "cannot write --subtotals %s: not a regular file, a FIFO or a "
+                              "character device",
+                              path);
     }
     sf->regular = S_ISREG(st.st_mode);
     sf->fd = fd;

@@ -11,6 +11,7 @@
 #include "cli/count_args.h"
 #include "cli/count_output.h"
 #include "cli/devices.h"
+#include "cli/output_files.h"
 #include "cli/progress.h"
 #include "cli/signals.h"
 #include "cli/subtotals.h"
@@ -115,10 +116,18 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, r
     }
     if (a->c.r.subtotals && (rc = subtotals_open("count", a->c.r.subtotals, &f->sf)) != 0)
         return rc;
-    if (a->c.r.checkpoint)
-        return checkpoint_open(a->c.r.checkpoint, &f->ts, a->c.r.sync_interval, &f->journal,
-                               &f->done_before);
-    return 0;
+    if ((rc = output_files_check_count("count", a->c.r.checkpoint, NULL, a->c.r.subtotals,
+                                       f->sf.fd)) != 0)
+        return rc;
+    if (a->c.r.checkpoint && (rc = checkpoint_open(a->c.r.checkpoint, &f->ts, a->c.r.sync_interval,
+                                                   &f->journal, &f->done_before)) != 0)
+        return rc;
+    /* By identity, after opening: two spellings of one file would write over each other. */
+    rc = output_files_check_count("count", a->c.r.checkpoint, f->journal, a->c.r.subtotals,
+                                  f->sf.fd);
+    if (rc != 0 && f->journal)
+        nq_journal_close(&f->journal);
+    return rc;
 }
 
 /* Rank 0 after the coordinator: the journal closed, the subtotals written and the result

@@ -204,16 +204,21 @@ static void sync_parent(const char *path)
 }
 
 /* Open an existing journal without ever blocking: O_NONBLOCK keeps a FIFO from waiting
- * for a peer, and anything but a regular file is refused before it is read. -1 with
- * errno ENOENT when there is no such file; otherwise -1 after io_fail. */
+ * for a peer, and anything but a regular file is refused before it is read. Nor is a
+ * symbolic link followed (O_NOFOLLOW): the records would land in whatever it points to
+ * (/dev/stdout, someone else's file). -1 with errno ENOENT when there is no such file;
+ * otherwise -1 after io_fail. */
 static int open_regular(const char *path, int flags, nq_journal_info *info, int *rc)
 {
     struct stat st;
-    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC), e;
+    int fd = open(path, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), e;
 
     if (fd < 0) {
         e = errno;
         *rc = io_fail(info, e, "cannot open");
+        if (e == ELOOP)
+            journal_set_detail(info, "a symbolic link (a journal must be a regular file: name "
+                                     "the file itself)");
         errno = e;
         return -1;
     }
@@ -618,6 +623,18 @@ uint64_t nq_journal_appended(const nq_journal *j)
     n = j->appended;
     pthread_mutex_unlock((pthread_mutex_t *)&j->lock);
     return n;
+}
+
+int nq_journal_file_id(const nq_journal *j, uint64_t *dev, uint64_t *ino)
+{
+    struct stat st;
+    if (!j || !dev || !ino)
+        return NQ_EINVAL;
+    if (fstat(j->fd, &st) != 0)
+        return NQ_EIO;
+    *dev = (uint64_t)st.st_dev;
+    *ino = (uint64_t)st.st_ino;
+    return NQ_OK;
 }
 
 int nq_journal_errno(const nq_journal *j)
