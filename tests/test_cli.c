@@ -358,6 +358,24 @@ Test(unit, cli_version_says_what_is_built)
     cr_expect(strstr(o.out, ", cuda ") && strstr(o.out, ", mpi "), "%s", o.out);
 }
 
+/* --version lists the join's vector paths built in, narrowest first, and the one auto
+ * takes on this CPU. */
+Test(unit, cli_version_lists_the_vector_paths)
+{
+    char want[128];
+    size_t len = (size_t)snprintf(want, sizeof(want), "\njoin vector paths: ");
+    const char *const v[] = {"--version", NULL};
+
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++)
+        if (nq_simd_built(p))
+            len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s",
+                                    p > NQ_SIMD_SCALAR ? ", " : "", nq_simd_name(p));
+    snprintf(want + len, sizeof(want) - len, " (auto here: %s)\n", nq_simd_name(nq_simd_auto()));
+    cli_run(&o, v);
+    cr_assert_eq(o.status, 0);
+    cr_expect_not_null(strstr(o.out, want), "want '%s' in:\n%s", want + 1, o.out);
+}
+
 /* A build without hwloc pins nothing and says nothing about it; with hwloc, pinning on
  * this machine works. Either way a plain count prints the total alone. */
 Test(unit, cli_no_pinning_chatter)
