@@ -246,13 +246,46 @@ Test(unit, cli_count_json_vocabulary)
         "\"unique\": ",         "\"engine\": ",      "\"threads\": 2,",
         "\"pinned_threads\": ", "\"tasks\": ",       "\"prefix_rows\": ",
         "\"seconds\": ",        "\"cpu_seconds\": ", "\"solutions_per_second\": ",
-        "\"verified\": true"};
+        "\"verified\": true",   "\"simd\": "};
     const char *const args[] = {"count", "10", "-j", "-t", "2", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         cr_expect_not_null(strstr(o.out, names[i]), "%s not in %s", names[i], o.out);
     cr_expect_null(strstr(o.out, "\"pinned\":"), "%s", o.out);
+}
+
+/* --simd picks the join's vector path and the JSON says which ran: each one this CPU
+ * runs, auto's pick without the option, none for an engine without vector paths. */
+Test(unit, cli_json_says_the_vector_path)
+{
+    char want[64];
+    for (int p = NQ_SIMD_AUTO; p <= NQ_SIMD_AVX512; p++) {
+        const char *const args[] = {"count",         "10", "--json", "--no-pin", "--simd",
+                                    nq_simd_name(p), NULL};
+        if (!nq_simd_usable(p))
+            continue;
+        cli_run(&o, args);
+        cr_assert_eq(o.status, 0, "--simd %s: %s", nq_simd_name(p), o.err);
+        snprintf(want, sizeof(want), "\"simd\": \"%s\",",
+                 nq_simd_name(p == NQ_SIMD_AUTO ? nq_simd_auto() : p));
+        cr_expect_not_null(strstr(o.out, want), "--simd %s: want %s in %s", nq_simd_name(p), want,
+                           o.out);
+        cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
+    }
+    {
+        const char *const args[] = {"count", "10", "-j", "--no-pin", "-e", "d4", NULL};
+        cli_run(&o, args);
+        cr_assert_eq(o.status, 0, "%s", o.err);
+        cr_expect_not_null(strstr(o.out, "\"simd\": null,"), "d4 has no vector paths: %s", o.out);
+    }
+    {
+        const char *const args[] = {"verify", "7", "8", "-j", "--simd=scalar", NULL};
+        cli_run(&o, args);
+        cr_assert_eq(o.status, 0, "%s", o.err);
+        cr_expect_eq(count_lines(o.out), 2, "%s", o.out);
+        cr_expect_not_null(strstr(strchr(o.out, '\n'), "\"simd\": \"scalar\""), "%s", o.out);
+    }
 }
 
 /* getopt_long conventions: short options, attached values, unique prefixes, options

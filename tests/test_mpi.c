@@ -128,11 +128,23 @@ Test(unit, mpi_json_like_nqueens)
     cr_expect_not_null(strstr(o.out, "\"ranks\": 3}"), "%s", o.out);
 }
 
+/* --simd travels with the settings to every rank; the JSON names the path that ran. */
+Test(unit, mpi_simd_like_nqueens)
+{
+    const char *const args[] = {"count",    "12",     "--json", "--threads=1",
+                                "--no-pin", "--simd", "scalar", NULL};
+    mpi_run(&o, 2, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_eq(json_total(o.out), oeis_value("A000170", 12));
+    cr_expect_not_null(strstr(o.out, "\"simd\": \"scalar\","), "%s", o.out);
+}
+
 Test(unit, mpi_bad_arguments_once_exit_2)
 {
     const char *const cases[][5] = {
         {"count", "8x", NULL},
         {"count", "8", "--bogus", NULL},
+        {"count", "8", "--simd", "bogus", NULL},
         {"count", "8", "--threads", "0", NULL},
         {"--version", "extra", NULL},
     };
