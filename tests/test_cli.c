@@ -68,6 +68,11 @@ Test(unit, cli_bad_arguments_exit_2)
         {"count", "8", "--engine", "join", "--prefix-rows", "3", NULL},
         {"verify", "20", "22", "--engine", "join", NULL},
         {"bench", "--n", "22", "--engine", "join", NULL},
+        {"count", "8", "--simd", "bogus", NULL},
+        {"count", "8", "--simd", "", NULL},
+        {"count", "8", "--simd", "AVX2", NULL},
+        {"count", "8", "--simd", NULL},
+        {"verify", "5", "6", "--simd=sse", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         expect_usage_error(cases[i]);
@@ -288,6 +293,24 @@ Test(unit, cli_json_says_the_vector_path)
     }
 }
 
+/* A path this CPU lacks (or the build does not carry) is a usage error of one line that
+ * says why; where the CPU runs every path there is nothing to refuse. */
+Test(unit, cli_simd_the_cpu_lacks_is_refused)
+{
+    int refused = 0;
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++) {
+        const char *const args[] = {"count", "8", "--simd", nq_simd_name(p), NULL};
+        if (nq_simd_usable(p))
+            continue;
+        expect_usage_error(args);
+        cr_expect_not_null(strstr(o.err, nq_simd_built(p) ? "this CPU lacks it" : "not built"),
+                           "%s", o.err);
+        refused++;
+    }
+    if (!refused)
+        cr_skip_test("this CPU runs every vector path the build has");
+}
+
 /* getopt_long conventions: short options, attached values, unique prefixes, options
  * before or after N, "--" before N. */
 Test(unit, cli_option_spellings)
@@ -328,6 +351,7 @@ Test(unit, cli_messages_help_the_user)
         {{"count", "8", "--threads", "0", NULL}, "expected 1..4096, or 'max'"},
         {{"cuont", "8", NULL}, "did you mean count?"},
         {{"--version", "extra", NULL}, "--version takes no arguments"},
+        {{"count", "8", "--simd", "bogus", NULL}, "expected auto, avx512, avx2 or scalar"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         expect_usage_error(cases[i].args);
