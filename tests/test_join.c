@@ -1,7 +1,9 @@
 /* The join engine: totals and unique counts against OEIS, each task's subtotal against a
  * brute-force count of the solutions it stands for (tests/reference.c, an independent
  * engine), the disjoint-pair counter against the plain double loop, the symmetric
- * solutions against the brute force, and a stopped run resumed to the exact total. */
+ * solutions against the brute force, and a stopped run resumed to the exact total. Every
+ * check of a count runs on each vector path this CPU has (engine_check_next_simd), and
+ * says which one failed. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +16,17 @@
 
 Test(unit, oeis_1_to_15_one_thread)
 {
-    engine_check_oeis(NQ_ENGINE_JOIN, 1, 15, 1);
+    engine_check_oeis_every_simd(NQ_ENGINE_JOIN, 1, 15, 1);
 }
 
 Test(unit, oeis_1_to_14_three_threads)
 {
-    engine_check_oeis(NQ_ENGINE_JOIN, 1, 14, 3);
+    engine_check_oeis_every_simd(NQ_ENGINE_JOIN, 1, 14, 3);
 }
 
 Test(slow, oeis_16_17)
 {
-    engine_check_oeis(NQ_ENGINE_JOIN, 16, 17, 0);
+    engine_check_oeis_every_simd(NQ_ENGINE_JOIN, 16, 17, 0);
 }
 
 /* ---- each task against the brute force ------------------------------------------------ */
@@ -47,16 +49,18 @@ static int record(void *user, uint64_t id, uint64_t subtotal)
     return 0;
 }
 
-static uint64_t run_recording(int n, int threads, subtotals *st)
+static uint64_t run_recording(int n, int threads, int simd, subtotals *st)
 {
-    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, threads);
+    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, threads, simd);
     nq_hooks h = {st, NULL, record};
     nq_result r;
 
     memset(st, 0, sizeof(*st));
-    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK, "n=%d simd=%s", n, nq_simd_name(simd));
     nq_destroy_solver(&sv);
-    cr_assert_eq(st->duplicate, 0, "a task id reported twice or out of range, n=%d", n);
+    cr_assert_eq(r.simd, simd, "n=%d: ran %s", n, nq_simd_name(r.simd));
+    cr_assert_eq(st->duplicate, 0, "a task id reported twice or out of range, n=%d simd=%s", n,
+                 nq_simd_name(simd));
     return r.tasks;
 }
 
@@ -140,37 +144,44 @@ Test(unit, subtotals_match_brute_force)
 
     for (int n = 1; n <= 10; n++) {
         by_key b = {n, NULL, NULL, 0, 0};
-        uint64_t weighted = 0;
 
         reference_list(n, tally, &b);
         tl.k = 0;
         cr_assert_eq(join_enumerate(n, collect, &tl), tl.k);
-        cr_assert_eq(run_recording(n, 2, &st), tl.k, "n=%d", n);
-        for (uint64_t id = 0; id < tl.k; id++) {
-            cr_assert(st.seen[id], "n=%d task %llu not reported", n, (unsigned long long)id);
-            cr_expect_eq(st.value[id], expected(&b, n, (uint32_t)tl.payload[id]), "n=%d task %llu",
-                         n, (unsigned long long)id);
-            weighted += st.value[id] * tl.weight[id];
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
+            const char *path = nq_simd_name(p);
+            uint64_t weighted = 0;
+            cr_assert_eq(run_recording(n, 2, p, &st), tl.k, "n=%d simd=%s", n, path);
+            for (uint64_t id = 0; id < tl.k; id++) {
+                cr_assert(st.seen[id], "n=%d simd=%s task %llu not reported", n, path,
+                          (unsigned long long)id);
+                cr_expect_eq(st.value[id], expected(&b, n, (uint32_t)tl.payload[id]),
+                             "n=%d simd=%s task %llu", n, path, (unsigned long long)id);
+                weighted += st.value[id] * tl.weight[id];
+            }
+            cr_expect_eq(weighted, oeis_value("A000170", n), "weighted sum n=%d simd=%s", n, path);
         }
-        cr_expect_eq(weighted, oeis_value("A000170", n), "weighted sum n=%d", n);
         free(b.keys);
         free(b.counts);
     }
 }
 
-Test(unit, subtotals_do_not_depend_on_threads)
+/* Beyond the brute force's reach, every path and thread count gives each task the
+ * subtotal of the scalar path on one thread. */
+Test(unit, subtotals_do_not_depend_on_threads_or_path)
 {
     static subtotals one, more;
+    static const int threads[] = {1, 2, 5};
 
     for (int n = 11; n <= 13; n++) {
-        uint64_t tasks = run_recording(n, 1, &one);
-        static const int threads[] = {2, 5};
-        for (int i = 0; i < 2; i++) {
-            cr_assert_eq(run_recording(n, threads[i], &more), tasks);
-            for (uint64_t id = 0; id < tasks; id++)
-                cr_expect_eq(more.value[id], one.value[id], "n=%d task %llu threads=%d", n,
-                             (unsigned long long)id, threads[i]);
-        }
+        uint64_t tasks = run_recording(n, 1, NQ_SIMD_SCALAR, &one);
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
+            for (int i = p == NQ_SIMD_SCALAR; i < 3; i++) {
+                cr_assert_eq(run_recording(n, threads[i], p, &more), tasks);
+                for (uint64_t id = 0; id < tasks; id++)
+                    cr_expect_eq(more.value[id], one.value[id], "n=%d task %llu threads=%d simd=%s",
+                                 n, (unsigned long long)id, threads[i], nq_simd_name(p));
+            }
     }
 }
 
@@ -200,23 +211,30 @@ static int reuse_recorded(void *user, uint64_t id, uint64_t *subtotal)
     return 0;
 }
 
-Test(unit, stopped_and_resumed_run_is_exact)
+static void stop_and_resume(int n, int simd)
 {
     static resume rs;
-    const int n = 13;
-    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, 2);
+    const char *path = nq_simd_name(simd);
+    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, 2, simd);
     nq_hooks first = {&rs, NULL, stop_later}, second = {&rs, reuse_recorded, record};
     nq_result r;
 
     memset(&rs, 0, sizeof(rs));
     rs.stop_after = 40;
-    cr_assert_eq(nq_count(sv, &first, &r), NQ_ECALLBACK);
-    cr_assert_lt(r.total.lo, oeis_value("A000170", n));
-    cr_assert_eq(nq_count(sv, &second, &r), NQ_OK);
+    cr_assert_eq(nq_count(sv, &first, &r), NQ_ECALLBACK, "simd=%s", path);
+    cr_assert_lt(r.total.lo, oeis_value("A000170", n), "simd=%s", path);
+    cr_assert_eq(nq_count(sv, &second, &r), NQ_OK, "simd=%s", path);
     nq_destroy_solver(&sv);
-    cr_expect_eq(r.total.lo, oeis_value("A000170", n));
-    cr_expect_eq(r.unique.lo, oeis_value("A002562", n));
-    cr_expect_eq(rs.st.duplicate, 0);
+    cr_expect_eq(r.simd, simd, "ran %s, asked for %s", nq_simd_name(r.simd), path);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d simd=%s", n, path);
+    cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d simd=%s", n, path);
+    cr_expect_eq(rs.st.duplicate, 0, "simd=%s", path);
+}
+
+Test(unit, stopped_and_resumed_run_is_exact)
+{
+    for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
+        stop_and_resume(13, p);
 }
 
 /* ---- the disjoint-pair counter ------------------------------------------------------- */
