@@ -1,9 +1,9 @@
 /* The join engine: totals and unique counts against OEIS, each task's subtotal against a
  * brute-force count of the solutions it stands for (tests/reference.c, an independent
- * engine), the disjoint-pair counter against the plain double loop, the symmetric
- * solutions against the brute force, and a stopped run resumed to the exact total. Every
- * check of a count runs on each vector path this CPU has (engine_check_next_simd), and
- * says which one failed. */
+ * engine), the disjoint-pair counter against the plain double loop, the half-board makers
+ * against the scalar one, the symmetric solutions against the brute force, and a stopped
+ * run resumed to the exact total. Every check of a count runs on each vector path this
+ * CPU has (engine_check_next_simd), and says which one failed. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +293,99 @@ Test(unit, pairs_match_the_double_loop)
         for (size_t j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++)
             for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++)
                 check_pairs(sizes[i], sizes[j], densities[d]);
+}
+
+/* ---- the half-board makers ----------------------------------------------------------- */
+
+static int cmp_mask(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* side's half-boards on cols without the bits forbid, by kernel jk, sorted (each kernel
+ * writes them in an order of its own); returns how many. */
+static size_t sorted_halves(const join_kernel *jk, const join_tables *jt, int side, uint32_t cols,
+                            uint64_t forbid, join_buf *out)
+{
+    size_t k = jk->halves(jt, side, cols, forbid, out);
+    cr_assert_neq(k, SIZE_MAX, "%s: out of memory", nq_simd_name(jk->simd));
+    qsort(out->v, k, sizeof(uint64_t), cmp_mask);
+    return k;
+}
+
+/* Both sides of the task (top, middle), with and without the middle queen's bits
+ * forbidden, by every usable kernel against the scalar one. */
+static void check_halves(const join_tables *jt, uint32_t top, int middle, join_buf *want,
+                         join_buf *got)
+{
+    const join_kernel *scalar = join_kernel_find(NQ_SIMD_SCALAR);
+    join_sides sd = join_task_sides(jt, top, middle);
+
+    for (int side = 0; side < 2; side++)
+        for (int f = 0; f < (sd.forbid ? 2 : 1); f++) {
+            uint64_t forbid = f ? sd.forbid : 0;
+            size_t k = sorted_halves(scalar, jt, side, sd.cols[side], forbid, want);
+            for (int p = engine_check_next_simd(NQ_SIMD_SCALAR); p; p = engine_check_next_simd(p)) {
+                size_t kp =
+                    sorted_halves(join_kernel_find(p), jt, side, sd.cols[side], forbid, got);
+                cr_expect(kp == k && memcmp(got->v, want->v, k * sizeof(uint64_t)) == 0,
+                          "%s: n=%d side %d cols %#x forbid %#llx: %zu half-boards, scalar %zu%s",
+                          nq_simd_name(p), jt->n, side, sd.cols[side], (unsigned long long)forbid,
+                          kp, k, kp == k ? " (other masks)" : "");
+            }
+        }
+}
+
+static uint32_t mirrored(int n, uint32_t c)
+{
+    uint32_t r = 0;
+    for (; c; c &= c - 1)
+        r |= 1u << (n - 1 - __builtin_ctz(c));
+    return r;
+}
+
+/* Every stride-th task's column set of the top side. */
+typedef struct sampled {
+    uint64_t stride;
+    uint32_t top[64];
+    int k;
+} sampled;
+
+static int sample(void *user, const task *t)
+{
+    sampled *sm = user;
+    if (t->id % sm->stride == 0 && sm->k < 64)
+        sm->top[sm->k++] = (uint32_t)t->payload;
+    return 0;
+}
+
+/* Each kernel makes the same half-boards as the scalar one: on the column sets of some
+ * tasks of several boards and their mirror images (which are no task's), each middle
+ * queen of an odd board in turn. */
+Test(unit, halves_agree_on_every_path)
+{
+    static const int boards[] = {2, 4, 5, 8, 9, 12, 13, 16, 17};
+    join_buf want = {NULL, 0}, got = {NULL, 0};
+
+    for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+        int n = boards[i];
+        sampled sm = {join_enumerate(n, NULL, NULL) / 24 + 1, {0}, 0};
+        join_tables jt;
+
+        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
+        join_enumerate(n, sample, &sm);
+        for (int t = 0; t < sm.k; t++)
+            for (int mirror = 0; mirror < 2; mirror++) {
+                uint32_t top = mirror ? mirrored(n, sm.top[t]) : sm.top[t];
+                for (int m = n % 2 ? 0 : -1; m < (n % 2 ? n : 0); m++)
+                    if (m < 0 || !(top >> m & 1))
+                        check_halves(&jt, top, m, &want, &got);
+            }
+        join_tables_free(&jt);
+    }
+    free(want.v);
+    free(got.v);
 }
 
 /* ---- symmetric solutions ------------------------------------------------------------- */
