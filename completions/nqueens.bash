@@ -1,6 +1,6 @@
 # bash completion for nqueens and nqueens-mpi: the commands, each command's options and
-# engines read from its own --help (so they never go stale), and the words and files the
-# options take.
+# engines read from its own --help and the vector paths from its --version (so they never
+# go stale), and the words and files the options take.
 
 _nqueens_help()
 {
@@ -29,6 +29,12 @@ _nqueens()
         # "  -e, --engine E   one of prefix, d4, cuda (default: d4)"
         help=$(_nqueens_help "$tool" "$cmd" | sed -n 's/.*--engine [A-Z]* *[a-z ]*\(one of\|from\) \([^(]*\).*/\2/p')
         COMPREPLY=($(compgen -W "${help//,/ } all" -- "$cur"))
+        return
+        ;;
+    --simd)
+        # "join vector paths: scalar, avx2, avx512 (auto here: avx512)": the ones built in
+        help=$("$tool" --version 2>/dev/null | sed -n 's/^join vector paths: \([^(]*\).*/\1/p')
+        COMPREPLY=($(compgen -W "auto ${help//,/ }" -- "$cur"))
         return
         ;;
     -f | --format)

@@ -1,5 +1,10 @@
 # fish completion for nqueens: the commands and the options of each.
 set -l commands count verify list bench help
+# auto and the vector paths built in, from "join vector paths: scalar, avx2 (auto here: avx2)"
+function __nqueens_simd
+    echo auto
+    nqueens --version 2>/dev/null | string replace -rf '^join vector paths: ([^(]*) \(.*' '$1' | string split ', '
+end
 complete -c nqueens -f
 complete -c nqueens -n "not __fish_seen_subcommand_from $commands" -a "$commands"
 complete -c nqueens -n "__fish_seen_subcommand_from help" -a "count verify list bench"
@@ -11,6 +16,7 @@ end
 for c in count verify bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -s e -l engine -x -a "prefix d4 cuda" -d 'engine'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l devices -x -d 'GPUs for the cuda engine'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_simd)" -d 'vector path of the join engine'
 end
 for c in count verify list bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l prefix-rows -x -d 'rows the task source places'

@@ -8,14 +8,15 @@ trap 'rm -rf "$dir"' EXIT
 failures=0
 
 # report FILE RUNS... : one result (prefix, n=14, threads=1) with these run times, in
-# the vocabulary of schema 1 (OLD_SCHEMA=1: the unversioned one before it).
+# the vocabulary of schema 1 (OLD_SCHEMA=1: the unversioned one before it; SIMD=path:
+# the vector path the result ran).
 report() {
-    local f=$1 verified=${VERIFIED:-true} old=${OLD_SCHEMA:-0}
+    local f=$1 verified=${VERIFIED:-true} old=${OLD_SCHEMA:-0} simd=${SIMD:-}
     shift
-    python3 - "$f" "$verified" "$old" "$@" <<'PY'
+    python3 - "$f" "$verified" "$old" "$simd" "$@" <<'PY'
 import json, statistics, sys
-f, verified, old = sys.argv[1], sys.argv[2] == "true", sys.argv[3] == "1"
-runs = [float(x) for x in sys.argv[4:]]
+f, verified, old, simd = sys.argv[1], sys.argv[2] == "true", sys.argv[3] == "1", sys.argv[4]
+runs = [float(x) for x in sys.argv[5:]]
 if old:
     result = {"runs": runs, "min": min(runs), "median": statistics.median(runs),
               "max": max(runs)}
@@ -24,6 +25,8 @@ else:
               "min_seconds": min(runs), "median_seconds": statistics.median(runs),
               "max_seconds": max(runs)}
 result.update({"engine": "prefix", "n": 14, "threads": 1, "verified": verified})
+if simd:
+    result["simd"] = simd
 doc = {"context": {"version": "test"}, "results": [result]}
 if not old:
     doc["schema"] = 1
@@ -58,6 +61,8 @@ report "$dir/outlier.json" 1.00 1.01 1.02 1.03 1.04 1.05 1.06 1.07 3.00
 report "$dir/outlier_slow.json" 1.50 1.51 1.52 1.53 1.54 1.55 1.56 1.57 1.58
 VERIFIED=false report "$dir/wrong.json" 1.00 1.01 1.02 1.03 1.04
 OLD_SCHEMA=1 report "$dir/old_base.json" 1.00 1.01 1.02 1.03 1.04
+SIMD=avx512 report "$dir/avx512.json" 1.00 1.01 1.02 1.03 1.04
+SIMD=avx2 report "$dir/avx2.json" 1.00 1.01 1.02 1.03 1.04
 echo '{"results": 3}' >"$dir/bad.json"
 echo 'not json' >"$dir/garbage.json"
 
@@ -71,6 +76,8 @@ expect 0 "slower, within threshold" "1.6x with --threshold 70 passes" "$dir/base
 expect 1 "not verified" "an unverified new count fails" "$dir/base.json" "$dir/wrong.json"
 expect 0 "same" "a report from before schema 1 compares with a new one" "$dir/old_base.json" "$dir/base.json"
 expect 1 "REGRESSION (ranges disjoint)" "and finds the slowdown" "$dir/old_base.json" "$dir/slow16.json"
+expect 0 "same (simd avx512 -> avx2)" "another vector path is said" "$dir/avx512.json" "$dir/avx2.json"
+expect 0 "same (simd - -> avx512)" "and a report without paths" "$dir/base.json" "$dir/avx512.json"
 expect 2 "not an nqueens bench" "a report without results is a usage error" "$dir/base.json" "$dir/bad.json"
 expect 2 "cannot read" "garbage is a usage error" "$dir/garbage.json" "$dir/base.json"
 expect 2 "cannot read" "a missing file is a usage error" "$dir/none.json" "$dir/base.json"

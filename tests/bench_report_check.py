@@ -4,7 +4,8 @@ github, bencher).
 
 usage: bench_report_check.py FORMAT FILE
 Strict JSON (NaN and Infinity rejected), the required fields, numbers finite and in order.
-For json and csv, prints one line per result: engine n threads total verified.
+For json and csv, prints one line per result: engine n threads total verified simd
+(simd "-" for an engine without vector paths).
 Exit 0 if the report is sound, else 1 with the reason on stderr."""
 import csv
 import json
@@ -15,13 +16,14 @@ SCHEMA = 1
 CONTEXT = ["date", "host", "cpu_model", "logical_cpus", "physical_cores", "allowed_cpus",
            "numa_nodes", "compiler", "flags", "build_type", "git_revision", "version",
            "repeat", "warmup", "pinning", "load_average", "interrupted"]
-RESULT = ["engine", "n", "threads", "runs", "min_seconds", "median_seconds", "max_seconds",
+RESULT = ["engine", "n", "threads", "simd", "runs", "min_seconds", "median_seconds", "max_seconds",
           "sum_seconds", "median_cpu_seconds", "total", "verified", "verified_against",
           "solutions_per_second", "speedup", "efficiency", "tasks", "prefix_rows",
           "pinned_threads"]
 CSV = ["engine", "n", "threads", "runs", "median_seconds", "min_seconds", "max_seconds",
        "median_cpu_seconds", "solutions_per_second", "speedup", "efficiency", "total",
-       "verified", "verified_against", "tasks", "prefix_rows", "pinned_threads"]
+       "verified", "verified_against", "tasks", "prefix_rows", "pinned_threads", "simd"]
+SIMD = ("scalar", "avx2", "avx512")
 
 
 def reject(const):
@@ -68,7 +70,10 @@ def check_json(doc):
             raise ValueError("verified must be a boolean and total an integer")
         if not isinstance(r["pinned_threads"], int) or isinstance(r["pinned_threads"], bool):
             raise ValueError("pinned_threads must be an integer")
-        print(r["engine"], r["n"], r["threads"], r["total"], str(r["verified"]).lower())
+        if r["simd"] is not None and r["simd"] not in SIMD:
+            raise ValueError(f"simd must be null or one of {', '.join(SIMD)}: {r['simd']!r}")
+        print(r["engine"], r["n"], r["threads"], r["total"], str(r["verified"]).lower(),
+              r["simd"] or "-")
 
 
 def check_csv(text):
@@ -86,7 +91,9 @@ def check_csv(text):
             raise ValueError("min <= median <= max does not hold")
         if r["verified"] not in ("true", "false") or int(r["runs"]) < 1:
             raise ValueError("verified must be true or false, runs at least 1")
-        print(r["engine"], r["n"], r["threads"], int(r["total"]), r["verified"])
+        if r["simd"] not in ("",) + SIMD:
+            raise ValueError(f"simd must be empty or one of {', '.join(SIMD)}: {r['simd']!r}")
+        print(r["engine"], r["n"], r["threads"], int(r["total"]), r["verified"], r["simd"] or "-")
 
 
 def check_google(doc):

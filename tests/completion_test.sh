@@ -42,6 +42,13 @@ done
 for e in $("$tool" count --help | sed -n 's/.*one of \([^(]*\).*/\1/p' | tr -d ,); do
     expect "engine $e" "$e" count 8 --engine ""
 done
+expect "--simd auto" "auto" count 8 --simd ""
+expect "--simd scalar" "scalar" bench --simd ""
+# every path offered is one the tool knows: it runs, or says this CPU lacks it
+for p in $(complete_words count 8 --simd ""); do
+    "$tool" count 4 --simd "$p" >/dev/null 2>&1 || "$tool" count 4 --simd "$p" 2>&1 | grep -q "this CPU lacks it" ||
+        { echo "not ok: --simd $p is refused"; failures=$((failures + 1)); }
+done
 for f in $(complete_words list 8 -f ""); do
     "$tool" list 4 -f "$f" >/dev/null || { echo "not ok: list -f $f is refused"; failures=$((failures + 1)); }
 done

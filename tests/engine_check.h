@@ -1,5 +1,6 @@
 /* Test helper: one count through the public API, and the check of an engine's totals
- * and unique counts against ../shared/oeis, for the engines' tests to share. */
+ * and unique counts against ../shared/oeis, for the engines' tests to share; each on one
+ * vector path, so that an engine with several is checked on every one this CPU runs. */
 #ifndef NQ_TEST_ENGINE_CHECK_H
 #define NQ_TEST_ENGINE_CHECK_H
 
@@ -8,8 +9,19 @@
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
-/* A solver for board n with engine on threads workers (0: every CPU), unpinned. */
-static inline nq_solver *engine_check_solver(int n, int engine, int threads)
+/* The next vector path after simd that this CPU runs, narrowest first, or NQ_SIMD_AUTO
+ * past the last: for (int p = engine_check_next_simd(0); p; p = engine_check_next_simd(p)). */
+static inline int engine_check_next_simd(int simd)
+{
+    for (int p = simd + 1; p <= NQ_SIMD_AVX512; p++)
+        if (nq_simd_usable(p))
+            return p;
+    return NQ_SIMD_AUTO;
+}
+
+/* A solver for board n with engine on threads workers (0: every CPU), unpinned, on the
+ * vector path simd (enum nq_simd; NQ_SIMD_AUTO for an engine without vector paths). */
+static inline nq_solver *engine_check_solver(int n, int engine, int threads, int simd)
 {
     nq_settings s;
     nq_solver *sv = NULL;
@@ -19,33 +31,51 @@ static inline nq_solver *engine_check_solver(int n, int engine, int threads)
     s.engine = engine;
     s.n_threads = threads;
     s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d engine=%d", n, engine);
+    s.simd = simd;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d engine=%d simd=%s", n, engine,
+                 nq_simd_name(simd));
     return sv;
 }
 
-/* One count of board n with engine on threads workers, checked to have succeeded. */
-static inline nq_result engine_check_count(int n, int engine, int threads)
+/* One count of board n with engine on threads workers, checked to have succeeded and,
+ * for a path named, to have run it: a test of the scalar path that ran another would
+ * pass without testing anything. */
+static inline nq_result engine_check_count(int n, int engine, int threads, int simd)
 {
-    nq_solver *sv = engine_check_solver(n, engine, threads);
+    nq_solver *sv = engine_check_solver(n, engine, threads, simd);
     nq_result r;
 
-    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d engine=%d threads=%d", n, engine, threads);
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d engine=%d threads=%d simd=%s", n, engine,
+                 threads, nq_simd_name(simd));
     nq_destroy_solver(&sv);
     cr_assert_eq(r.total.hi, 0);
     cr_assert_eq(r.unique.hi, 0);
+    if (simd != NQ_SIMD_AUTO)
+        cr_assert_eq(r.simd, simd, "n=%d: asked for %s, ran %s", n, nq_simd_name(simd),
+                     nq_simd_name(r.simd));
     return r;
 }
 
 /* Totals and unique counts of n = from..to against A000170 and A002562. */
-static inline void engine_check_oeis(int engine, int from, int to, int threads)
+static inline void engine_check_oeis(int engine, int simd, int from, int to, int threads)
 {
     for (int n = from; n <= to; n++) {
-        nq_result r = engine_check_count(n, engine, threads);
+        nq_result r = engine_check_count(n, engine, threads, simd);
+        const char *path = nq_simd_name(simd);
         cr_expect_eq(r.engine, engine);
         cr_expect_eq(r.has_unique, 1);
-        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d", n, threads);
-        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d", n, threads);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d simd=%s", n,
+                     threads, path);
+        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d simd=%s", n,
+                     threads, path);
     }
+}
+
+/* The same on every vector path this CPU runs. */
+static inline void engine_check_oeis_every_simd(int engine, int from, int to, int threads)
+{
+    for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
+        engine_check_oeis(engine, p, from, to, threads);
 }
 
 #endif

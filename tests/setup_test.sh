@@ -34,6 +34,11 @@ done
 for pkg in libopenmpi-dev clang-format libcriterion-dev help2man meson; do
     check "test installs $pkg" yes "$t" "$pkg"
 done
+c=$(missing cross)
+for pkg in gcc-aarch64-linux-gnu qemu-user meson; do
+    check "cross installs $pkg" yes "$c" "$pkg"
+done
+check "cross leaves Criterion out" no "$c" libcriterion-dev
 check "plot installs gnuplot-nox" yes "$p" gnuplot-nox
 check "plot installs only that" no "$p" meson
 exit $((failures > 0))

@@ -147,6 +147,7 @@ static void make_report(void)
         results[i].total.lo = oeis_value("A000170", ns[i]);
         bench_stats(&results[i]);
     }
+    results[1].simd = NQ_SIMD_AVX2; /* a row of an engine with vector paths */
     rep.results = results;
     rep.n_results = 4;
     bench_speedups(&rep);
@@ -201,6 +202,7 @@ Test(unit, bench_text_table)
     cr_expect(strstr(buf, "median s") && strstr(buf, "solutions/s") && strstr(buf, "speedup"));
     cr_expect(strstr(buf, "PASS") && strstr(buf, "FAIL"));
     cr_expect_null(strstr(buf, "nan"), "no NaN in the table:\n%s", buf);
+    cr_expect_not_null(strstr(buf, " avx2 "), "the row's vector path:\n%s", buf);
 }
 
 Test(unit, bench_format_names)
@@ -267,6 +269,8 @@ Test(unit, bench_cli_bad_arguments_exit_2)
         {"bench", "--engine", "prefix,d4", "--prefix-rows", "3", NULL},
         {"bench", "--devices", "x", NULL},
         {"bench", "--engine", "prefix,nope", NULL},
+        {"bench", "--simd", "bogus", NULL},
+        {"bench", "--simd", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cli_run(&o, cases[i]);
@@ -274,6 +278,48 @@ Test(unit, bench_cli_bad_arguments_exit_2)
                      o.status);
         cr_expect_eq(count_lines(o.err), 1, "one line on stderr, got: %s", o.err);
         cr_expect_str_eq(o.out, "");
+    }
+}
+
+/* One --simd applies to every engine of the list: the join rows say the path they ran
+ * (in every format), the rows of an engine without vector paths say none. */
+Test(unit, bench_cli_simd_applies_to_every_engine)
+{
+    static const char *const formats[] = {"json", "csv"};
+    for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
+        if (!nq_simd_usable(simd))
+            continue;
+        for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+            char path[] = "/tmp/nq-bench-simd-XXXXXX", cmd[512], line[256];
+            const char *const args[] = {
+                "bench", "-n",       "8",        "-t", "1",       "-r",     "1",
+                "-w",    "0",        "--no-pin", "-e", "join,d4", "--simd", nq_simd_name(simd),
+                "-f",    formats[i], "-o",       path, NULL};
+            int fd = mkstemp(path), rows = 0;
+            FILE *p;
+
+            cr_assert(fd >= 0);
+            close(fd);
+            cli_run(&o, args);
+            cr_assert_eq(o.status, 0, "--simd %s: %s", nq_simd_name(simd), o.err);
+            cr_expect_not_null(strstr(o.out, nq_simd_name(simd)), "the table names the path:\n%s",
+                               o.out);
+            snprintf(cmd, sizeof(cmd), "python3 '%s/bench_report_check.py' %s '%s'", NQ_TESTS_DIR,
+                     formats[i], path);
+            p = popen(cmd, "r");
+            cr_assert_not_null(p);
+            while (fgets(line, sizeof(line), p)) {
+                char engine[32], path_ran[16];
+                cr_assert_eq(sscanf(line, "%31s %*d %*d %*u %*s %15s", engine, path_ran), 2, "%s",
+                             line);
+                cr_expect_str_eq(path_ran, strcmp(engine, "join") == 0 ? nq_simd_name(simd) : "-",
+                                 "%s --simd %s, %s", engine, nq_simd_name(simd), formats[i]);
+                rows++;
+            }
+            cr_expect_eq(pclose(p), 0, "the %s report is not sound", formats[i]);
+            cr_expect_eq(rows, 2);
+            unlink(path);
+        }
     }
 }
 

@@ -68,6 +68,11 @@ Test(unit, cli_bad_arguments_exit_2)
         {"count", "8", "--engine", "join", "--prefix-rows", "3", NULL},
         {"verify", "20", "22", "--engine", "join", NULL},
         {"bench", "--n", "22", "--engine", "join", NULL},
+        {"count", "8", "--simd", "bogus", NULL},
+        {"count", "8", "--simd", "", NULL},
+        {"count", "8", "--simd", "AVX2", NULL},
+        {"count", "8", "--simd", NULL},
+        {"verify", "5", "6", "--simd=sse", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         expect_usage_error(cases[i]);
@@ -246,13 +251,64 @@ Test(unit, cli_count_json_vocabulary)
         "\"unique\": ",         "\"engine\": ",      "\"threads\": 2,",
         "\"pinned_threads\": ", "\"tasks\": ",       "\"prefix_rows\": ",
         "\"seconds\": ",        "\"cpu_seconds\": ", "\"solutions_per_second\": ",
-        "\"verified\": true"};
+        "\"verified\": true",   "\"simd\": "};
     const char *const args[] = {"count", "10", "-j", "-t", "2", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         cr_expect_not_null(strstr(o.out, names[i]), "%s not in %s", names[i], o.out);
     cr_expect_null(strstr(o.out, "\"pinned\":"), "%s", o.out);
+}
+
+/* --simd picks the join's vector path and the JSON says which ran: each one this CPU
+ * runs, auto's pick without the option, none for an engine without vector paths. */
+Test(unit, cli_json_says_the_vector_path)
+{
+    char want[64];
+    for (int p = NQ_SIMD_AUTO; p <= NQ_SIMD_AVX512; p++) {
+        const char *const args[] = {"count",         "10", "--json", "--no-pin", "--simd",
+                                    nq_simd_name(p), NULL};
+        if (!nq_simd_usable(p))
+            continue;
+        cli_run(&o, args);
+        cr_assert_eq(o.status, 0, "--simd %s: %s", nq_simd_name(p), o.err);
+        snprintf(want, sizeof(want), "\"simd\": \"%s\",",
+                 nq_simd_name(p == NQ_SIMD_AUTO ? nq_simd_auto() : p));
+        cr_expect_not_null(strstr(o.out, want), "--simd %s: want %s in %s", nq_simd_name(p), want,
+                           o.out);
+        cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
+    }
+    {
+        const char *const args[] = {"count", "10", "-j", "--no-pin", "-e", "d4", NULL};
+        cli_run(&o, args);
+        cr_assert_eq(o.status, 0, "%s", o.err);
+        cr_expect_not_null(strstr(o.out, "\"simd\": null,"), "d4 has no vector paths: %s", o.out);
+    }
+    {
+        const char *const args[] = {"verify", "7", "8", "-j", "--simd=scalar", NULL};
+        cli_run(&o, args);
+        cr_assert_eq(o.status, 0, "%s", o.err);
+        cr_expect_eq(count_lines(o.out), 2, "%s", o.out);
+        cr_expect_not_null(strstr(strchr(o.out, '\n'), "\"simd\": \"scalar\""), "%s", o.out);
+    }
+}
+
+/* A path this CPU lacks (or the build does not carry) is a usage error of one line that
+ * says why; where the CPU runs every path there is nothing to refuse. */
+Test(unit, cli_simd_the_cpu_lacks_is_refused)
+{
+    int refused = 0;
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++) {
+        const char *const args[] = {"count", "8", "--simd", nq_simd_name(p), NULL};
+        if (nq_simd_usable(p))
+            continue;
+        expect_usage_error(args);
+        cr_expect_not_null(strstr(o.err, nq_simd_built(p) ? "this CPU lacks it" : "not built"),
+                           "%s", o.err);
+        refused++;
+    }
+    if (!refused)
+        cr_skip_test("this CPU runs every vector path the build has");
 }
 
 /* getopt_long conventions: short options, attached values, unique prefixes, options
@@ -295,6 +351,7 @@ Test(unit, cli_messages_help_the_user)
         {{"count", "8", "--threads", "0", NULL}, "expected 1..4096, or 'max'"},
         {{"cuont", "8", NULL}, "did you mean count?"},
         {{"--version", "extra", NULL}, "--version takes no arguments"},
+        {{"count", "8", "--simd", "bogus", NULL}, "expected auto, avx512, avx2 or scalar"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         expect_usage_error(cases[i].args);
@@ -356,6 +413,24 @@ Test(unit, cli_version_says_what_is_built)
     cr_expect_null(strstr(o.out, "git revision unknown"), "%s", o.out);
     cr_expect(strstr(o.out, "hwloc yes") || strstr(o.out, "hwloc no"), "%s", o.out);
     cr_expect(strstr(o.out, ", cuda ") && strstr(o.out, ", mpi "), "%s", o.out);
+}
+
+/* --version lists the join's vector paths built in, narrowest first, and the one auto
+ * takes on this CPU. */
+Test(unit, cli_version_lists_the_vector_paths)
+{
+    char want[128];
+    size_t len = (size_t)snprintf(want, sizeof(want), "\njoin vector paths: ");
+    const char *const v[] = {"--version", NULL};
+
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++)
+        if (nq_simd_built(p))
+            len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s",
+                                    p > NQ_SIMD_SCALAR ? ", " : "", nq_simd_name(p));
+    snprintf(want + len, sizeof(want) - len, " (auto here: %s)\n", nq_simd_name(nq_simd_auto()));
+    cli_run(&o, v);
+    cr_assert_eq(o.status, 0);
+    cr_expect_not_null(strstr(o.out, want), "want '%s' in:\n%s", want + 1, o.out);
 }
 
 /* A build without hwloc pins nothing and says nothing about it; with hwloc, pinning on

@@ -1,5 +1,6 @@
 /* The public API end to end: totals for n = 1..15 against OEIS A000170 with several
- * thread counts and prefix depths, plus the settings checks at the API edge. */
+ * thread counts and prefix depths, plus the settings checks at the API edge and the
+ * vector paths' names, checks and reporting. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
@@ -394,5 +395,114 @@ Test(unit, cancel_ends_a_long_task)
         cr_expect(r.total.lo == 0 && r.total.hi == 0, "%s: a partial task was counted",
                   nq_engine_name(s.engine));
         nq_destroy_solver(&sv);
+    }
+}
+
+/* ---- vector paths ----------------------------------------------------------------------- */
+
+Test(unit, simd_names_round_trip)
+{
+    static const char *const unknown[] = {"", "AVX2", "avx", "avx512f", "sse2", "neon", "unknown"};
+
+    for (int p = NQ_SIMD_AUTO; p <= NQ_SIMD_AVX512; p++)
+        cr_expect_eq(nq_simd_from_name(nq_simd_name(p)), p, "%d is called %s", p, nq_simd_name(p));
+    cr_expect_str_eq(nq_simd_name(NQ_SIMD_AUTO), "auto");
+    cr_expect_str_eq(nq_simd_name(NQ_SIMD_SCALAR), "scalar");
+    cr_expect_str_eq(nq_simd_name(NQ_SIMD_AVX2), "avx2");
+    cr_expect_str_eq(nq_simd_name(NQ_SIMD_AVX512), "avx512");
+    cr_expect_str_eq(nq_simd_name(-1), "unknown");
+    cr_expect_str_eq(nq_simd_name(NQ_SIMD_AVX512 + 1), "unknown");
+    for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
+        cr_expect_eq(nq_simd_from_name(unknown[i]), NQ_EINVAL, "'%s'", unknown[i]);
+    cr_expect_eq(nq_simd_from_name(NULL), NQ_EINVAL);
+}
+
+/* auto and scalar are there on every CPU; a usable path is a built one; auto takes the
+ * widest usable one. */
+Test(unit, simd_built_usable_and_auto)
+{
+    int a = nq_simd_auto();
+
+    cr_expect_eq(nq_simd_usable(NQ_SIMD_AUTO), 1);
+    cr_expect_eq(nq_simd_built(NQ_SIMD_AUTO), 1);
+    cr_expect_eq(nq_simd_usable(NQ_SIMD_SCALAR), 1);
+    cr_expect_eq(nq_simd_built(NQ_SIMD_SCALAR), 1);
+    for (int p = NQ_SIMD_AUTO; p <= NQ_SIMD_AVX512; p++)
+        cr_expect(!nq_simd_usable(p) || nq_simd_built(p), "%s usable but not built",
+                  nq_simd_name(p));
+    cr_expect_eq(nq_simd_usable(-1), 0);
+    cr_expect_eq(nq_simd_built(NQ_SIMD_AVX512 + 1), 0);
+    cr_expect_eq(nq_simd_usable(NQ_SIMD_AVX512 + 1), 0);
+    cr_expect(a >= NQ_SIMD_SCALAR && a <= NQ_SIMD_AVX512, "auto picks a path: %d", a);
+    cr_expect_eq(nq_simd_usable(a), 1, "auto picks %s, which this CPU lacks", nq_simd_name(a));
+    for (int p = a + 1; p <= NQ_SIMD_AVX512; p++)
+        cr_expect_eq(nq_simd_usable(p), 0, "auto picks %s, but %s is wider and usable",
+                     nq_simd_name(a), nq_simd_name(p));
+}
+
+static int create_with_simd(int engine, int simd, nq_solver **sv)
+{
+    nq_settings s;
+
+    nq_default_settings(&s);
+    s.n = 10;
+    s.engine = engine;
+    s.n_threads = 1;
+    s.pin_threads = 0;
+    s.simd = simd;
+    return nq_create_solver(sv, &s);
+}
+
+/* A value past the enum is invalid; a path the CPU lacks is refused, never run. */
+Test(unit, simd_settings_checked)
+{
+    static const int bad[] = {-1, NQ_SIMD_AVX512 + 1, 100};
+    nq_settings s;
+    nq_solver *sv = (nq_solver *)1;
+    int lacking = 0;
+
+    nq_default_settings(&s);
+    cr_expect_eq(s.simd, NQ_SIMD_AUTO, "the default is auto");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cr_expect_eq(create_with_simd(NQ_ENGINE_JOIN, bad[i], &sv), NQ_EINVAL, "simd=%d", bad[i]);
+        cr_expect_null(sv);
+        s.n = 10;
+        s.simd = bad[i];
+        cr_expect_eq(nq_resolve_settings(&s), NQ_EINVAL, "simd=%d", bad[i]);
+    }
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++) {
+        if (nq_simd_usable(p))
+            continue;
+        sv = (nq_solver *)1;
+        cr_expect_eq(create_with_simd(NQ_ENGINE_JOIN, p, &sv), NQ_EUNSUPPORTED, "%s",
+                     nq_simd_name(p));
+        cr_expect_null(sv);
+        lacking++;
+    }
+    if (!lacking)
+        cr_log_info("this CPU runs every vector path: no refusal to check");
+}
+
+/* nq_result.simd is the path the join engine ran: the one named, or auto's pick; 0 for
+ * an engine without vector paths, whatever the setting. */
+Test(unit, simd_result_says_the_path_that_ran)
+{
+    for (int p = NQ_SIMD_AUTO; p <= NQ_SIMD_AVX512; p++) {
+        nq_solver *sv = NULL;
+        nq_result r;
+
+        if (!nq_simd_usable(p))
+            continue;
+        cr_assert_eq(create_with_simd(NQ_ENGINE_JOIN, p, &sv), NQ_OK, "%s", nq_simd_name(p));
+        cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+        nq_destroy_solver(&sv);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", 10), "%s", nq_simd_name(p));
+        cr_expect_eq(r.simd, p ? p : nq_simd_auto(), "asked for %s, ran %s", nq_simd_name(p),
+                     nq_simd_name(r.simd));
+        cr_assert_eq(create_with_simd(NQ_ENGINE_D4, p, &sv), NQ_OK, "d4, %s", nq_simd_name(p));
+        cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+        nq_destroy_solver(&sv);
+        cr_expect_eq(r.simd, NQ_SIMD_AUTO, "d4 with %s reports %s", nq_simd_name(p),
+                     nq_simd_name(r.simd));
     }
 }

@@ -12,17 +12,17 @@
 
 Test(unit, oeis_1_to_15_one_thread)
 {
-    engine_check_oeis(NQ_ENGINE_D4, 1, 15, 1);
+    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 1, 15, 1);
 }
 
 Test(unit, oeis_1_to_15_three_threads)
 {
-    engine_check_oeis(NQ_ENGINE_D4, 1, 15, 3);
+    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 1, 15, 3);
 }
 
 Test(slow, oeis_16_17)
 {
-    engine_check_oeis(NQ_ENGINE_D4, 16, 17, 0);
+    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 16, 17, 0);
 }
 
 Test(unit, agrees_with_prefix)
@@ -30,8 +30,8 @@ Test(unit, agrees_with_prefix)
     static const int threads[] = {1, 2, 5};
     for (int n = 1; n <= 14; n++)
         for (size_t i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
-            nq_result d = engine_check_count(n, NQ_ENGINE_D4, threads[i]);
-            nq_result p = engine_check_count(n, NQ_ENGINE_PREFIX, threads[i]);
+            nq_result d = engine_check_count(n, NQ_ENGINE_D4, threads[i], NQ_SIMD_AUTO);
+            nq_result p = engine_check_count(n, NQ_ENGINE_PREFIX, threads[i], NQ_SIMD_AUTO);
             cr_expect_eq(d.total.lo, p.total.lo, "n=%d threads=%d", n, threads[i]);
             cr_expect_eq(p.has_unique, 0);
         }

@@ -1,7 +1,9 @@
 /* The join engine: totals and unique counts against OEIS, each task's subtotal against a
  * brute-force count of the solutions it stands for (tests/reference.c, an independent
- * engine), the disjoint-pair counter against the plain double loop, the symmetric
- * solutions against the brute force, and a stopped run resumed to the exact total. */
+ * engine), the disjoint-pair counter against the plain double loop, the half-board makers
+ * against the scalar one, the symmetric solutions against the brute force, and a stopped
+ * run resumed to the exact total. Every check of a count runs on each vector path this
+ * CPU has (engine_check_next_simd), and says which one failed. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +16,17 @@
 
 Test(unit, oeis_1_to_15_one_thread)
 {
-    engine_check_oeis(NQ_ENGINE_JOIN, 1, 15, 1);
+    engine_check_oeis_every_simd(NQ_ENGINE_JOIN, 1, 15, 1);
 }
 
 Test(unit, oeis_1_to_14_three_threads)
 {
-    engine_check_oeis(NQ_ENGINE_JOIN, 1, 14, 3);
+    engine_check_oeis_every_simd(NQ_ENGINE_JOIN, 1, 14, 3);
 }
 
 Test(slow, oeis_16_17)
 {
-    engine_check_oeis(NQ_ENGINE_JOIN, 16, 17, 0);
+    engine_check_oeis_every_simd(NQ_ENGINE_JOIN, 16, 17, 0);
 }
 
 /* ---- each task against the brute force ------------------------------------------------ */
@@ -47,16 +49,18 @@ static int record(void *user, uint64_t id, uint64_t subtotal)
     return 0;
 }
 
-static uint64_t run_recording(int n, int threads, subtotals *st)
+static uint64_t run_recording(int n, int threads, int simd, subtotals *st)
 {
-    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, threads);
+    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, threads, simd);
     nq_hooks h = {st, NULL, record};
     nq_result r;
 
     memset(st, 0, sizeof(*st));
-    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK, "n=%d simd=%s", n, nq_simd_name(simd));
     nq_destroy_solver(&sv);
-    cr_assert_eq(st->duplicate, 0, "a task id reported twice or out of range, n=%d", n);
+    cr_assert_eq(r.simd, simd, "n=%d: ran %s", n, nq_simd_name(r.simd));
+    cr_assert_eq(st->duplicate, 0, "a task id reported twice or out of range, n=%d simd=%s", n,
+                 nq_simd_name(simd));
     return r.tasks;
 }
 
@@ -140,37 +144,44 @@ Test(unit, subtotals_match_brute_force)
 
     for (int n = 1; n <= 10; n++) {
         by_key b = {n, NULL, NULL, 0, 0};
-        uint64_t weighted = 0;
 
         reference_list(n, tally, &b);
         tl.k = 0;
         cr_assert_eq(join_enumerate(n, collect, &tl), tl.k);
-        cr_assert_eq(run_recording(n, 2, &st), tl.k, "n=%d", n);
-        for (uint64_t id = 0; id < tl.k; id++) {
-            cr_assert(st.seen[id], "n=%d task %llu not reported", n, (unsigned long long)id);
-            cr_expect_eq(st.value[id], expected(&b, n, (uint32_t)tl.payload[id]), "n=%d task %llu",
-                         n, (unsigned long long)id);
-            weighted += st.value[id] * tl.weight[id];
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
+            const char *path = nq_simd_name(p);
+            uint64_t weighted = 0;
+            cr_assert_eq(run_recording(n, 2, p, &st), tl.k, "n=%d simd=%s", n, path);
+            for (uint64_t id = 0; id < tl.k; id++) {
+                cr_assert(st.seen[id], "n=%d simd=%s task %llu not reported", n, path,
+                          (unsigned long long)id);
+                cr_expect_eq(st.value[id], expected(&b, n, (uint32_t)tl.payload[id]),
+                             "n=%d simd=%s task %llu", n, path, (unsigned long long)id);
+                weighted += st.value[id] * tl.weight[id];
+            }
+            cr_expect_eq(weighted, oeis_value("A000170", n), "weighted sum n=%d simd=%s", n, path);
         }
-        cr_expect_eq(weighted, oeis_value("A000170", n), "weighted sum n=%d", n);
         free(b.keys);
         free(b.counts);
     }
 }
 
-Test(unit, subtotals_do_not_depend_on_threads)
+/* Beyond the brute force's reach, every path and thread count gives each task the
+ * subtotal of the scalar path on one thread. */
+Test(unit, subtotals_do_not_depend_on_threads_or_path)
 {
     static subtotals one, more;
+    static const int threads[] = {1, 2, 5};
 
     for (int n = 11; n <= 13; n++) {
-        uint64_t tasks = run_recording(n, 1, &one);
-        static const int threads[] = {2, 5};
-        for (int i = 0; i < 2; i++) {
-            cr_assert_eq(run_recording(n, threads[i], &more), tasks);
-            for (uint64_t id = 0; id < tasks; id++)
-                cr_expect_eq(more.value[id], one.value[id], "n=%d task %llu threads=%d", n,
-                             (unsigned long long)id, threads[i]);
-        }
+        uint64_t tasks = run_recording(n, 1, NQ_SIMD_SCALAR, &one);
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
+            for (int i = p == NQ_SIMD_SCALAR; i < 3; i++) {
+                cr_assert_eq(run_recording(n, threads[i], p, &more), tasks);
+                for (uint64_t id = 0; id < tasks; id++)
+                    cr_expect_eq(more.value[id], one.value[id], "n=%d task %llu threads=%d simd=%s",
+                                 n, (unsigned long long)id, threads[i], nq_simd_name(p));
+            }
     }
 }
 
@@ -200,23 +211,30 @@ static int reuse_recorded(void *user, uint64_t id, uint64_t *subtotal)
     return 0;
 }
 
-Test(unit, stopped_and_resumed_run_is_exact)
+static void stop_and_resume(int n, int simd)
 {
     static resume rs;
-    const int n = 13;
-    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, 2);
+    const char *path = nq_simd_name(simd);
+    nq_solver *sv = engine_check_solver(n, NQ_ENGINE_JOIN, 2, simd);
     nq_hooks first = {&rs, NULL, stop_later}, second = {&rs, reuse_recorded, record};
     nq_result r;
 
     memset(&rs, 0, sizeof(rs));
     rs.stop_after = 40;
-    cr_assert_eq(nq_count(sv, &first, &r), NQ_ECALLBACK);
-    cr_assert_lt(r.total.lo, oeis_value("A000170", n));
-    cr_assert_eq(nq_count(sv, &second, &r), NQ_OK);
+    cr_assert_eq(nq_count(sv, &first, &r), NQ_ECALLBACK, "simd=%s", path);
+    cr_assert_lt(r.total.lo, oeis_value("A000170", n), "simd=%s", path);
+    cr_assert_eq(nq_count(sv, &second, &r), NQ_OK, "simd=%s", path);
     nq_destroy_solver(&sv);
-    cr_expect_eq(r.total.lo, oeis_value("A000170", n));
-    cr_expect_eq(r.unique.lo, oeis_value("A002562", n));
-    cr_expect_eq(rs.st.duplicate, 0);
+    cr_expect_eq(r.simd, simd, "ran %s, asked for %s", nq_simd_name(r.simd), path);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d simd=%s", n, path);
+    cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d simd=%s", n, path);
+    cr_expect_eq(rs.st.duplicate, 0, "simd=%s", path);
+}
+
+Test(unit, stopped_and_resumed_run_is_exact)
+{
+    for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
+        stop_and_resume(13, p);
 }
 
 /* ---- the disjoint-pair counter ------------------------------------------------------- */
@@ -275,6 +293,99 @@ Test(unit, pairs_match_the_double_loop)
         for (size_t j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++)
             for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++)
                 check_pairs(sizes[i], sizes[j], densities[d]);
+}
+
+/* ---- the half-board makers ----------------------------------------------------------- */
+
+static int cmp_mask(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* side's half-boards on cols without the bits forbid, by kernel jk, sorted (each kernel
+ * writes them in an order of its own); returns how many. */
+static size_t sorted_halves(const join_kernel *jk, const join_tables *jt, int side, uint32_t cols,
+                            uint64_t forbid, join_buf *out)
+{
+    size_t k = jk->halves(jt, side, cols, forbid, out);
+    cr_assert_neq(k, SIZE_MAX, "%s: out of memory", nq_simd_name(jk->simd));
+    qsort(out->v, k, sizeof(uint64_t), cmp_mask);
+    return k;
+}
+
+/* Both sides of the task (top, middle), with and without the middle queen's bits
+ * forbidden, by every usable kernel against the scalar one. */
+static void check_halves(const join_tables *jt, uint32_t top, int middle, join_buf *want,
+                         join_buf *got)
+{
+    const join_kernel *scalar = join_kernel_find(NQ_SIMD_SCALAR);
+    join_sides sd = join_task_sides(jt, top, middle);
+
+    for (int side = 0; side < 2; side++)
+        for (int f = 0; f < (sd.forbid ? 2 : 1); f++) {
+            uint64_t forbid = f ? sd.forbid : 0;
+            size_t k = sorted_halves(scalar, jt, side, sd.cols[side], forbid, want);
+            for (int p = engine_check_next_simd(NQ_SIMD_SCALAR); p; p = engine_check_next_simd(p)) {
+                size_t kp =
+                    sorted_halves(join_kernel_find(p), jt, side, sd.cols[side], forbid, got);
+                cr_expect(kp == k && memcmp(got->v, want->v, k * sizeof(uint64_t)) == 0,
+                          "%s: n=%d side %d cols %#x forbid %#llx: %zu half-boards, scalar %zu%s",
+                          nq_simd_name(p), jt->n, side, sd.cols[side], (unsigned long long)forbid,
+                          kp, k, kp == k ? " (other masks)" : "");
+            }
+        }
+}
+
+static uint32_t mirrored(int n, uint32_t c)
+{
+    uint32_t r = 0;
+    for (; c; c &= c - 1)
+        r |= 1u << (n - 1 - __builtin_ctz(c));
+    return r;
+}
+
+/* Every stride-th task's column set of the top side. */
+typedef struct sampled {
+    uint64_t stride;
+    uint32_t top[64];
+    int k;
+} sampled;
+
+static int sample(void *user, const task *t)
+{
+    sampled *sm = user;
+    if (t->id % sm->stride == 0 && sm->k < 64)
+        sm->top[sm->k++] = (uint32_t)t->payload;
+    return 0;
+}
+
+/* Each kernel makes the same half-boards as the scalar one: on the column sets of some
+ * tasks of several boards and their mirror images (which are no task's), each middle
+ * queen of an odd board in turn. */
+Test(unit, halves_agree_on_every_path)
+{
+    static const int boards[] = {2, 4, 5, 8, 9, 12, 13, 16, 17};
+    join_buf want = {NULL, 0}, got = {NULL, 0};
+
+    for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+        int n = boards[i];
+        sampled sm = {join_enumerate(n, NULL, NULL) / 24 + 1, {0}, 0};
+        join_tables jt;
+
+        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
+        join_enumerate(n, sample, &sm);
+        for (int t = 0; t < sm.k; t++)
+            for (int mirror = 0; mirror < 2; mirror++) {
+                uint32_t top = mirror ? mirrored(n, sm.top[t]) : sm.top[t];
+                for (int m = n % 2 ? 0 : -1; m < (n % 2 ? n : 0); m++)
+                    if (m < 0 || !(top >> m & 1))
+                        check_halves(&jt, top, m, &want, &got);
+            }
+        join_tables_free(&jt);
+    }
+    free(want.v);
+    free(got.v);
 }
 
 /* ---- symmetric solutions ------------------------------------------------------------- */

@@ -128,11 +128,23 @@ Test(unit, mpi_json_like_nqueens)
     cr_expect_not_null(strstr(o.out, "\"ranks\": 3}"), "%s", o.out);
 }
 
+/* --simd travels with the settings to every rank; the JSON names the path that ran. */
+Test(unit, mpi_simd_like_nqueens)
+{
+    const char *const args[] = {"count",    "12",     "--json", "--threads=1",
+                                "--no-pin", "--simd", "scalar", NULL};
+    mpi_run(&o, 2, args);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_eq(json_total(o.out), oeis_value("A000170", 12));
+    cr_expect_not_null(strstr(o.out, "\"simd\": \"scalar\","), "%s", o.out);
+}
+
 Test(unit, mpi_bad_arguments_once_exit_2)
 {
     const char *const cases[][5] = {
         {"count", "8x", NULL},
         {"count", "8", "--bogus", NULL},
+        {"count", "8", "--simd", "bogus", NULL},
         {"count", "8", "--threads", "0", NULL},
         {"--version", "extra", NULL},
     };
@@ -430,9 +442,10 @@ Test(unit, mpi_subtotals_identical_to_nqueens)
 
 Test(unit, mpi_progress_json_counts_every_rank)
 {
-    /* about two seconds on two ranks of one thread: several lines, one a second */
-    const char *const args[] = {"count",           "17", "--threads", "1", "--no-pin",
-                                "--progress=json", NULL};
+    /* about three seconds on two ranks of one thread: several lines, one a second; d4,
+     * since auto's join takes n = 17 in about one */
+    const char *const args[] = {"count",    "17", "--threads",       "1", "--no-pin",
+                                "--engine", "d4", "--progress=json", NULL};
     mpi_run(&o, 2, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     cr_expect_eq(strtoull(o.out, NULL, 10), oeis_value("A000170", 17), "%s", o.out);

@@ -264,13 +264,29 @@ void args_print_help(const args_command *c, FILE *f)
         fprintf(f, "\n%s", c->epilogue);
 }
 
+/* The vector paths for which has() says 1, narrowest first: "scalar, avx2". */
+static const char *simd_names(int (*has)(int), char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++)
+        if (has(p) && len < size)
+            len +=
+                (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", nq_simd_name(p));
+    return buf;
+}
+
 void args_print_version(FILE *f)
 {
+    char built[64];
+
     fprintf(f, "%s %s\n", args_program, nq_version());
     fprintf(f, "git revision %s\n", NQ_GIT_REVISION);
     fprintf(f, "built with: hwloc %s, cuda %s, mpi %s; %s %s\n", NQ_BUILT_HWLOC ? "yes" : "no",
             NQ_BUILT_CUDA[0] ? NQ_BUILT_CUDA : "no", NQ_BUILT_MPI ? "yes (nqueens-mpi)" : "no",
             NQ_BUILD_COMPILER, NQ_BUILD_FLAGS);
+    fprintf(f, "join vector paths: %s (auto here: %s)\n",
+            simd_names(nq_simd_built, built, sizeof(built)), nq_simd_name(nq_simd_auto()));
     fputs("Copyright (c) 2026 the nqueens authors. MIT License.\n", f);
 }
 
@@ -488,18 +504,6 @@ void count_opts_default(count_opts *o)
     o->simd = s.simd;
 }
 
-/* The paths this CPU runs, widest first, for a message: "avx2, scalar". */
-static const char *usable_simd_names(char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = 0;
-    for (int p = NQ_SIMD_AVX512; p > NQ_SIMD_AUTO; p--)
-        if (nq_simd_usable(p) && len < size)
-            len +=
-                (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", nq_simd_name(p));
-    return buf;
-}
-
 /* Parse --simd: a path the library knows and this CPU runs. */
 static int take_simd(count_opts *o, const char *cmd, const char *value)
 {
@@ -514,7 +518,7 @@ static int take_simd(count_opts *o, const char *cmd, const char *value)
             cmd, "--simd %s: not built into this library (built: see nqueens --version)", value);
     if (!nq_simd_usable(p))
         return args_usage_error(cmd, "--simd %s: this CPU lacks it (it runs: %s)", value,
-                                usable_simd_names(usable, sizeof(usable)));
+                                simd_names(nq_simd_usable, usable, sizeof(usable)));
     o->simd = p;
     return 1;
 }

@@ -115,9 +115,19 @@ static void bench_json_count(FILE *f, int v)
         fputs("null", f);
 }
 
+/* A result's vector path, or NULL for an engine without them. */
+static const char *bench_simd(const bench_result *r)
+{
+    return r->simd != NQ_SIMD_AUTO ? nq_simd_name(r->simd) : NULL;
+}
+
+/* The name a benchmark tracker keys its series by: each vector path a series of its own,
+ * so that a machine that runs another path does not look like a regression. */
 static void bench_name(const bench_result *r, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s n=%d threads=%d", nq_engine_name(r->engine), r->n, r->threads);
+    const char *simd = bench_simd(r);
+    snprintf(buf, size, "%s n=%d threads=%d%s%s", nq_engine_name(r->engine), r->n, r->threads,
+             simd ? " simd=" : "", simd ? simd : "");
 }
 
 static void bench_write_json(const bench_report *rep, FILE *f)
@@ -170,7 +180,12 @@ static void bench_write_json(const bench_report *rep, FILE *f)
         const bench_result *r = &rep->results[i];
         fprintf(f, "%s\n    {\"engine\": ", i ? "," : "");
         bench_json_str(f, nq_engine_name(r->engine));
-        fprintf(f, ", \"n\": %d, \"threads\": %d,\n     \"runs\": [", r->n, r->threads);
+        fprintf(f, ", \"n\": %d, \"threads\": %d, \"simd\": ", r->n, r->threads);
+        if (bench_simd(r))
+            bench_json_str(f, bench_simd(r));
+        else
+            fputs("null", f);
+        fputs(",\n     \"runs\": [", f);
         for (int k = 0; k < r->n_runs; k++) {
             fprintf(f, "%s{\"seconds\": ", k ? ", " : "");
             bench_json_num(f, r->runs[k]);
@@ -217,7 +232,7 @@ static void bench_write_csv(const bench_report *rep, FILE *f)
 
     fputs("engine,n,threads,runs,median_seconds,min_seconds,max_seconds,median_cpu_seconds,"
           "solutions_per_second,speedup,efficiency,total,verified,verified_against,tasks,"
-          "prefix_rows,pinned_threads\n",
+          "prefix_rows,pinned_threads,simd\n",
           f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
@@ -229,9 +244,9 @@ static void bench_write_csv(const bench_report *rep, FILE *f)
             fputc(',', f);
             bench_csv_num(f, nums[k]);
         }
-        fprintf(f, ",%s,%s,%s,%llu,%d,%d\n", nq_u128_to_string(r->total, total, sizeof(total)),
+        fprintf(f, ",%s,%s,%s,%llu,%d,%d,%s\n", nq_u128_to_string(r->total, total, sizeof(total)),
                 r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run", r->tasks,
-                r->prefix_rows, r->pinned);
+                r->prefix_rows, r->pinned, bench_simd(r) ? bench_simd(r) : "");
     }
 }
 
@@ -264,8 +279,9 @@ static void bench_write_google(const bench_report *rep, FILE *f)
     fputs("\n  },\n  \"benchmarks\": [", f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
-        snprintf(name, sizeof(name), "%s/%d/threads:%d_median", nq_engine_name(r->engine), r->n,
-                 r->threads);
+        const char *simd = bench_simd(r);
+        snprintf(name, sizeof(name), "%s/%d/threads:%d%s%s_median", nq_engine_name(r->engine), r->n,
+                 r->threads, simd ? "/simd:" : "", simd ? simd : "");
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         bench_json_str(f, name);
         name[strlen(name) - strlen("_median")] = '\0';
@@ -352,8 +368,9 @@ static void bench_write_text(const bench_report *rep, FILE *f)
     if (c->interrupted)
         fprintf(f, "\ninterrupted by %s: the rows measured until then", c->interrupted);
     fputs("\n\n", f);
-    fprintf(f, "%-8s %3s %7s %11s %23s %10s %12s %8s %6s  %s\n", "engine", "n", "threads",
-            "median s", "min - max s", "cpu s", "solutions/s", "speedup", "eff", "check");
+    fprintf(f, "%-8s %-6s %3s %7s %11s %23s %10s %12s %8s %6s  %s\n", "engine", "simd", "n",
+            "threads", "median s", "min - max s", "cpu s", "solutions/s", "speedup", "eff",
+            "check");
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
         char range[32], speed[16], eff[16], cpu[16] = "-";
@@ -367,8 +384,9 @@ static void bench_write_text(const bench_report *rep, FILE *f)
             snprintf(speed, sizeof(speed), "-");
             snprintf(eff, sizeof(eff), "-");
         }
-        fprintf(f, "%-8s %3d %7d %11.4f %23s %10s %12.4g %8s %6s  %s\n", nq_engine_name(r->engine),
-                r->n, r->threads, r->median, range, cpu, r->solutions_per_second, speed, eff,
+        fprintf(f, "%-8s %-6s %3d %7d %11.4f %23s %10s %12.4g %8s %6s  %s\n",
+                nq_engine_name(r->engine), bench_simd(r) ? bench_simd(r) : "-", r->n, r->threads,
+                r->median, range, cpu, r->solutions_per_second, speed, eff,
                 r->verified ? "PASS" : "FAIL");
     }
 }

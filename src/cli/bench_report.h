@@ -33,6 +33,7 @@ typedef struct bench_context {
  * bench_stats and bench_speedups. */
 typedef struct bench_result {
     int engine, n, threads;
+    int simd;         /* enum nq_simd the first timed run ran; 0: an engine without them */
     double *runs;     /* wall seconds */
     double *cpu_runs; /* CPU seconds (user + system, every thread) */
     int n_runs;

@@ -186,6 +186,7 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
         br->tasks = (unsigned long long)r.tasks;
         br->prefix_rows = r.prefix_rows;
         br->pinned = r.n_pinned;
+        br->simd = r.simd;
     }
     br->runs[run] = sec;
     br->cpu_runs[run] = cpu;

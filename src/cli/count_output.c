@@ -29,7 +29,7 @@ int count_output_verified(int n, const nq_result *r)
 void count_output_json(FILE *f, const count_report *c)
 {
     const nq_result *r = c->r;
-    char total[40], unique[40] = "null", cpu[32] = "null";
+    char total[40], unique[40] = "null", cpu[32] = "null", simd[16] = "null";
     double rate =
         r->seconds > 0
             ? ((double)r->total.hi * 18446744073709551616.0 + (double)r->total.lo) / r->seconds
@@ -38,15 +38,18 @@ void count_output_json(FILE *f, const count_report *c)
 
     if (r->has_unique)
         nq_u128_to_string(r->unique, unique, sizeof(unique));
+    if (r->simd != NQ_SIMD_AUTO) /* an engine with vector paths: the one that ran */
+        snprintf(simd, sizeof(simd), "\"%s\"", nq_simd_name(r->simd));
     if (c->cpu_seconds >= 0)
         snprintf(cpu, sizeof(cpu), "%.6f", c->cpu_seconds);
     nq_u128_to_string(r->total, total, sizeof(total));
     fprintf(f,
             "{\"schema\": %d, \"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", "
-            "\"threads\": %d, \"pinned_threads\": %d, \"tasks\": %llu, \"prefix_rows\": %d, "
+            "\"simd\": %s, \"threads\": %d, \"pinned_threads\": %d, \"tasks\": %llu, "
+            "\"prefix_rows\": %d, "
             "\"seconds\": %.6f, \"cpu_seconds\": %s, \"solutions_per_second\": %.0f, "
             "\"verified\": %s%s%s}\n",
-            NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), r->n_threads,
+            NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), simd, r->n_threads,
             r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds, cpu, rate,
             v < 0 ? "null"
             : v   ? "true"
