@@ -538,3 +538,36 @@ Test(unit, cli_progress_bar_fits_the_terminal)
         cr_expect(t == 0 || strstr(got, "\033[K"), "TERM=xterm erases the line: %s", got);
     }
 }
+
+/* --subtotals - is standard output: the CSV alone goes there, the result (plain or JSON)
+ * to standard error, and no file named '-' appears. */
+Test(unit, cli_subtotals_dash_is_stdout)
+{
+    char dir[] = "/tmp/nq-dash-XXXXXX", want[32];
+    const char *const plain[] = {"count", "9", "--subtotals", "-", NULL};
+    const char *const json[] = {"count", "9", "--subtotals", "-", "--json", NULL};
+    unsigned long long sum = 0, task, sub, weight, weighted;
+
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(chdir(dir), 0); /* each test runs in its own process */
+    cli_run(&o, plain);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 9));
+    cr_expect_str_eq(o.err, want, "the result on stderr");
+    cr_assert_eq(strncmp(o.out, "task,subtotal,weight,weighted\n", 30), 0, "%s", o.out);
+    for (const char *p = strchr(o.out, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
+        cr_assert_eq(sscanf(p, "%llu,%llu,%llu,%llu", &task, &sub, &weight, &weighted), 4,
+                     "not a CSV row: %.40s", p);
+        sum += weighted;
+    }
+    cr_expect_eq(sum, oeis_value("A000170", 9), "the weighted column adds up to the total");
+    cr_expect_neq(access("-", F_OK), 0, "a file named '-' was made");
+    cli_run(&o, json);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_eq(o.err[0], '{', "the JSON object on stderr: %s", o.err);
+    cr_expect_eq(strncmp(o.out, "task,", 5), 0, "only the CSV on stdout: %.60s", o.out);
+    cr_expect_null(strchr(o.out, '{'), "only the CSV on stdout");
+    cr_expect_neq(access("-", F_OK), 0, "a file named '-' was made");
+    rmdir(dir);
+}

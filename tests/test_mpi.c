@@ -428,6 +428,27 @@ Test(unit, mpi_subtotals_identical_to_nqueens)
     unlink(cpath);
 }
 
+/* --subtotals - as in nqueens: the CSV alone on stdout, the result on stderr. */
+Test(unit, mpi_subtotals_to_stdout)
+{
+    const char *const margs[] = {"count", "10", "--threads",   "1", "--no-pin",
+                                 "-e",    "d4", "--subtotals", "-", NULL};
+    const char *const cargs[] = {"count", "10", "--threads",   "2", "--no-pin",
+                                 "-e",    "d4", "--subtotals", "-", NULL};
+    static char csv[65536];
+    char want[32];
+
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 10));
+    cli_run(&o, cargs);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    strcpy(csv, o.out);
+    mpi_run(&o, 2, margs);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_str_eq(o.err, want, "the result on stderr");
+    cr_expect_eq(strncmp(o.out, "task,", 5), 0, "%.60s", o.out);
+    cr_expect_str_eq(o.out, csv, "the same CSV as nqueens count");
+}
+
 Test(unit, mpi_progress_json_counts_every_rank)
 {
     /* about two seconds on two ranks of one thread: several lines, one a second */

@@ -56,15 +56,18 @@ void count_output_json(FILE *f, const count_report *c)
 
 int count_output_print(const char *cmd, const count_report *c, int json, int unique)
 {
+    FILE *f = c->to ? c->to : stdout;
+
     if (unique && !c->r->has_unique) /* e.g. a resumed journal of the prefix engine */
         return args_run_error(cmd, "engine %s gives no unique count", nq_engine_name(c->r->engine));
     if (json) {
-        count_output_json(stdout, c);
+        count_output_json(f, c);
     } else {
         char text[40];
-        printf("%s\n", nq_u128_to_string(unique ? c->r->unique : c->r->total, text, sizeof(text)));
+        fprintf(f, "%s\n",
+                nq_u128_to_string(unique ? c->r->unique : c->r->total, text, sizeof(text)));
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (fflush(f) != 0 || ferror(f)) {
         int e = errno ? errno : EIO;
         return args_run_error(cmd, "cannot write the result: %s", strerror(e));
     }

@@ -18,6 +18,7 @@ typedef struct count_report {
     const nq_result *r;
     double cpu_seconds;     /* the process's user + system time for the count; < 0: unknown */
     const char *extra_json; /* further members ("\"ranks\": 3"), or NULL */
+    FILE *to;               /* where the result goes; NULL: standard output */
 } count_report;
 
 /* The total (or, with unique, the A002562 count) alone on one line, or with json one

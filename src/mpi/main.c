@@ -80,7 +80,8 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
     r.n_pinned = m->pinned;
     snprintf(ranks, sizeof(ranks), "\"ranks\": %d", n_ranks);
     /* CPU time would be rank 0's alone: left out (null) rather than misleading */
-    count_report c = {a->c.n, &r, -1.0, ranks};
+    count_report c = {a->c.n, &r, -1.0, ranks,
+                      subtotals_to_stdout(a->c.r.subtotals) ? stderr : stdout};
     return count_output_print("count", &c, a->c.json, a->c.unique);
 }
 
