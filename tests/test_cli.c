@@ -571,3 +571,38 @@ Test(unit, cli_subtotals_dash_is_stdout)
     cr_expect_neq(access("-", F_OK), 0, "a file named '-' was made");
     rmdir(dir);
 }
+
+/* The edges of the command line: help help, --ver and -v at the top and in a
+ * command. */
+Test(unit, cli_command_line_edges)
+{
+    static const struct {
+        const char *args[8];
+        const char *says;
+    } errors[] = {
+        {{"-v", NULL}, "did you mean -V (--version)?"},
+        {{"-H", NULL}, "did you mean -h (--help)?"},
+        {{"--vresion", NULL}, "did you mean --version?"},
+        {{"--ver=1", NULL}, "--version takes no value"},
+        {{"--threads", "2", NULL}, "a command comes first"},
+        {{"count", "8", "-v", NULL}, "did you mean -V (--version)?"},
+    };
+    static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
+    static const char *const help[][3] = {{"help", "help", NULL}, {"--he", NULL}, {"help", NULL}};
+
+    for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+        expect_usage_error(errors[i].args);
+        cr_expect_not_null(strstr(o.err, errors[i].says), "want '%s' in: %s", errors[i].says,
+                           o.err);
+    }
+    for (size_t i = 0; i < sizeof(version) / sizeof(version[0]); i++) {
+        cli_run(&o, version[i]);
+        cr_expect_eq(o.status, 0, "%s: %s", version[i][0], o.err);
+        cr_expect_eq(strncmp(o.out, "nqueens ", 8), 0, "%s: %s", version[i][0], o.out);
+    }
+    for (size_t i = 0; i < sizeof(help) / sizeof(help[0]); i++) {
+        cli_run(&o, help[i]);
+        cr_expect_eq(o.status, 0, "%s %s: %s", help[i][0], help[i][1] ? help[i][1] : "", o.err);
+        cr_expect_not_null(strstr(o.out, "usage: nqueens <command>"), "%s", o.out);
+    }
+}

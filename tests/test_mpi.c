@@ -135,6 +135,7 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         {"count", "8", "--bogus", NULL},
         {"count", "8", "--threads", "0", NULL},
         {"--version", "extra", NULL},
+        {"-v", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         mpi_run(&o, 3, cases[i]);
@@ -144,6 +145,19 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         cr_expect_eq(strncmp(o.err, "nqueens-mpi", 11), 0, "%s", o.err);
         cr_expect_str_eq(o.out, "");
     }
+}
+
+/* The top level takes what a command takes: help help, --ver for --version. */
+Test(unit, mpi_help_help_and_version_prefix)
+{
+    const char *const help[] = {"help", "help", NULL};
+    const char *const ver[] = {"--ver", NULL};
+    mpi_run(&o, 1, help);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "usage: mpirun"), "%s", o.out);
+    mpi_run(&o, 1, ver);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(strncmp(o.out, "nqueens-mpi ", 12), 0, "%s", o.out);
 }
 
 /* The help and the version, written where they cannot be (a full disk), fail with one

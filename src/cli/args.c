@@ -377,6 +377,45 @@ static int unknown_long(const args_parser *p, const char *arg)
                             cmd);
 }
 
+int args_top_option(const char *a, const char *see)
+{
+    static const char *const names[] = {"help", "version"};
+    static const int ids[] = {OPT_HELP, OPT_VERSION};
+    size_t len;
+    int best = -1, best_d = 99;
+
+    if (a[0] != '-' || !a[1])
+        return 0;
+    len = strcspn(a + 2, "=");
+    if (strcmp(a, "-h") == 0 || strcmp(a, "-V") == 0)
+        return a[1] == 'h' ? OPT_HELP : OPT_VERSION;
+    if (strcmp(a, "-H") == 0 || strcmp(a, "-v") == 0) {
+        args_usage_error(NULL, "unknown option '%s': did you mean -%c (--%s)?", a,
+                         a[1] == 'H' ? 'h' : 'V', a[1] == 'H' ? "help" : "version");
+        return -1;
+    }
+    /* --name: any prefix of --help or --version, as getopt_long takes it after a command */
+    for (size_t i = 0; a[1] == '-' && i < COUNT(names); i++) {
+        int d = distance(a + 2, len, names[i]);
+        if (len && strncmp(a + 2, names[i], len) == 0) {
+            if (a[2 + len] != '=')
+                return ids[i];
+            args_usage_error(NULL, "--%s takes no value", names[i]);
+            return -1;
+        }
+        if (d < best_d) {
+            best_d = d;
+            best = (int)i;
+        }
+    }
+    if (best >= 0 && best_d <= (len > 5 ? 2 : 1))
+        args_usage_error(NULL, "unknown option '%s': did you mean --%s? (see '%s')", a, names[best],
+                         see);
+    else
+        args_usage_error(NULL, "unknown option '%s': a command comes first (see '%s')", a, see);
+    return -1;
+}
+
 static int exit_with(args_parser *p, int code)
 {
     p->exit_code = code;
@@ -462,6 +501,15 @@ int args_next(args_parser *p)
                                                  "unknown option '%s': numbers here are not "
                                                  "negative (see '%s %s --help')",
                                                  arg, args_program, cmd));
+        i = find_val(p, optopt >= 'a' && optopt <= 'z'   ? optopt - 'a' + 'A'
+                        : optopt >= 'A' && optopt <= 'Z' ? optopt - 'A' + 'a'
+                                                         : -1);
+        if (i >= 0) /* -v for -V: the letter in the other case */
+            return exit_with(p, args_usage_error(cmd,
+                                                 "unknown option '-%c': did you mean -%c "
+                                                 "(--%s)? (see '%s %s --help')",
+                                                 optopt, p->options[i]->letter, p->options[i]->name,
+                                                 args_program, cmd));
         return exit_with(p, args_usage_error(cmd, "unknown option '-%c' (see '%s %s --help')",
                                              optopt, args_program, cmd));
     }

@@ -117,6 +117,12 @@ typedef struct args_parser {
 
 enum { ARG_END = -1, ARG_POSITIONAL = -2, ARG_EXIT = -3 };
 
+/* The first argument of a tool, before any command: OPT_HELP or OPT_VERSION for -h, -V,
+ * --help, --version or a prefix of them (--ver), as after a command; 0 when a is no
+ * option (a command, checked by the caller); -1 after a one-line usage message (an
+ * unknown option, with a hint: -v is -V; see names the help to read). */
+int args_top_option(const char *a, const char *see);
+
 void args_begin(args_parser *p, const args_command *c, int argc, char **argv);
 /* The next item: an option id (p->value its value, or NULL), ARG_POSITIONAL (p->value),
  * ARG_END, or ARG_EXIT when the command should end now with p->exit_code: help or the

@@ -37,26 +37,38 @@ typedef struct mpi_args {
     count_args c;
 } mpi_args;
 
+static void usage(void)
+{
+    fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
+          "\n  -V, --version  the version and what this build has\n"
+          "  -h, --help     this help\n",
+          stdout);
+}
+
 static int parse_args(int argc, char **argv, mpi_args *a)
 {
+    int opt;
+
     if (argc < 2)
         return args_usage_error(NULL, "missing command: expected count (see "
                                       "'nqueens-mpi --help')");
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        if (argc > 2 &&
-            !(argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "count") == 0))
-            return args_usage_error(NULL, "%s takes no arguments (see 'nqueens-mpi --help')",
-                                    argv[1]);
-        if (argc == 3)
-            return count_args_parse(&a->c, &count_command, 2, (char *[]){"count", "--help", NULL});
-        fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
-              "\n  -V, --version  the version and what this build has\n"
-              "  -h, --help     this help\n",
-              stdout);
+    if (strcmp(argv[1], "help") == 0 && argc == 3 && strcmp(argv[2], "count") == 0)
+        return count_args_parse(&a->c, &count_command, 2, (char *[]){"count", "--help", NULL});
+    if (strcmp(argv[1], "help") == 0 && argc == 3 && strcmp(argv[2], "help") == 0) {
+        usage();
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    opt = strcmp(argv[1], "help") == 0 ? OPT_HELP : args_top_option(argv[1], "nqueens-mpi --help");
+    if (opt < 0)
+        return EXIT_USAGE;
+    if (opt == OPT_HELP) {
+        if (argc > 2)
+            return args_usage_error(NULL, "%s takes no arguments (see 'nqueens-mpi --help')",
+                                    argv[1]);
+        usage();
+        return 0;
+    }
+    if (opt == OPT_VERSION) {
         if (argc > 2)
             return args_usage_error(NULL, "%s takes no arguments (got '%s')", argv[1], argv[2]);
         args_print_version(stdout);
