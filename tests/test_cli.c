@@ -572,20 +572,27 @@ Test(unit, cli_subtotals_dash_is_stdout)
     rmdir(dir);
 }
 
-/* The edges of the command line: help help, --ver and -v at the top and in a
- * command. */
+/* The edges of the command line: help help, -ju, --ver and -v at the top and in a
+ * command, and options that do not apply to the engine. */
 Test(unit, cli_command_line_edges)
 {
     static const struct {
         const char *args[8];
         const char *says;
     } errors[] = {
+        {{"count", "12", "-ju", NULL}, "--json and --unique"},
+        {{"count", "12", "-u", "--json", NULL}, "--json and --unique"},
         {{"-v", NULL}, "did you mean -V (--version)?"},
         {{"-H", NULL}, "did you mean -h (--help)?"},
         {{"--vresion", NULL}, "did you mean --version?"},
         {{"--ver=1", NULL}, "--version takes no value"},
         {{"--threads", "2", NULL}, "a command comes first"},
         {{"count", "8", "-v", NULL}, "did you mean -V (--version)?"},
+        {{"count", "8", "--devices", "0", NULL}, "--devices does not apply to --engine auto"},
+        {{"count", "8", "-e", "d4", "--devices", "all", NULL}, "--devices does not apply"},
+        {{"count", "8", "-e", "join", "--devices", "0", NULL}, "--devices does not apply"},
+        {{"verify", "4", "6", "--devices", "0", NULL}, "--devices does not apply"},
+        {{"bench", "-n", "8", "-e", "prefix", "--devices", "0", NULL}, "--devices does not apply"},
     };
     static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
     static const char *const help[][3] = {{"help", "help", NULL}, {"--he", NULL}, {"help", NULL}};

@@ -135,6 +135,8 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         {"count", "8", "--bogus", NULL},
         {"count", "8", "--threads", "0", NULL},
         {"--version", "extra", NULL},
+        {"count", "8", "-ju", NULL},
+        {"count", "8", "--devices", "0", NULL},
         {"-v", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

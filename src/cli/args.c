@@ -624,6 +624,7 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
                                     "invalid --devices '%s': expected GPU numbers 0..63, "
                                     "e.g. 0 or 0,2 or 0-3, or 'all'",
                                     value);
+        o->devices_set = 1;
         return 1;
     default:
         return 0;
@@ -634,6 +635,22 @@ int count_opts_engine_takes_prefix_rows(int engine)
 {
     /* d4 and join place their rows themselves, and auto picks one of them */
     return engine == NQ_ENGINE_PREFIX || engine == NQ_ENGINE_CUDA;
+}
+
+int count_opts_check_engine(const char *cmd, const count_opts *o, int engine)
+{
+    if (o->prefix_rows && !count_opts_engine_takes_prefix_rows(engine))
+        return args_usage_error(cmd,
+                                "--prefix-rows does not apply to --engine %s, which places "
+                                "its rows itself",
+                                nq_engine_name(engine));
+    /* auto never picks the GPUs: it counts on the CPU */
+    if (o->devices_set && engine != NQ_ENGINE_CUDA)
+        return args_usage_error(cmd,
+                                "--devices does not apply to --engine %s, which runs on the "
+                                "CPU (GPUs: --engine cuda)",
+                                nq_engine_name(engine));
+    return 0;
 }
 
 void count_opts_settings(const count_opts *o, int n, nq_settings *s)

@@ -178,6 +178,7 @@ typedef struct count_opts {
     int prefix_rows; /* 0 = auto */
     int pin;
     uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
+    int devices_set;  /* --devices was given */
     int simd;         /* enum nq_simd */
 } count_opts;
 
@@ -192,6 +193,10 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s);
 /* Whether --prefix-rows means something to engine: d4 places its border rows itself,
  * and silently ignoring a depth would mislead. */
 int count_opts_engine_takes_prefix_rows(int engine);
+/* One rule for the options that only some engines use (--prefix-rows, --devices): given
+ * with an engine that does not use them, they are a usage error, never ignored. Returns
+ * 0, or EXIT_USAGE after a one-line message. */
+int count_opts_check_engine(const char *cmd, const count_opts *o, int engine);
 
 /* Parse a board size argument; 0 on success, else EXIT_USAGE after printing. */
 int args_parse_n(const char *cmd, const char *s, int *n);

@@ -82,6 +82,9 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
         if (rc != 1)
             return EXIT_USAGE; /* reported; every id of the table is one of the above */
     }
+    if (a->json && a->unique)
+        return args_usage_error(cmd, "--json and --unique: the JSON object has both counts "
+                                     "(\"total\", \"unique\"); give one of them");
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)

@@ -111,12 +111,7 @@ int count_output_check(const char *cmd, const count_opts *o, int unique)
     if (unique && o->engine == NQ_ENGINE_PREFIX)
         return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
                                      "--engine d4");
-    if (o->prefix_rows && !count_opts_engine_takes_prefix_rows(o->engine))
-        return args_usage_error(cmd,
-                                "--prefix-rows does not apply to --engine %s, which places "
-                                "its rows itself",
-                                nq_engine_name(o->engine));
-    return 0;
+    return count_opts_check_engine(cmd, o, o->engine);
 }
 
 /* One published value against the count's; 0 if they agree or none is published. */

@@ -44,8 +44,8 @@ void count_output_verify_line(FILE *f, int n, const nq_result *r);
 int count_output_verify(const char *cmd, int n, const nq_result *r, const char *journal);
 
 /* Before the run: --unique needs an engine that counts symmetry classes, and
- * --prefix-rows one that has prefix rows. Returns 0 or EXIT_USAGE after a one-line
- * message. */
+ * --prefix-rows and --devices one that uses them (count_opts_check_engine). Returns 0
+ * or EXIT_USAGE after a one-line message. */
 int count_output_check(const char *cmd, const count_opts *o, int unique);
 /* Usage error (reported, EXIT_USAGE) when the engine does not take board n. */
 int count_output_check_n(const char *cmd, int engine, int n);
