@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
+#include "cli/args.h"
 #include "cli/count_output.h"
 #include "cli_run.h"
 #include "oeis_data.h"
@@ -612,4 +613,56 @@ Test(unit, cli_command_line_edges)
         cr_expect_eq(o.status, 0, "%s %s: %s", help[i][0], help[i][1] ? help[i][1] : "", o.err);
         cr_expect_not_null(strstr(o.out, "usage: nqueens <command>"), "%s", o.out);
     }
+}
+
+/* A path in a command to paste is one shell word that names the same file, whatever its
+ * bytes, and it passes the messages' escaping unchanged (no \xHH that would mean
+ * another name). */
+Test(unit, cli_shell_word_pastes_as_the_same_name)
+{
+    static const char *const names[] = {
+        "plain.nqj",     "",
+        "two words",     "it's",
+        "a\nb",          "tab\there",
+        "back\\slash\n", "\033[31mred",
+        "\xff\xfe",      "caf\xc3\xa9 $HOME `x` \"q\"",
+        "quote'\nand\\",
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char got[256], *word = args_shell_word(names[i]);
+        cr_assert_not_null(word);
+        for (const unsigned char *p = (const unsigned char *)word; *p; p++)
+            cr_expect(*p >= 0x20 && *p != 0x7f, "name %zu: raw byte 0x%02x in %s", i, *p, word);
+        cr_expect_eq(cli_shell_reads(word, got, sizeof(got)), strlen(names[i]), "name %zu: %s", i,
+                     word);
+        cr_expect_str_eq(got, names[i], "name %zu: %s", i, word);
+        free(word);
+    }
+}
+
+/* A message with a path of 5,000 characters keeps its reason: the path loses its middle
+ * to "...", the line stays short. */
+Test(unit, cli_long_path_keeps_the_reason)
+{
+    static char path[6000];
+    const char *const args[] = {"count", "8", "--subtotals", path, NULL};
+    const char *const cp[] = {"count", "8", "--checkpoint", path, NULL};
+    size_t len = (size_t)snprintf(path, sizeof(path), "/nonexistent/");
+
+    for (; len < 5000; len++)
+        path[len] = (char)('a' + len % 26);
+    strcpy(path + len, "/end.csv");
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 1, "%s", o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_lt(strlen(o.err), 400, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "--subtotals /nonexistent/nop"), "the start of the path: %s",
+                       o.err);
+    cr_expect_not_null(strstr(o.err, "..."), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/end.csv: File name too long\n"), "the reason: %s", o.err);
+    cli_run(&o, cp);
+    cr_expect_eq(o.status, 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/end.csv"), "%s", o.err);
+    cr_expect_eq(o.err[strlen(o.err) - 1], '\n', "%s", o.err);
+    cr_expect_lt(strlen(o.err), 600, "%s", o.err);
 }
