@@ -29,6 +29,10 @@ if [ -f "$build/man/nqueens.1" ]; then
     [ -n "$page" ] || { echo "not ok: the man page was built but not installed"; exit 1; }
     echo "ok: man page at ${page#"$dest"}"
 fi
+doc=$(find "$dest" -path '*/share/doc/nqueens/README.md' -type f)
+[ -n "$doc" ] || { echo "not ok: the README the man page points to is not installed"; exit 1; }
+[ -f "${doc%/*}/docs/checkpoints.md" ] || { echo "not ok: the README's docs/ are not beside it"; exit 1; }
+echo "ok: README and docs at ${doc%/*}"
 pc=$(find "$dest" -name nqueens.pc -type f | head -n 1)
 [ -n "$pc" ] || { echo "not ok: no nqueens.pc installed"; exit 1; }
 # Every path in it is under ${prefix}: an absolute one (a CUDA runtime) is the build
