@@ -4,9 +4,11 @@
 #define _XOPEN_SOURCE 700 /* posix_openpt */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include "cli/args.h"
 #include "cli/count_output.h"
@@ -519,24 +521,116 @@ static void bar_on_pty(const char *term, char *got, size_t size)
     close(master);
 }
 
+/* How many fields a redraw (escape codes gone) has after its bar, each one whole; -1
+ * when the bar or a field is cut. */
+static int whole_fields(const char *line, size_t len)
+{
+    static const char *const field =
+        "^([0-9]+\\.[0-9]%|ETA (\\?|[0-9:dhm]+)|elapsed [0-9:dhm]+|[0-9.]+[kMGTP]? sol/s|"
+        "[0-9]+/[0-9]+ tasks|[0-9]+ solutions)$";
+    char buf[256], *f = buf, *sep;
+    regex_t re;
+    int n = 0;
+
+    if (len >= sizeof(buf) || len == 0)
+        return len == 0 ? 0 : -1;
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    if (buf[0] == '[') { /* the bar: '#' and '.' */
+        char *end = strchr(buf, ']');
+        if (!end || end[1] != ' ' || strspn(buf + 1, "#.") != (size_t)(end - buf - 1))
+            return -1;
+        f = end + 2;
+    }
+    cr_assert_eq(regcomp(&re, field, REG_EXTENDED | REG_NOSUB), 0);
+    for (;; f = sep + 2) { /* the fields are two spaces apart; a cut one matches none */
+        sep = strstr(f, "  ");
+        if (sep)
+            *sep = '\0';
+        if (regexec(&re, f, 0, NULL, 0) != 0) {
+            n = -1;
+            break;
+        }
+        n++;
+        if (!sep)
+            break;
+    }
+    regfree(&re);
+    return n;
+}
+
 Test(unit, cli_progress_bar_fits_the_terminal)
 {
     static char got[65536];
     static const char *const terms[] = {"dumb", "xterm"};
     for (int t = 0; t < 2; t++) {
+        const char *msg;
         bar_on_pty(terms[t], got, sizeof(got));
         cr_expect_not_null(strstr(got, "ETA"), "%s", got);
+        cr_expect_not_null(strstr(got, "] "), "a bar: %s", got);
         for (const char *p = got; *p;) {
             size_t k = strcspn(p, "\r\n");
             const char *esc = memchr(p, '\033', k);
-            size_t width = k - (esc ? strlen("\033[K") : 0);
-            if (!strstr(p, "interrupted") || (size_t)(strstr(p, "interrupted") - p) > k)
+            size_t skip = esc == p ? strlen("\033[K") : 0, width = k - skip;
+            const char *in = strstr(p, "interrupted");
+            if (!in || (size_t)(in - p) > k) {
                 cr_expect_leq(width, 39, "TERM=%s: a redraw of %zu columns: %.*s", terms[t], width,
                               (int)k, p);
+                if (strspn(p + skip, " ") < width) /* not the padding that erases */
+                    cr_expect_gt(whole_fields(p + skip, width), 0, "TERM=%s: a field cut: '%.*s'",
+                                 terms[t], (int)width, p + skip);
+            }
             cr_expect(t == 1 || !esc, "TERM=dumb: an escape code in %.*s", (int)k, p);
             p += k + (p[k] != '\0');
         }
         cr_expect(t == 0 || strstr(got, "\033[K"), "TERM=xterm erases the line: %s", got);
+        /* the bar is gone before the message: it starts a clean line, not under a bar */
+        msg = strstr(got, "nqueens count: interrupted");
+        cr_assert_not_null(msg, "%s", got);
+        cr_expect(t == 0 ? msg > got && msg[-1] == '\r'
+                         : msg - got >= 4 && strncmp(msg - 4, "\r\033[K", 4) == 0,
+                  "TERM=%s: the bar stays above the message: %s", terms[t], got);
+        cr_expect_null(memchr(got, '\n', (size_t)(msg - got)), "a bar line was ended: %s", got);
+    }
+}
+
+/* --progress=bar into a file (or a pipe) writes plain lines, one a second: every field,
+ * no carriage return and no escape code; the last one says where the run ended. */
+Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
+{
+    const char *const args[] = {"count", "17",       "--engine",       "d4", "--threads",
+                                "1",     "--no-pin", "--progress=bar", NULL};
+    char err_path[] = "/tmp/nq-bar-err-XXXXXX";
+    int fe = mkstemp(err_path), st;
+    pid_t pid;
+
+    cr_assert(fe >= 0);
+    setenv("TERM", "xterm", 1);
+    pid = cli_start(args, -1, fe);
+    for (int i = 0; i < 1000; i++) { /* the first line, after a second */
+        struct stat sb;
+        if (fstat(fe, &sb) == 0 && sb.st_size > 0)
+            break;
+        usleep(10000);
+    }
+    usleep(1200000); /* and a second one */
+    kill(pid, SIGINT);
+    st = cli_wait(pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(err_path);
+    cr_expect(st == 130 || st == 0, "exit %d: %s", st, o.err);
+    cr_expect_null(strchr(o.err, '\r'), "a carriage return in a file: %s", o.err);
+    cr_expect_null(strchr(o.err, '\033'), "an escape code in a file: %s", o.err);
+    cr_expect_geq(count_lines(o.err), 2, "%s", o.err);
+    for (const char *p = o.err; *p;) {
+        size_t k = strcspn(p, "\n");
+        if (strncmp(p, "nqueens count: ", 15) != 0) {
+            cr_expect_eq(whole_fields(p, k), 6, "not a progress line of every field: '%.*s'",
+                         (int)k, p);
+        }
+        p += k + (p[k] != '\0');
     }
 }
 
