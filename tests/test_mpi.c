@@ -709,3 +709,47 @@ Test(slow, mpi_stop_does_not_wait_for_long_tasks)
     expect_interrupted(journal, 18, "SIGTERM", 128 + SIGTERM);
     unlink(journal);
 }
+
+/* ---- a rank that sends nothing ---------------------------------------------------------- */
+
+/* A rank stopped with SIGSTOP (as a hung or cut-off one) ends the run once it has sent
+ * nothing for --worker-timeout: exit 1, the rank named, the journal whole and resumable,
+ * and rank 0 does not wait for the grace of a stop. */
+Test(unit, mpi_silent_worker_ends_the_run_resumable)
+{
+    char journal[64];
+    const char *const args[] = {"count",        "17",    "--threads",        "1", "--no-pin",
+                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
+    char hint[160];
+
+    temp_path(journal, sizeof(journal), "journal");
+    /* signal 0 to rank 1: nothing but the freeze */
+    cr_expect(start_and_signal(3, args, journal, 5, 0, (signal_plan){1, 0, 0, 1}, 30.0),
+              "rank 0 waited for ever on the stopped rank: %s", o.err);
+    cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_str_eq(o.out, "", "no total from a stopped run");
+    cr_expect_not_null(strstr(o.err, "rank 1 sent nothing for 2 s"), "%s", o.err);
+    snprintf(hint, sizeof(hint),
+             "nqueens-mpi count: resume with: nqueens-mpi count 17 --checkpoint %s\n", journal);
+    cr_expect_eq(occurrences(o.err, hint), 1, "%s", o.err);
+    cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
+                 "whole records only");
+    expect_resume(2, 17, journal);
+    unlink(journal);
+}
+
+/* A rank busy with a batch longer than the timeout is not silent: it says it runs. d4's
+ * first batches at n = 18 take seconds; after 3.5 s the run is stopped by SIGINT, and
+ * that, not a silent rank, is what ended it. */
+Test(slow, mpi_long_batches_are_not_silence)
+{
+    char journal[64];
+    const char *const args[] = {"count", "18",       "--engine",     "d4",    "--threads",
+                                "1",     "--no-pin", "--checkpoint", journal, "--worker-timeout",
+                                "1",     NULL};
+    temp_path(journal, sizeof(journal), "journal");
+    start_and_signal(2, args, journal, 0, 3500, (signal_plan){TO_EVERY_RANK, SIGINT, 0, -1}, 0);
+    cr_expect_null(strstr(o.err, "sent nothing"), "%s", o.err);
+    expect_interrupted(journal, 18, "SIGINT", 128 + SIGINT);
+    unlink(journal);
+}

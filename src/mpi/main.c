@@ -17,6 +17,10 @@
 #include "cli/subtotals.h"
 #include "mpi_job.h"
 
+/* count's options and the one that only a job has. */
+static const args_option mpi_count_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_WORKER_TIMEOUT,
+                                                ARGS_OPT_END};
+
 static const args_command count_command = {
     "count",
     "N [options]        (run it under mpirun or srun)",
@@ -25,7 +29,7 @@ static const args_command count_command = {
     "batches of tasks and computes too; --threads is per rank. Rank 0 keeps the\n"
     "checkpoint (nqueens count can resume it too), the progress and the subtotals.\n"
     "--json adds \"ranks\".\n",
-    count_args_options,
+    mpi_count_options,
     NULL,
 };
 
@@ -143,12 +147,44 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, r
     return rc;
 }
 
+/* A rank sent nothing for --worker-timeout: say which, close the journal with what
+ * finished and say how to resume. */
+static int silent_rank(const mpi_args *a, const mpi_outcome *m, rank0_files *f)
+{
+    const char *path = a->c.r.checkpoint;
+    uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
+
+    args_note("count",
+              "rank %d sent nothing for %ld s (stopped, hung or cut off): the run is stopped "
+              "(--worker-timeout)",
+              m->silent_rank, a->c.worker_timeout);
+    if (f->journal) {
+        char *word = args_shell_word(path);
+        int crc = nq_journal_close(&f->journal);
+        args_note("count", "%llu of %llu tasks recorded in %s%s", (unsigned long long)done,
+                  (unsigned long long)m->r.tasks, path,
+                  crc == NQ_OK ? "" : " (final fsync failed)");
+        if (word)
+            args_hint("count", "resume with: %s count %d --checkpoint %s", args_program, a->c.n,
+                      word);
+        free(word);
+    } else {
+        args_note("count",
+                  "%llu of %llu tasks were done; nothing was saved (--checkpoint FILE makes a "
+                  "run resumable)",
+                  (unsigned long long)done, (unsigned long long)m->r.tasks);
+    }
+    return EXIT_RUN_FAILED;
+}
+
 /* Rank 0 after the coordinator: the journal closed, the subtotals written and the result
  * printed, or what stopped the run said. Returns the exit code every rank leaves with. */
 static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f, int n_ranks)
 {
     const char *path = a->c.r.checkpoint;
 
+    if (rc == NQ_ECANCELED && m->silent_rank)
+        return silent_rank(a, m, f);
     if (rc == NQ_ECANCELED && m->signal) {
         uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
         return checkpoint_interrupted(path, &f->journal, a->c.n, m->signal, done, m->r.tasks);
@@ -231,7 +267,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         coordinator_opts opts = {files.journal, progress_mode(a.c.r.progress),
-                                 a.c.r.subtotals != NULL};
+                                 a.c.r.subtotals != NULL, (double)a.c.worker_timeout};
         rc = coordinator_run(&s, rank_threads, n_ranks, &opts, &m);
         m.r.seconds = MPI_Wtime() - t0;
         rc = finish(&a, rc, &m, &files, n_ranks);
