@@ -96,4 +96,21 @@ static inline int count_lines(const char *s)
     return k;
 }
 
+/* What bash reads back from word: printf %s WORD, run by bash itself. */
+static inline size_t cli_shell_reads(const char *word, char *got, size_t size)
+{
+    char script[4096];
+    size_t len;
+    FILE *f;
+
+    snprintf(script, sizeof(script), "printf %%s %s", word);
+    setenv("NQ_SCRIPT", script, 1);
+    f = popen("bash -c \"$NQ_SCRIPT\"", "r");
+    cr_assert_not_null(f);
+    len = fread(got, 1, size - 1, f);
+    got[len] = '\0';
+    cr_assert_eq(pclose(f), 0, "bash refused: %s", word);
+    return len;
+}
+
 #endif

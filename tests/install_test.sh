@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # What `meson install --destdir` gives runs as it is: the installed nqueens finds the
 # installed libnqueens (RPATH), not the build tree's, and counts; the man page and the
-# shell completion are where they belong when they were built.
+# shell completion are where they belong when they were built; nqueens.pc names no path
+# of the building machine, and the README's library example builds with it and runs
+# the two ways the README says (LD_LIBRARY_PATH, an rpath).
 set -euo pipefail
 build=$1
+readme=${2:-}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 meson install -C "$build" --destdir "$dest" --no-rebuild >"$dest.log" 2>&1 ||
@@ -25,4 +28,44 @@ if [ -f "$build/man/nqueens.1" ]; then
     page=$(find "$dest" -path '*/man1/nqueens.1' -type f)
     [ -n "$page" ] || { echo "not ok: the man page was built but not installed"; exit 1; }
     echo "ok: man page at ${page#"$dest"}"
+fi
+doc=$(find "$dest" -path '*/share/doc/nqueens/README.md' -type f)
+[ -n "$doc" ] || { echo "not ok: the README the man page points to is not installed"; exit 1; }
+[ -f "${doc%/*}/docs/checkpoints.md" ] || { echo "not ok: the README's docs/ are not beside it"; exit 1; }
+echo "ok: README and docs at ${doc%/*}"
+pc=$(find "$dest" -name nqueens.pc -type f | head -n 1)
+[ -n "$pc" ] || { echo "not ok: no nqueens.pc installed"; exit 1; }
+# Every path in it is under ${prefix}: an absolute one (a CUDA runtime) is the build
+# machine's.
+if grep -E '^(Libs|Libs\.private|Cflags):' "$pc" | grep -qE '(^|[ :])-?[LI]?/'; then
+    echo "not ok: nqueens.pc names a path of this machine:"
+    grep -E '^(Libs|Cflags)' "$pc"
+    exit 1
+fi
+echo "ok: nqueens.pc names no absolute path"
+if [ -n "$readme" ] && command -v pkg-config >/dev/null && command -v cc >/dev/null; then
+    work=$(mktemp -d)
+    trap 'rm -rf "$dest" "$work"' EXIT
+    awk '/^## The library/ {lib = 1} lib && /^```c$/ {on = 1; next} on && /^```$/ {exit} on' \
+        "$readme" >"$work/count16.c"
+    [ -s "$work/count16.c" ] || { echo "not ok: no C example under '## The library'"; exit 1; }
+    export PKG_CONFIG_PATH=${pc%/*} PKG_CONFIG_SYSROOT_DIR=$dest
+    libdir=$(dirname "$(find "$dest" -name libnqueens.so -type l | head -n 1)")
+    # shellcheck disable=SC2046 # the flags are words
+    cc "$work/count16.c" $(pkg-config --cflags --libs nqueens) -o "$work/plain"
+    # shellcheck disable=SC2046
+    cc "$work/count16.c" $(pkg-config --cflags --libs nqueens) -Wl,-rpath,"$libdir" \
+        -o "$work/rpath"
+    if env -u LD_LIBRARY_PATH "$work/plain" >/dev/null 2>&1; then
+        echo "not ok: the example ran without the library path (is libnqueens on the system?)"
+        exit 1
+    fi
+    for run in "env LD_LIBRARY_PATH=$libdir $work/plain" "env -u LD_LIBRARY_PATH $work/rpath"; do
+        got=$($run)
+        case "$got" in
+        "14772512 solutions in "*) ;;
+        *) echo "not ok: the README example ($run) printed '$got'"; exit 1 ;;
+        esac
+    done
+    echo "ok: the README's library example builds with nqueens.pc and runs both ways"
 fi

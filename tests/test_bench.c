@@ -407,34 +407,17 @@ Test(unit, bench_cli_out_through_a_link_is_refused)
     unlink(target);
 }
 
-/* Every format through the command, and the options bench shares with count:
- * --prefix-rows with an engine that has them, --devices. */
+/* Every format through the command, and an option bench shares with count:
+ * --prefix-rows with an engine that has them. */
 Test(unit, bench_cli_every_format)
 {
     static const char *const formats[] = {"json", "csv", "google-benchmark", "github", "bencher"};
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
         char path[] = "/tmp/nq-bench-fmt-XXXXXX", cmd[512];
-        const char *const args[] = {"bench",
-                                    "-n",
-                                    "7,8",
-                                    "-t",
-                                    "1,2",
-                                    "-r",
-                                    "2",
-                                    "-w",
-                                    "0",
-                                    "--no-pin",
-                                    "-e",
-                                    "prefix",
-                                    "--prefix-rows",
-                                    "2",
-                                    "--devices",
-                                    "0",
-                                    "-f",
-                                    formats[i],
-                                    "-o",
-                                    path,
-                                    NULL};
+        const char *const args[] = {
+            "bench", "-n",       "7,8", "-t",     "1,2",           "-r", "2",  "-w",
+            "0",     "--no-pin", "-e",  "prefix", "--prefix-rows", "2",  "-f", formats[i],
+            "-o",    path,       NULL};
         int fd = mkstemp(path);
         cr_assert(fd >= 0);
         close(fd);

@@ -182,6 +182,58 @@ Test(unit, second_sigint_exits_at_once)
     cleanup();
 }
 
+/* The resume hint for a path with a newline, a quote and 600 bytes pastes as that
+ * path: it is one whole shell word, while the note above it shortens the path. */
+Test(unit, resume_hint_pastes_as_the_same_path)
+{
+    static char path[1024], word[2048], got[2048];
+    char dir[] = "/tmp/nq-hint-XXXXXX", err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    const char *const args[] = {"count",     "16", "--checkpoint", path,
+                                "--threads", "1",  "--no-pin",     NULL};
+    const char *hint, *end;
+    size_t len;
+    int fe, st;
+    pid_t pid;
+
+    cr_assert_not_null(mkdtemp(dir));
+    len = (size_t)snprintf(path, sizeof(path), "%s/", dir);
+    for (int d = 0; d < 3; d++) { /* three directories of 200 bytes */
+        memset(path + len, 'a' + d, 200);
+        path[len + 200] = '\0';
+        cr_assert_eq(mkdir(path, 0700), 0);
+        len += 200;
+        path[len++] = '/';
+    }
+    strcpy(path + len, "it's\na \\journal");
+    pid = start_keeping_stderr(args, &fe, err_path);
+    for (int i = 0; i < 2000 && file_size(path) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
+         i++)
+        sleep_ms(1);
+    kill(pid, SIGINT);
+    st = finish_keeping_stderr(pid, fe, err_path);
+    cr_assert_eq(st, 130, "exit %d, stderr: %s", st, o.err);
+    cr_expect_not_null(strstr(o.err, "..."), "the note shortens the path: %s", o.err);
+    hint = strstr(o.err, "resume with: nqueens count 16 --checkpoint ");
+    cr_assert_not_null(hint, "%s", o.err);
+    hint += strlen("resume with: nqueens count 16 --checkpoint ");
+    end = strchr(hint, '\n');
+    cr_assert_not_null(end);
+    cr_assert_lt((size_t)(end - hint), sizeof(word));
+    memcpy(word, hint, (size_t)(end - hint));
+    word[end - hint] = '\0';
+    cli_shell_reads(word, got, sizeof(got));
+    cr_expect_str_eq(got, path, "the hint names another file: %s", word);
+    cli_run(&o, args); /* and it resumes */
+    expect_total(&o, 16);
+    cr_expect_not_null(strstr(o.err, "resuming from"), "%s", o.err);
+    unlink(path);
+    for (int d = 2; d >= 0; d--) {
+        *strrchr(path, '/') = '\0';
+        rmdir(path);
+    }
+    rmdir(dir);
+}
+
 Test(unit, sigint_then_resume)
 {
     signal_and_resume(SIGINT);

@@ -4,10 +4,13 @@
 #define _XOPEN_SOURCE 700 /* posix_openpt */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
+#include "cli/args.h"
 #include "cli/count_output.h"
 #include "cli_run.h"
 #include "oeis_data.h"
@@ -593,23 +596,242 @@ static void bar_on_pty(const char *term, char *got, size_t size)
     close(master);
 }
 
+/* How many fields a redraw (escape codes gone) has after its bar, each one whole; -1
+ * when the bar or a field is cut. */
+static int whole_fields(const char *line, size_t len)
+{
+    static const char *const field =
+        "^([0-9]+\\.[0-9]%|ETA (\\?|[0-9:dhm]+)|elapsed [0-9:dhm]+|[0-9.]+[kMGTP]? sol/s|"
+        "[0-9]+/[0-9]+ tasks|[0-9]+ solutions)$";
+    char buf[256], *f = buf, *sep;
+    regex_t re;
+    int n = 0;
+
+    if (len >= sizeof(buf) || len == 0)
+        return len == 0 ? 0 : -1;
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    if (buf[0] == '[') { /* the bar: '#' and '.' */
+        char *end = strchr(buf, ']');
+        if (!end || end[1] != ' ' || strspn(buf + 1, "#.") != (size_t)(end - buf - 1))
+            return -1;
+        f = end + 2;
+    }
+    cr_assert_eq(regcomp(&re, field, REG_EXTENDED | REG_NOSUB), 0);
+    for (;; f = sep + 2) { /* the fields are two spaces apart; a cut one matches none */
+        sep = strstr(f, "  ");
+        if (sep)
+            *sep = '\0';
+        if (regexec(&re, f, 0, NULL, 0) != 0) {
+            n = -1;
+            break;
+        }
+        n++;
+        if (!sep)
+            break;
+    }
+    regfree(&re);
+    return n;
+}
+
 Test(unit, cli_progress_bar_fits_the_terminal)
 {
     static char got[65536];
     static const char *const terms[] = {"dumb", "xterm"};
     for (int t = 0; t < 2; t++) {
+        const char *msg;
         bar_on_pty(terms[t], got, sizeof(got));
         cr_expect_not_null(strstr(got, "ETA"), "%s", got);
+        cr_expect_not_null(strstr(got, "] "), "a bar: %s", got);
         for (const char *p = got; *p;) {
             size_t k = strcspn(p, "\r\n");
             const char *esc = memchr(p, '\033', k);
-            size_t width = k - (esc ? strlen("\033[K") : 0);
-            if (!strstr(p, "interrupted") || (size_t)(strstr(p, "interrupted") - p) > k)
+            size_t skip = esc == p ? strlen("\033[K") : 0, width = k - skip;
+            const char *in = strstr(p, "interrupted");
+            if (!in || (size_t)(in - p) > k) {
                 cr_expect_leq(width, 39, "TERM=%s: a redraw of %zu columns: %.*s", terms[t], width,
                               (int)k, p);
+                if (strspn(p + skip, " ") < width) /* not the padding that erases */
+                    cr_expect_gt(whole_fields(p + skip, width), 0, "TERM=%s: a field cut: '%.*s'",
+                                 terms[t], (int)width, p + skip);
+            }
             cr_expect(t == 1 || !esc, "TERM=dumb: an escape code in %.*s", (int)k, p);
             p += k + (p[k] != '\0');
         }
         cr_expect(t == 0 || strstr(got, "\033[K"), "TERM=xterm erases the line: %s", got);
+        /* the bar is gone before the message: it starts a clean line, not under a bar */
+        msg = strstr(got, "nqueens count: interrupted");
+        cr_assert_not_null(msg, "%s", got);
+        cr_expect(t == 0 ? msg > got && msg[-1] == '\r'
+                         : msg - got >= 4 && strncmp(msg - 4, "\r\033[K", 4) == 0,
+                  "TERM=%s: the bar stays above the message: %s", terms[t], got);
+        cr_expect_null(memchr(got, '\n', (size_t)(msg - got)), "a bar line was ended: %s", got);
     }
+}
+
+/* --progress=bar into a file (or a pipe) writes plain lines, one a second: every field,
+ * no carriage return and no escape code; the last one says where the run ended. */
+Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
+{
+    const char *const args[] = {"count", "17",       "--engine",       "d4", "--threads",
+                                "1",     "--no-pin", "--progress=bar", NULL};
+    char err_path[] = "/tmp/nq-bar-err-XXXXXX";
+    int fe = mkstemp(err_path), st;
+    pid_t pid;
+
+    cr_assert(fe >= 0);
+    setenv("TERM", "xterm", 1);
+    pid = cli_start(args, -1, fe);
+    for (int i = 0; i < 1000; i++) { /* the first line, after a second */
+        struct stat sb;
+        if (fstat(fe, &sb) == 0 && sb.st_size > 0)
+            break;
+        usleep(10000);
+    }
+    usleep(1200000); /* and a second one */
+    kill(pid, SIGINT);
+    st = cli_wait(pid);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(err_path);
+    cr_expect(st == 130 || st == 0, "exit %d: %s", st, o.err);
+    cr_expect_null(strchr(o.err, '\r'), "a carriage return in a file: %s", o.err);
+    cr_expect_null(strchr(o.err, '\033'), "an escape code in a file: %s", o.err);
+    cr_expect_geq(count_lines(o.err), 2, "%s", o.err);
+    for (const char *p = o.err; *p;) {
+        size_t k = strcspn(p, "\n");
+        if (strncmp(p, "nqueens count: ", 15) != 0) {
+            cr_expect_eq(whole_fields(p, k), 6, "not a progress line of every field: '%.*s'",
+                         (int)k, p);
+        }
+        p += k + (p[k] != '\0');
+    }
+}
+
+/* --subtotals - is standard output: the CSV alone goes there, the result (plain or JSON)
+ * to standard error, and no file named '-' appears. */
+Test(unit, cli_subtotals_dash_is_stdout)
+{
+    char dir[] = "/tmp/nq-dash-XXXXXX", want[32];
+    const char *const plain[] = {"count", "9", "--subtotals", "-", NULL};
+    const char *const json[] = {"count", "9", "--subtotals", "-", "--json", NULL};
+    unsigned long long sum = 0, task, sub, weight, weighted;
+
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(chdir(dir), 0); /* each test runs in its own process */
+    cli_run(&o, plain);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 9));
+    cr_expect_str_eq(o.err, want, "the result on stderr");
+    cr_assert_eq(strncmp(o.out, "task,subtotal,weight,weighted\n", 30), 0, "%s", o.out);
+    for (const char *p = strchr(o.out, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
+        cr_assert_eq(sscanf(p, "%llu,%llu,%llu,%llu", &task, &sub, &weight, &weighted), 4,
+                     "not a CSV row: %.40s", p);
+        sum += weighted;
+    }
+    cr_expect_eq(sum, oeis_value("A000170", 9), "the weighted column adds up to the total");
+    cr_expect_neq(access("-", F_OK), 0, "a file named '-' was made");
+    cli_run(&o, json);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_eq(o.err[0], '{', "the JSON object on stderr: %s", o.err);
+    cr_expect_eq(strncmp(o.out, "task,", 5), 0, "only the CSV on stdout: %.60s", o.out);
+    cr_expect_null(strchr(o.out, '{'), "only the CSV on stdout");
+    cr_expect_neq(access("-", F_OK), 0, "a file named '-' was made");
+    rmdir(dir);
+}
+
+/* The edges of the command line: help help, -ju, --ver and -v at the top and in a
+ * command, and options that do not apply to the engine. */
+Test(unit, cli_command_line_edges)
+{
+    static const struct {
+        const char *args[8];
+        const char *says;
+    } errors[] = {
+        {{"count", "12", "-ju", NULL}, "--json and --unique"},
+        {{"count", "12", "-u", "--json", NULL}, "--json and --unique"},
+        {{"-v", NULL}, "did you mean -V (--version)?"},
+        {{"-H", NULL}, "did you mean -h (--help)?"},
+        {{"--vresion", NULL}, "did you mean --version?"},
+        {{"--ver=1", NULL}, "--version takes no value"},
+        {{"--threads", "2", NULL}, "a command comes first"},
+        {{"count", "8", "-v", NULL}, "did you mean -V (--version)?"},
+        {{"count", "8", "--devices", "0", NULL}, "--devices does not apply to --engine auto"},
+        {{"count", "8", "-e", "d4", "--devices", "all", NULL}, "--devices does not apply"},
+        {{"count", "8", "-e", "join", "--devices", "0", NULL}, "--devices does not apply"},
+        {{"verify", "4", "6", "--devices", "0", NULL}, "--devices does not apply"},
+        {{"bench", "-n", "8", "-e", "prefix", "--devices", "0", NULL}, "--devices does not apply"},
+    };
+    static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
+    static const char *const help[][3] = {{"help", "help", NULL}, {"--he", NULL}, {"help", NULL}};
+
+    for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+        expect_usage_error(errors[i].args);
+        cr_expect_not_null(strstr(o.err, errors[i].says), "want '%s' in: %s", errors[i].says,
+                           o.err);
+    }
+    for (size_t i = 0; i < sizeof(version) / sizeof(version[0]); i++) {
+        cli_run(&o, version[i]);
+        cr_expect_eq(o.status, 0, "%s: %s", version[i][0], o.err);
+        cr_expect_eq(strncmp(o.out, "nqueens ", 8), 0, "%s: %s", version[i][0], o.out);
+    }
+    for (size_t i = 0; i < sizeof(help) / sizeof(help[0]); i++) {
+        cli_run(&o, help[i]);
+        cr_expect_eq(o.status, 0, "%s %s: %s", help[i][0], help[i][1] ? help[i][1] : "", o.err);
+        cr_expect_not_null(strstr(o.out, "usage: nqueens <command>"), "%s", o.out);
+    }
+}
+
+/* A path in a command to paste is one shell word that names the same file, whatever its
+ * bytes, and it passes the messages' escaping unchanged (no \xHH that would mean
+ * another name). */
+Test(unit, cli_shell_word_pastes_as_the_same_name)
+{
+    static const char *const names[] = {
+        "plain.nqj",     "",
+        "two words",     "it's",
+        "a\nb",          "tab\there",
+        "back\\slash\n", "\033[31mred",
+        "\xff\xfe",      "caf\xc3\xa9 $HOME `x` \"q\"",
+        "quote'\nand\\",
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char got[256], *word = args_shell_word(names[i]);
+        cr_assert_not_null(word);
+        for (const unsigned char *p = (const unsigned char *)word; *p; p++)
+            cr_expect(*p >= 0x20 && *p != 0x7f, "name %zu: raw byte 0x%02x in %s", i, *p, word);
+        cr_expect_eq(cli_shell_reads(word, got, sizeof(got)), strlen(names[i]), "name %zu: %s", i,
+                     word);
+        cr_expect_str_eq(got, names[i], "name %zu: %s", i, word);
+        free(word);
+    }
+}
+
+/* A message with a path of 5,000 characters keeps its reason: the path loses its middle
+ * to "...", the line stays short. */
+Test(unit, cli_long_path_keeps_the_reason)
+{
+    static char path[6000];
+    const char *const args[] = {"count", "8", "--subtotals", path, NULL};
+    const char *const cp[] = {"count", "8", "--checkpoint", path, NULL};
+    size_t len = (size_t)snprintf(path, sizeof(path), "/nonexistent/");
+
+    for (; len < 5000; len++)
+        path[len] = (char)('a' + len % 26);
+    strcpy(path + len, "/end.csv");
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 1, "%s", o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_lt(strlen(o.err), 400, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "--subtotals /nonexistent/nop"), "the start of the path: %s",
+                       o.err);
+    cr_expect_not_null(strstr(o.err, "..."), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/end.csv: File name too long\n"), "the reason: %s", o.err);
+    cli_run(&o, cp);
+    cr_expect_eq(o.status, 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "/end.csv"), "%s", o.err);
+    cr_expect_eq(o.err[strlen(o.err) - 1], '\n', "%s", o.err);
+    cr_expect_lt(strlen(o.err), 600, "%s", o.err);
 }

@@ -147,6 +147,9 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         {"count", "8", "--simd", "bogus", NULL},
         {"count", "8", "--threads", "0", NULL},
         {"--version", "extra", NULL},
+        {"count", "8", "-ju", NULL},
+        {"count", "8", "--devices", "0", NULL},
+        {"-v", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         mpi_run(&o, 3, cases[i]);
@@ -156,6 +159,19 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         cr_expect_eq(strncmp(o.err, "nqueens-mpi", 11), 0, "%s", o.err);
         cr_expect_str_eq(o.out, "");
     }
+}
+
+/* The top level takes what a command takes: help help, --ver for --version. */
+Test(unit, mpi_help_help_and_version_prefix)
+{
+    const char *const help[] = {"help", "help", NULL};
+    const char *const ver[] = {"--ver", NULL};
+    mpi_run(&o, 1, help);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "usage: mpirun"), "%s", o.out);
+    mpi_run(&o, 1, ver);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(strncmp(o.out, "nqueens-mpi ", 12), 0, "%s", o.out);
 }
 
 /* The help and the version, written where they cannot be (a full disk), fail with one
@@ -440,12 +456,33 @@ Test(unit, mpi_subtotals_identical_to_nqueens)
     unlink(cpath);
 }
 
+/* --subtotals - as in nqueens: the CSV alone on stdout, the result on stderr. */
+Test(unit, mpi_subtotals_to_stdout)
+{
+    const char *const margs[] = {"count", "10", "--threads",   "1", "--no-pin",
+                                 "-e",    "d4", "--subtotals", "-", NULL};
+    const char *const cargs[] = {"count", "10", "--threads",   "2", "--no-pin",
+                                 "-e",    "d4", "--subtotals", "-", NULL};
+    static char csv[65536];
+    char want[32];
+
+    snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", 10));
+    cli_run(&o, cargs);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    strcpy(csv, o.out);
+    mpi_run(&o, 2, margs);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_str_eq(o.err, want, "the result on stderr");
+    cr_expect_eq(strncmp(o.out, "task,", 5), 0, "%.60s", o.out);
+    cr_expect_str_eq(o.out, csv, "the same CSV as nqueens count");
+}
+
 Test(unit, mpi_progress_json_counts_every_rank)
 {
-    /* about three seconds on two ranks of one thread: several lines, one a second; d4,
-     * since auto's join takes n = 17 in about one */
-    const char *const args[] = {"count",    "17", "--threads",       "1", "--no-pin",
-                                "--engine", "d4", "--progress=json", NULL};
+    /* d4: about three seconds on two ranks of one thread, several lines, one a second
+     * (join, the default, now takes under one) */
+    const char *const args[] = {"count", "17",       "--engine",        "d4", "--threads",
+                                "1",     "--no-pin", "--progress=json", NULL};
     mpi_run(&o, 2, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     cr_expect_eq(strtoull(o.out, NULL, 10), oeis_value("A000170", 17), "%s", o.out);
@@ -683,5 +720,49 @@ Test(slow, mpi_stop_does_not_wait_for_long_tasks)
     cr_expect(signal_frozen_worker("18", journal, SIGTERM, 0, 40.0),
               "rank 0 waited for the frozen rank past its grace");
     expect_interrupted(journal, 18, "SIGTERM", 128 + SIGTERM);
+    unlink(journal);
+}
+
+/* ---- a rank that sends nothing ---------------------------------------------------------- */
+
+/* A rank stopped with SIGSTOP (as a hung or cut-off one) ends the run once it has sent
+ * nothing for --worker-timeout: exit 1, the rank named, the journal whole and resumable,
+ * and rank 0 does not wait for the grace of a stop. */
+Test(unit, mpi_silent_worker_ends_the_run_resumable)
+{
+    char journal[64];
+    const char *const args[] = {"count",        "17",    "--threads",        "1", "--no-pin",
+                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
+    char hint[160];
+
+    temp_path(journal, sizeof(journal), "journal");
+    /* signal 0 to rank 1: nothing but the freeze */
+    cr_expect(start_and_signal(3, args, journal, 5, 0, (signal_plan){1, 0, 0, 1}, 30.0),
+              "rank 0 waited for ever on the stopped rank: %s", o.err);
+    cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_str_eq(o.out, "", "no total from a stopped run");
+    cr_expect_not_null(strstr(o.err, "rank 1 sent nothing for 2 s"), "%s", o.err);
+    snprintf(hint, sizeof(hint),
+             "nqueens-mpi count: resume with: nqueens-mpi count 17 --checkpoint %s\n", journal);
+    cr_expect_eq(occurrences(o.err, hint), 1, "%s", o.err);
+    cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
+                 "whole records only");
+    expect_resume(2, 17, journal);
+    unlink(journal);
+}
+
+/* A rank busy with a batch longer than the timeout is not silent: it says it runs. d4's
+ * first batches at n = 18 take seconds; after 3.5 s the run is stopped by SIGINT, and
+ * that, not a silent rank, is what ended it. */
+Test(slow, mpi_long_batches_are_not_silence)
+{
+    char journal[64];
+    const char *const args[] = {"count", "18",       "--engine",     "d4",    "--threads",
+                                "1",     "--no-pin", "--checkpoint", journal, "--worker-timeout",
+                                "1",     NULL};
+    temp_path(journal, sizeof(journal), "journal");
+    start_and_signal(2, args, journal, 0, 3500, (signal_plan){TO_EVERY_RANK, SIGINT, 0, -1}, 0);
+    cr_expect_null(strstr(o.err, "sent nothing"), "%s", o.err);
+    expect_interrupted(journal, 18, "SIGINT", 128 + SIGINT);
     unlink(journal);
 }

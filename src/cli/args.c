@@ -3,8 +3,11 @@
  * types is checked here in full (range, trailing garbage) before the library sees it. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "args.h"
 #include "build_info.h"
@@ -89,22 +92,197 @@ static void put_safe(FILE *f, const char *s)
     }
 }
 
-static void vreport(const char *cmd, const char *fmt, va_list ap)
-{
-    char line[2048];
+/* The messages' own printf: every conversion as printf writes it, except that a string
+ * longer than ARG_SHOWN bytes (a 5,000-character path, an argument pasted by mistake)
+ * loses its middle to "...", so that a line stays readable and never loses its reason.
+ * whole: no string is shortened (a command line to paste). The line is malloc'd. */
+enum { ARG_SHOWN = 240, ARG_HEAD = 120 };
 
-    vsnprintf(line, sizeof(line), fmt, ap);
+typedef struct msg_line {
+    char *s;
+    size_t len, cap;
+    int failed;
+} msg_line;
+
+static void msg_put(msg_line *m, const char *p, size_t k)
+{
+    if (m->failed)
+        return;
+    if (m->len + k + 1 > m->cap) {
+        size_t cap = (m->len + k + 1) * 2;
+        char *s = realloc(m->s, cap);
+        if (!s) {
+            m->failed = 1;
+            return;
+        }
+        m->s = s;
+        m->cap = cap;
+    }
+    memcpy(m->s + m->len, p, k);
+    m->len += k;
+    m->s[m->len] = '\0';
+}
+
+/* s, or its first ARG_HEAD and its last bytes around "...", cut between characters. */
+static void msg_put_string(msg_line *m, const char *s, int whole)
+{
+    size_t len = strlen(s), head = ARG_HEAD, tail = ARG_SHOWN - ARG_HEAD - 3;
+
+    if (whole || len <= ARG_SHOWN) {
+        msg_put(m, s, len);
+        return;
+    }
+    while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+        head--; /* not inside a UTF-8 sequence */
+    while (tail > 0 && ((unsigned char)s[len - tail] & 0xc0) == 0x80)
+        tail--;
+    msg_put(m, s, head);
+    msg_put(m, "...", 3);
+    msg_put(m, s + len - tail, tail);
+}
+
+/* One conversion at fmt (after the '%'), its argument taken from ap; returns the end. */
+static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int whole)
+{
+    char spec[32] = "%", piece[512];
+    const char *p = fmt;
+    size_t n;
+    int star[2], n_star = 0, k = -1, lng = 0, size = 0;
+
+    while (*p && strchr("-+ #0", *p))
+        p++;
+    for (int part = 0; part < 2; part++) { /* width, then precision */
+        if (part == 1 && *p != '.')
+            break;
+        if (part == 1)
+            p++;
+        if (*p == '*') {
+            star[n_star++] = va_arg(*ap, int);
+            p++;
+        }
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    for (; *p && strchr("hlzjtL", *p); p++) {
+        lng += *p == 'l';
+        if (*p != 'h' && *p != 'l')
+            size = *p;
+    }
+    n = (size_t)(p - fmt) + 1;
+    if (!*p || n + 2 > sizeof(spec))
+        abort(); /* a format the compiler checked cannot end here */
+    memcpy(spec + 1, fmt, n);
+    spec[n + 1] = '\0';
+    if (*p == 's' && n == 1) {
+        const char *s = va_arg(*ap, const char *);
+        msg_put_string(m, s ? s : "(null)", whole);
+        return p + 1;
+    }
+#define PIECE(type)                                                                                \
+    do {                                                                                           \
+        type v_ = va_arg(*ap, type);                                                               \
+        k = n_star == 2   ? snprintf(piece, sizeof(piece), spec, star[0], star[1], v_)             \
+            : n_star == 1 ? snprintf(piece, sizeof(piece), spec, star[0], v_)                      \
+                          : snprintf(piece, sizeof(piece), spec, v_);                              \
+    } while (0)
+    switch (*p) {
+    case 'd':
+    case 'i':
+        if (size == 'z')
+            PIECE(ssize_t);
+        else if (size == 'j')
+            PIECE(intmax_t);
+        else if (size == 't')
+            PIECE(ptrdiff_t);
+        else if (lng == 1)
+            PIECE(long);
+        else if (lng)
+            PIECE(long long);
+        else
+            PIECE(int);
+        break;
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+        if (size == 'z' || size == 't')
+            PIECE(size_t);
+        else if (size == 'j')
+            PIECE(uintmax_t);
+        else if (lng == 1)
+            PIECE(unsigned long);
+        else if (lng)
+            PIECE(unsigned long long);
+        else
+            PIECE(unsigned);
+        break;
+    case 'c':
+        PIECE(int);
+        break;
+    case 'e':
+    case 'f':
+    case 'g':
+        if (size == 'L')
+            PIECE(long double);
+        else
+            PIECE(double);
+        break;
+    case 's':
+        PIECE(const char *); /* with a width or precision: as printf has it */
+        break;
+    case 'p':
+        PIECE(void *);
+        break;
+    case '%':
+        msg_put(m, "%", 1);
+        return p + 1;
+    default:
+        abort(); /* a conversion the messages do not use (%n, %ls) */
+    }
+#undef PIECE
+    if (k > 0)
+        msg_put(m, piece, (size_t)k < sizeof(piece) ? (size_t)k : sizeof(piece) - 1);
+    return p + 1;
+}
+
+static char *msg_format(const char *fmt, va_list ap, int whole)
+{
+    msg_line m = {NULL, 0, 0, 0};
+    va_list aq;
+
+    va_copy(aq, ap);
+    msg_put(&m, "", 0);
+    while (*fmt) {
+        size_t k = strcspn(fmt, "%");
+        msg_put(&m, fmt, k);
+        fmt += k;
+        if (*fmt == '%')
+            fmt = msg_convert(&m, fmt + 1, &aq, whole);
+    }
+    va_end(aq);
+    if (m.failed) {
+        free(m.s);
+        return NULL;
+    }
+    return m.s;
+}
+
+static void vreport(const char *cmd, int whole, const char *fmt, va_list ap)
+{
+    char *line = msg_format(fmt, ap, whole);
+
     fprintf(stderr, "%s%s%s: ", args_program, cmd ? " " : "", cmd ? cmd : "");
-    put_safe(stderr, line);
+    put_safe(stderr, line ? line : fmt); /* no memory: at least what went wrong */
     fputc('\n', stderr);
     fflush(stderr);
+    free(line);
 }
 
 int args_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(cmd, fmt, ap);
+    vreport(cmd, 0, fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -113,7 +291,7 @@ int args_run_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(cmd, fmt, ap);
+    vreport(cmd, 0, fmt, ap);
     va_end(ap);
     return EXIT_RUN_FAILED;
 }
@@ -122,37 +300,63 @@ void args_note(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(cmd, fmt, ap);
+    vreport(cmd, 0, fmt, ap);
     va_end(ap);
 }
 
-char *args_shell_word(const char *s, char *buf, size_t size)
+void args_hint(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, 1, fmt, ap);
+    va_end(ap);
+}
+
+char *args_shell_word(const char *s)
 {
     static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                 "0123456789._/-+=:,@%";
-    size_t len = 0;
-    int quote = !*s || strspn(s, plain) != strlen(s);
+    size_t len = strlen(s);
+    int quote = !*s || strspn(s, plain) != len, dollar = 0;
+    /* each byte at most 4 ("\\xHH", "'\\''"), and the quotes */
+    char *buf = malloc(4 * len + 4), *w = buf;
 
-#define PUT(c)                                                                                     \
-    do {                                                                                           \
-        if (len + 1 < size)                                                                        \
-            buf[len++] = (c);                                                                      \
-    } while (0)
+    if (!buf)
+        return NULL;
+    /* A byte the messages would write as \xHH (a newline, a byte that is not UTF-8 text)
+     * means another name inside '...': such a word is $'...', with escapes. */
+    for (const unsigned char *p = (const unsigned char *)s; *p && !dollar;) {
+        size_t k = *p >= 0x20 && *p < 0x7f ? 1 : *p >= 0x80 ? utf8_text_len(p) : 0;
+        dollar = k == 0;
+        p += k;
+    }
+    if (dollar)
+        *w++ = '$';
     if (quote)
-        PUT('\'');
-    for (const char *p = s; *p; p++) {
+        *w++ = '\'';
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t k = *p >= 0x20 && *p < 0x7f ? 1 : *p >= 0x80 ? utf8_text_len(p) : 0;
         if (*p == '\'') {
-            PUT('\'');
-            PUT('\\');
-            PUT('\'');
+            w += sprintf(w, dollar ? "\\'" : "'\\''");
+        } else if (dollar && *p == '\\') {
+            w += sprintf(w, "\\\\");
+        } else if (k == 0) {
+            w += *p == '\n'   ? sprintf(w, "\\n")
+                 : *p == '\t' ? sprintf(w, "\\t")
+                              : sprintf(w, "\\x%02x", *p);
+            p++;
+            continue;
+        } else {
+            memcpy(w, p, k);
+            w += k;
+            p += k;
+            continue;
         }
-        PUT(*p);
+        p++;
     }
     if (quote)
-        PUT('\'');
-#undef PUT
-    if (size)
-        buf[len < size ? len : size - 1] = '\0';
+        *w++ = '\'';
+    *w = '\0';
     return buf;
 }
 
@@ -393,6 +597,45 @@ static int unknown_long(const args_parser *p, const char *arg)
                             cmd);
 }
 
+int args_top_option(const char *a, const char *see)
+{
+    static const char *const names[] = {"help", "version"};
+    static const int ids[] = {OPT_HELP, OPT_VERSION};
+    size_t len;
+    int best = -1, best_d = 99;
+
+    if (a[0] != '-' || !a[1])
+        return 0;
+    len = strcspn(a + 2, "=");
+    if (strcmp(a, "-h") == 0 || strcmp(a, "-V") == 0)
+        return a[1] == 'h' ? OPT_HELP : OPT_VERSION;
+    if (strcmp(a, "-H") == 0 || strcmp(a, "-v") == 0) {
+        args_usage_error(NULL, "unknown option '%s': did you mean -%c (--%s)?", a,
+                         a[1] == 'H' ? 'h' : 'V', a[1] == 'H' ? "help" : "version");
+        return -1;
+    }
+    /* --name: any prefix of --help or --version, as getopt_long takes it after a command */
+    for (size_t i = 0; a[1] == '-' && i < COUNT(names); i++) {
+        int d = distance(a + 2, len, names[i]);
+        if (len && strncmp(a + 2, names[i], len) == 0) {
+            if (a[2 + len] != '=')
+                return ids[i];
+            args_usage_error(NULL, "--%s takes no value", names[i]);
+            return -1;
+        }
+        if (d < best_d) {
+            best_d = d;
+            best = (int)i;
+        }
+    }
+    if (best >= 0 && best_d <= (len > 5 ? 2 : 1))
+        args_usage_error(NULL, "unknown option '%s': did you mean --%s? (see '%s')", a, names[best],
+                         see);
+    else
+        args_usage_error(NULL, "unknown option '%s': a command comes first (see '%s')", a, see);
+    return -1;
+}
+
 static int exit_with(args_parser *p, int code)
 {
     p->exit_code = code;
@@ -478,6 +721,15 @@ int args_next(args_parser *p)
                                                  "unknown option '%s': numbers here are not "
                                                  "negative (see '%s %s --help')",
                                                  arg, args_program, cmd));
+        i = find_val(p, optopt >= 'a' && optopt <= 'z'   ? optopt - 'a' + 'A'
+                        : optopt >= 'A' && optopt <= 'Z' ? optopt - 'A' + 'a'
+                                                         : -1);
+        if (i >= 0) /* -v for -V: the letter in the other case */
+            return exit_with(p, args_usage_error(cmd,
+                                                 "unknown option '-%c': did you mean -%c "
+                                                 "(--%s)? (see '%s %s --help')",
+                                                 optopt, p->options[i]->letter, p->options[i]->name,
+                                                 args_program, cmd));
         return exit_with(p, args_usage_error(cmd, "unknown option '-%c' (see '%s %s --help')",
                                              optopt, args_program, cmd));
     }
@@ -580,6 +832,7 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
                                     "invalid --devices '%s': expected GPU numbers 0..63, "
                                     "e.g. 0 or 0,2 or 0-3, or 'all'",
                                     value);
+        o->devices_set = 1;
         return 1;
     default:
         return 0;
@@ -590,6 +843,22 @@ int count_opts_engine_takes_prefix_rows(int engine)
 {
     /* d4 and join place their rows themselves, and auto picks one of them */
     return engine == NQ_ENGINE_PREFIX || engine == NQ_ENGINE_CUDA;
+}
+
+int count_opts_check_engine(const char *cmd, const count_opts *o, int engine)
+{
+    if (o->prefix_rows && !count_opts_engine_takes_prefix_rows(engine))
+        return args_usage_error(cmd,
+                                "--prefix-rows does not apply to --engine %s, which places "
+                                "its rows itself",
+                                nq_engine_name(engine));
+    /* auto never picks the GPUs: it counts on the CPU */
+    if (o->devices_set && engine != NQ_ENGINE_CUDA)
+        return args_usage_error(cmd,
+                                "--devices does not apply to --engine %s, which runs on the "
+                                "CPU (GPUs: --engine cuda)",
+                                nq_engine_name(engine));
+    return 0;
 }
 
 void count_opts_settings(const count_opts *o, int n, nq_settings *s)

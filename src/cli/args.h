@@ -23,16 +23,23 @@ int args_parse_u64(const char *s, uint64_t min, uint64_t *out);
 
 /* Print "nqueens[ cmd]: <message>" on stderr as one line; returns EXIT_USAGE. Control
  * bytes and bytes that are not UTF-8 (from a file name or an argument) are written as
- * \xHH, so that a message never drives the terminal. */
+ * \xHH, so that a message never drives the terminal, and a %s argument over 240 bytes
+ * (a long path) keeps its first and last bytes around "...", so that the reason after
+ * it is never cut. */
 int args_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same; returns EXIT_RUN_FAILED. */
 int args_run_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same line for a message that is not an error (a warning, a resume hint). */
 void args_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* s as one shell word (quoted when it needs to be, with control bytes escaped as in the
- * messages), for a command line a person copies; NUL-terminated, truncated to size. */
-char *args_shell_word(const char *s, char *buf, size_t size);
+/* The same line, with nothing shortened: a command for a person to paste. */
+void args_hint(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* s as one shell word that a POSIX shell reads back as s: as it is when it needs no
+ * quotes, else in '...', or in $'...' with \n, \t and \xHH escapes when it holds a byte
+ * that the messages would escape (control bytes, bytes that are not UTF-8 text), since
+ * inside '...' the escape would name another file. malloc'd; NULL without memory. */
+char *args_shell_word(const char *s);
 
 /* ---- option tables ---------------------------------------------------------------- */
 
@@ -59,6 +66,7 @@ enum args_id {
     OPT_WARMUP,
     OPT_OUT,
     OPT_SIMD,
+    OPT_WORKER_TIMEOUT,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 
@@ -117,6 +125,12 @@ typedef struct args_parser {
 
 enum { ARG_END = -1, ARG_POSITIONAL = -2, ARG_EXIT = -3 };
 
+/* The first argument of a tool, before any command: OPT_HELP or OPT_VERSION for -h, -V,
+ * --help, --version or a prefix of them (--ver), as after a command; 0 when a is no
+ * option (a command, checked by the caller); -1 after a one-line usage message (an
+ * unknown option, with a hint: -v is -V; see names the help to read). */
+int args_top_option(const char *a, const char *see);
+
 void args_begin(args_parser *p, const args_command *c, int argc, char **argv);
 /* The next item: an option id (p->value its value, or NULL), ARG_POSITIONAL (p->value),
  * ARG_END, or ARG_EXIT when the command should end now with p->exit_code: help or the
@@ -172,6 +186,7 @@ typedef struct count_opts {
     int prefix_rows; /* 0 = auto */
     int pin;
     uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
+    int devices_set;  /* --devices was given */
     int simd;         /* enum nq_simd */
 } count_opts;
 
@@ -186,6 +201,10 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s);
 /* Whether --prefix-rows means something to engine: d4 places its border rows itself,
  * and silently ignoring a depth would mislead. */
 int count_opts_engine_takes_prefix_rows(int engine);
+/* One rule for the options that only some engines use (--prefix-rows, --devices): given
+ * with an engine that does not use them, they are a usage error, never ignored. Returns
+ * 0, or EXIT_USAGE after a one-line message. */
+int count_opts_check_engine(const char *cmd, const count_opts *o, int engine);
 
 /* Parse a board size argument; 0 on success, else EXIT_USAGE after printing. */
 int args_parse_n(const char *cmd, const char *s, int *n);

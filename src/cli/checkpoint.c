@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checkpoint.h"
@@ -102,12 +103,13 @@ int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uin
 {
     if (path && *j) {
         int crc = nq_journal_close(j);
-        char word[1024];
+        char *word = args_shell_word(path);
         args_note(cmd, "interrupted by %s: %llu of %llu tasks recorded in %s%s", signals_name(sig),
                   (unsigned long long)done, (unsigned long long)tasks, path,
                   crc == NQ_OK ? "" : " (final fsync failed)");
-        args_note(cmd, "resume with: %s count %d --checkpoint %s", args_program, n,
-                  args_shell_word(path, word, sizeof(word)));
+        if (word)
+            args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
+        free(word);
     } else {
         args_note(cmd,
                   "interrupted by %s after %llu of %llu tasks; nothing was saved "

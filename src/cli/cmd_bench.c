@@ -296,11 +296,8 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
             return EXIT_USAGE;
     }
     for (int e = 0; e < b->n_engines; e++)
-        if (b->co.prefix_rows && !count_opts_engine_takes_prefix_rows(b->engines[e]))
-            return args_usage_error(cmd,
-                                    "--prefix-rows does not apply to --engine %s, which places "
-                                    "its rows itself (bench it without --prefix-rows)",
-                                    nq_engine_name(b->engines[e]));
+        if (count_opts_check_engine(cmd, &b->co, b->engines[e]) != 0)
+            return EXIT_USAGE;
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
             if (count_output_check_n(cmd, b->engines[e], b->ns[i]) != 0)

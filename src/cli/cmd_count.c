@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "count_args.h"
 #include "count_output.h"
+#include "subtotals.h"
 
 static const args_command count_command = {
     "count",
@@ -22,13 +23,14 @@ int cmd_count(int argc, char **argv)
     count_args a;
     nq_settings s;
     nq_result r;
-    count_report c = {0, &r, 0.0, NULL};
+    count_report c = {0, &r, 0.0, NULL, NULL};
     int rc = count_args_parse(&a, &count_command, argc, argv);
 
     if (rc >= 0)
         return rc;
     count_opts_settings(&a.o, a.n, &s);
     c.n = a.n;
+    c.to = subtotals_to_stdout(a.r.subtotals) ? stderr : stdout;
     c.cpu_seconds = clock_cpu();
     rc = count_run(&a.r, cmd, &a.o, a.unique, &s, &r);
     c.cpu_seconds = clock_cpu() - c.cpu_seconds;

@@ -7,20 +7,7 @@
 #include "count_output.h"
 #include "progress.h"
 
-const args_option count_args_options[] = {
-    ARGS_OPT_THREADS,
-    ARGS_OPT_ENGINE,
-    ARGS_OPT_PREFIX_ROWS,
-    ARGS_OPT_NO_PIN,
-    ARGS_OPT_DEVICES,
-    ARGS_OPT_SIMD,
-    COUNT_RUN_OPTIONS,
-    {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see README: JSON output)",
-     NULL, NULL},
-    {OPT_UNIQUE, "unique", 'u', no_argument, NULL,
-     "print the count up to symmetry (OEIS A002562)\ninstead of the total", NULL, NULL},
-    ARGS_OPT_END,
-};
+const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
 
 void count_run_default(count_run_opts *r)
 {
@@ -58,6 +45,7 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
     memset(a, 0, sizeof(*a));
     count_opts_default(&a->o);
     count_run_default(&a->r);
+    a->worker_timeout = COUNT_ARGS_WORKER_TIMEOUT;
     args_begin(&p, c, argc, argv);
     while ((id = args_next(&p)) != ARG_END) {
         switch (id) {
@@ -75,6 +63,13 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
         case OPT_UNIQUE:
             a->unique = 1;
             continue;
+        case OPT_WORKER_TIMEOUT:
+            if (args_parse_long(p.value, 0, 86400, &a->worker_timeout) != 0)
+                return args_usage_error(cmd,
+                                        "invalid --worker-timeout '%s': expected seconds "
+                                        "0..86400 (0: wait for ever)",
+                                        p.value);
+            continue;
         }
         rc = count_opts_take(&a->o, cmd, id, p.value);
         if (rc == 0)
@@ -82,6 +77,9 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
         if (rc != 1)
             return EXIT_USAGE; /* reported; every id of the table is one of the above */
     }
+    if (a->json && a->unique)
+        return args_usage_error(cmd, "--json and --unique: the JSON object has both counts "
+                                     "(\"total\", \"unique\"); give one of them");
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)

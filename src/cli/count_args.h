@@ -12,10 +12,33 @@ typedef struct count_args {
     int unique;
     count_opts o;
     count_run_opts r;
+    long worker_timeout; /* nqueens-mpi: seconds a rank may send nothing; 0: no limit */
 } count_args;
 
+/* The entries of count's options, for a table; count_args_options ends them. */
+#define COUNT_ARGS_OPTIONS                                                                         \
+    ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
+        ARGS_OPT_SIMD, COUNT_RUN_OPTIONS,                                                          \
+        {OPT_JSON,    "json", 'j',                                                                 \
+         no_argument, NULL,   "print one JSON object (see README: JSON output)",                   \
+         NULL,        NULL},                                                                       \
+    {                                                                                              \
+        OPT_UNIQUE, "unique", 'u', no_argument, NULL,                                              \
+            "print the count up to symmetry (OEIS A002562)\ninstead of the total", NULL, NULL      \
+    }
 /* The options of count, for a command's table (args_command.options). */
 extern const args_option count_args_options[];
+
+/* nqueens-mpi's --worker-timeout, and its default: minutes, far above the second or
+ * two a rank goes between its messages. */
+#define COUNT_ARGS_WORKER_TIMEOUT 300
+#define COUNT_ARGS_OPT_WORKER_TIMEOUT                                                              \
+    {                                                                                              \
+        OPT_WORKER_TIMEOUT, "worker-timeout", 0, required_argument, "S",                           \
+            "end the run when a rank sends nothing for S seconds\n"                                \
+            "(stopped, hung, cut off); 0: no limit (default 300)",                                 \
+            NULL, NULL                                                                             \
+    }
 
 /* Parse argv (argv[0] is the subcommand) for command c, whose options are
  * count_args_options. Returns -1 when the count should run, else the exit code (0 after

@@ -59,15 +59,18 @@ void count_output_json(FILE *f, const count_report *c)
 
 int count_output_print(const char *cmd, const count_report *c, int json, int unique)
 {
+    FILE *f = c->to ? c->to : stdout;
+
     if (unique && !c->r->has_unique) /* e.g. a resumed journal of the prefix engine */
         return args_run_error(cmd, "engine %s gives no unique count", nq_engine_name(c->r->engine));
     if (json) {
-        count_output_json(stdout, c);
+        count_output_json(f, c);
     } else {
         char text[40];
-        printf("%s\n", nq_u128_to_string(unique ? c->r->unique : c->r->total, text, sizeof(text)));
+        fprintf(f, "%s\n",
+                nq_u128_to_string(unique ? c->r->unique : c->r->total, text, sizeof(text)));
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (fflush(f) != 0 || ferror(f)) {
         int e = errno ? errno : EIO;
         return args_run_error(cmd, "cannot write the result: %s", strerror(e));
     }
@@ -111,12 +114,7 @@ int count_output_check(const char *cmd, const count_opts *o, int unique)
     if (unique && o->engine == NQ_ENGINE_PREFIX)
         return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
                                      "--engine d4");
-    if (o->prefix_rows && !count_opts_engine_takes_prefix_rows(o->engine))
-        return args_usage_error(cmd,
-                                "--prefix-rows does not apply to --engine %s, which places "
-                                "its rows itself",
-                                nq_engine_name(o->engine));
-    return 0;
+    return count_opts_check_engine(cmd, o, o->engine);
 }
 
 /* One published value against the count's; 0 if they agree or none is published. */

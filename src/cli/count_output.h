@@ -18,6 +18,7 @@ typedef struct count_report {
     const nq_result *r;
     double cpu_seconds;     /* the process's user + system time for the count; < 0: unknown */
     const char *extra_json; /* further members ("\"ranks\": 3"), or NULL */
+    FILE *to;               /* where the result goes; NULL: standard output */
 } count_report;
 
 /* The total (or, with unique, the A002562 count) alone on one line, or with json one
@@ -43,8 +44,8 @@ void count_output_verify_line(FILE *f, int n, const nq_result *r);
 int count_output_verify(const char *cmd, int n, const nq_result *r, const char *journal);
 
 /* Before the run: --unique needs an engine that counts symmetry classes, and
- * --prefix-rows one that has prefix rows. Returns 0 or EXIT_USAGE after a one-line
- * message. */
+ * --prefix-rows and --devices one that uses them (count_opts_check_engine). Returns 0
+ * or EXIT_USAGE after a one-line message. */
 int count_output_check(const char *cmd, const count_opts *o, int unique);
 /* Usage error (reported, EXIT_USAGE) when the engine does not take board n. */
 int count_output_check_n(const char *cmd, int engine, int n);

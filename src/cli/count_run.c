@@ -117,13 +117,13 @@ static int report_failure(const char *cmd, const count_run_opts *r, const nq_set
                           uint64_t recorded, uint64_t tasks)
 {
     if (r->checkpoint && s->engine == NQ_ENGINE_CUDA) {
-        char word[1024];
-        args_note(cmd,
-                  "count failed: %s; %llu of %llu tasks are recorded in %s; resume on the CPUs "
-                  "with: %s count %d --engine d4 --checkpoint %s",
-                  nq_strerror(rc), (unsigned long long)recorded, (unsigned long long)tasks,
-                  r->checkpoint, args_program, s->n,
-                  args_shell_word(r->checkpoint, word, sizeof(word)));
+        char *word = args_shell_word(r->checkpoint);
+        args_note(cmd, "count failed: %s; %llu of %llu tasks are recorded in %s", nq_strerror(rc),
+                  (unsigned long long)recorded, (unsigned long long)tasks, r->checkpoint);
+        if (word) /* a line of its own, whole, to paste */
+            args_hint(cmd, "resume on the CPUs with: %s count %d --engine d4 --checkpoint %s",
+                      args_program, s->n, word);
+        free(word);
         return EXIT_RUN_FAILED;
     }
     return args_run_error(cmd, "count failed: %s", nq_strerror(rc));

@@ -75,7 +75,7 @@ static int unknown_command(const char *name)
 static int top_level(int argc, char **argv)
 {
     const char *a = argc > 1 ? argv[1] : NULL;
-    int i;
+    int i, opt;
 
     if (!a)
         return args_usage_error(NULL, "missing command: expected one of %s (see 'nqueens --help')",
@@ -83,12 +83,19 @@ static int top_level(int argc, char **argv)
     if (strcmp(a, "help") == 0 && argc > 2) {
         if (argc > 3)
             return args_usage_error(NULL, "help takes one command: nqueens help count");
+        if (strcmp(argv[2], "help") == 0) {
+            usage(stdout);
+            return 0;
+        }
         i = find_command(argv[2]);
         if (i < 0)
             return unknown_command(argv[2]);
         return commands[i].run(2, (char *[]){argv[2], "--help", NULL});
     }
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0) {
+    opt = strcmp(a, "help") == 0 ? OPT_HELP : args_top_option(a, "nqueens --help");
+    if (opt < 0)
+        return EXIT_USAGE;
+    if (opt == OPT_HELP) {
         if (argc > 2)
             return args_usage_error(NULL,
                                     "%s takes no arguments (for a command's help: nqueens "
@@ -97,17 +104,12 @@ static int top_level(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+    if (opt == OPT_VERSION) {
         if (argc > 2)
             return args_usage_error(NULL, "%s takes no arguments (got '%s')", a, argv[2]);
         args_print_version(stdout);
         return 0;
     }
-    if (a[0] == '-')
-        return args_usage_error(NULL,
-                                "unknown option '%s': a command comes first (see 'nqueens "
-                                "--help')",
-                                a);
     return find_command(a) < 0 ? unknown_command(a) : -1;
 }
 

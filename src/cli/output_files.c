@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "output_files.h"
+#include "subtotals.h"
 
 void output_file_fd(output_file *f, const char *option, const char *path, int fd)
 {
@@ -67,6 +68,7 @@ int output_files_check_count(const char *cmd, const char *checkpoint, const nq_j
         output_file_journal(&f[n++], checkpoint, j);
     if (subtotals)
         output_file_fd(&f[n++], "--subtotals", subtotals, subtotals_fd);
-    output_file_fd(&f[n++], NULL, NULL, STDOUT_FILENO);
+    if (!subtotals_to_stdout(subtotals)) /* else the CSV stands for standard output */
+        output_file_fd(&f[n++], NULL, NULL, STDOUT_FILENO);
     return output_files_distinct(cmd, f, n);
 }

@@ -67,32 +67,86 @@ static double estimate(const progress *p, const progress_snapshot *sn, double el
     return -1;
 }
 
-/* Redraw the bar in place: cut to the terminal's width (a wrapped line cannot be
- * redrawn), and where TERM is dumb without the erase escape, padding over the last one. */
-static void draw_bar(progress *p, const char *line, int final)
+/* The columns the bar may take: the terminal's width less one (the last column wraps
+ * on some terminals), 80 when the terminal does not say. */
+static size_t bar_width(void)
 {
     struct winsize ws;
-    size_t len = strlen(line), width = 0;
-
     if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
-        width = ws.ws_col - 1u; /* the last column would wrap on some terminals */
-    if (width && len > width)
-        len = width;
-    if (p->dumb)
-        fprintf(stderr, "\r%.*s%*s", (int)len, line,
-                p->last_len > len ? (int)(p->last_len - len) : 0, "");
-    else
-        fprintf(stderr, "\r\033[K%.*s", (int)len, line);
-    if (final)
+        return ws.ws_col - 1u;
+    return 79;
+}
+
+enum { N_FIELDS = 6, FIELD_SIZE = 64 };
+
+/* The line in width columns: a bar of '#' and '.' and the fields that fit whole, in
+ * their order (the most wanted first); a field that does not fit is left out, never cut. */
+static void compose_bar(char *line, size_t size, size_t width, double pct,
+                        char fields[N_FIELDS][FIELD_SIZE])
+{
+    size_t bar = width >= 30 ? width / 3 : 0, len = 0, start;
+
+    if (bar > 30)
+        bar = 30;
+    if (bar) {
+        size_t done = (size_t)(pct / 100.0 * (double)bar + 0.5);
+        done = done > bar ? bar : done;
+        line[len++] = '[';
+        memset(line + len, '#', done);
+        memset(line + len + done, '.', bar - done);
+        len += bar;
+        line[len++] = ']';
+        line[len++] = ' ';
+    }
+    line[len] = '\0';
+    start = len;
+    for (int i = 0; i < N_FIELDS; i++) {
+        size_t k = strlen(fields[i]), sep = len > start ? 2 : 0;
+        if (len + sep + k > width || len + sep + k >= size)
+            continue;
+        len += (size_t)snprintf(line + len, size - len, "%s%s", sep ? "  " : "", fields[i]);
+    }
+}
+
+/* On a terminal, redraw the line in place (where TERM is dumb without the erase escape,
+ * padding over the last one); anywhere else (a file, a pipe) write it as a line of its
+ * own, every field, no escape code. */
+static void draw_bar(progress *p, double pct, char fields[N_FIELDS][FIELD_SIZE])
+{
+    char line[512];
+    size_t len;
+
+    if (!p->tty) {
+        for (int i = 0; i < N_FIELDS; i++)
+            fprintf(stderr, "%s%s", i ? "  " : "", fields[i]);
         fputc('\n', stderr);
+        p->shown = 1;
+        return;
+    }
+    compose_bar(line, sizeof(line), bar_width(), pct, fields);
+    len = strlen(line);
+    if (p->dumb)
+        fprintf(stderr, "\r%s%*s", line, p->last_len > len ? (int)(p->last_len - len) : 0, "");
+    else
+        fprintf(stderr, "\r\033[K%s", line);
     p->last_len = len;
     p->shown = 1;
+}
+
+/* The run is over: a terminal's bar goes, so that what follows starts on a clean line. */
+static void clear_bar(progress *p)
+{
+    if (p->dumb)
+        fprintf(stderr, "\r%*s\r", (int)p->last_len, "");
+    else
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
 }
 
 static void print_progress(progress *p, int final)
 {
     progress_snapshot sn;
-    char total[40], el[32], eta[32], rate_s[32], line[256];
+    char total[40], el[32], eta[32], rate_s[32], fields[N_FIELDS][FIELD_SIZE];
     double elapsed = clock_seconds() - p->t0, pct, sol_rate = 0, task_rate = 0, eta_s = -1;
 
     memset(&sn, 0, sizeof(sn));
@@ -124,12 +178,14 @@ static void print_progress(progress *p, int final)
         else
             strcpy(eta, "?");
         format_rate(sol_rate, rate_s, sizeof(rate_s));
-        /* the most wanted first: a narrow terminal cuts the end */
-        snprintf(line, sizeof(line),
-                 "%5.1f%%  ETA %s  elapsed %s  %s sol/s  %llu/%llu tasks  %s solutions", pct, eta,
-                 el, rate_s, (unsigned long long)sn.tasks_done, (unsigned long long)sn.tasks_total,
-                 total);
-        draw_bar(p, line, final);
+        snprintf(fields[0], FIELD_SIZE, "%.1f%%", pct);
+        snprintf(fields[1], FIELD_SIZE, "ETA %s", eta);
+        snprintf(fields[2], FIELD_SIZE, "elapsed %s", el);
+        snprintf(fields[3], FIELD_SIZE, "%s sol/s", rate_s);
+        snprintf(fields[4], FIELD_SIZE, "%llu/%llu tasks", (unsigned long long)sn.tasks_done,
+                 (unsigned long long)sn.tasks_total);
+        snprintf(fields[5], FIELD_SIZE, "%s solutions", total);
+        draw_bar(p, pct, fields);
     }
     fflush(stderr);
     p->last_print = clock_seconds();
@@ -138,7 +194,8 @@ static void print_progress(progress *p, int final)
 static void *progress_main(void *arg)
 {
     progress *p = arg;
-    double period = p->mode == PROGRESS_JSON ? 1.0 : 0.5;
+    /* a terminal's bar is redrawn twice a second; lines into a file, once a second */
+    double period = p->mode == PROGRESS_BAR && p->tty ? 0.5 : 1.0;
 
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
@@ -193,6 +250,7 @@ int progress_start(progress *p, int mode, int n, progress_read_fn read, void *us
     p->mode = mode;
     p->n = n;
     p->dumb = progress_term_dumb();
+    p->tty = isatty(STDERR_FILENO);
     p->read = read;
     p->user = user;
     p->journal = journal;
@@ -223,8 +281,10 @@ void progress_stop(progress *p)
         pthread_mutex_destroy(&p->lock);
         p->started = 0;
     }
-    if (p->mode == PROGRESS_JSON || (p->mode == PROGRESS_BAR && p->shown))
-        print_progress(p, 1);
+    if (p->mode == PROGRESS_BAR && p->shown && p->tty)
+        clear_bar(p);
+    else if (p->mode == PROGRESS_JSON || (p->mode == PROGRESS_BAR && p->shown))
+        print_progress(p, 1); /* a log's last line says how it ended */
 }
 
 const char *const progress_words[] = {"bar", "json", NULL};

@@ -33,6 +33,7 @@ typedef struct progress {
     int mode;
     int n;           /* the board: its OEIS total weighs the work done */
     int dumb;        /* bar: TERM=dumb (or none): no escape codes */
+    int tty;         /* bar: stderr is a terminal (else plain lines) */
     size_t last_len; /* bar: the length of the line drawn last */
     int shown;       /* bar: a line was drawn (runs under a second draw none) */
     progress_read_fn read;
@@ -54,14 +55,16 @@ int progress_term_dumb(void);
 int progress_mode(int requested);
 
 /* Start the thread if there is anything to do (a mode other than OFF, or a journal), for
- * a run on board n. The bar appears once the run has taken a second, fits the
- * terminal's width and draws without escape codes where TERM is dumb; its ETA comes from
- * the share of the expected total found so far (OEIS, n <= 27), which follows the work
- * done far better than the task count, else from the tasks. */
+ * a run on board n. The bar appears once the run has taken a second; on a terminal it
+ * is a bar and the fields that fit its width whole (80 columns where it does not say),
+ * drawn without escape codes where TERM is dumb, and anywhere else a plain line a
+ * second. Its ETA comes from the share of the expected total found so far (OEIS,
+ * n <= 27), which follows the work done far better than the task count, else from the
+ * tasks. */
 int progress_start(progress *p, int mode, int n, progress_read_fn read, void *user,
                    nq_journal *journal);
-/* Stop it; print the final state in JSON mode, and in BAR mode if a bar was drawn (then
- * end its line). */
+/* Stop it; print the final state in JSON mode and as a plain line; a terminal's bar is
+ * erased, so that the result or a message starts on a clean line. */
 void progress_stop(progress *p);
 
 /* Take --progress[=bar|json] or --no-progress into *mode: 1 if it was one of them, 0 if

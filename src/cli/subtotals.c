@@ -20,6 +20,11 @@ static int stream_or_regular(mode_t m)
     return S_ISREG(m) || S_ISFIFO(m) || S_ISCHR(m);
 }
 
+int subtotals_to_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
 int subtotals_open(const char *cmd, const char *path, subtotals_file *sf)
 {
     struct stat st;
@@ -28,6 +33,16 @@ int subtotals_open(const char *cmd, const char *path, subtotals_file *sf)
     sf->fd = -1;
     sf->created = 0;
     sf->path = path;
+    if (subtotals_to_stdout(path)) {
+        /* A copy of standard output, which is written and never cut (a file the shell
+         * opened for appending keeps what it held) or removed. */
+        sf->regular = 0;
+        sf->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+        if (sf->fd < 0)
+            return args_run_error(cmd, "cannot write --subtotals - (standard output): %s",
+                                  strerror(errno));
+        return 0;
+    }
     /* O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of waiting;
      * O_NOFOLLOW: a symbolic link would have its target replaced. */
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);

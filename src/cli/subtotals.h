@@ -15,10 +15,13 @@ typedef struct subtotals_file {
     const char *path;
 } subtotals_file;
 
-/* Before the count: open (or create) path for writing, so that a path that cannot be
- * written is an error before any work. Never blocks (a FIFO without a reader is an
- * error) and never truncates yet. Returns 0, or EXIT_RUN_FAILED after a one-line
- * message. */
+/* Whether path is "-", standard output: the CSV alone goes there, and the result of the
+ * count to standard error. */
+int subtotals_to_stdout(const char *path);
+
+/* Before the count: open (or create) path for writing ("-": standard output), so that a path that
+ * cannot be written is an error before any work. Never blocks (a FIFO without a reader is an error)
+ * and never truncates yet. Returns 0, or EXIT_RUN_FAILED after a one-line message. */
 int subtotals_open(const char *cmd, const char *path, subtotals_file *sf);
 
 /* After the count: write "task,subtotal,weight,weighted" and one line per task id

@@ -49,6 +49,7 @@ typedef struct coord {
     int halted;      /* failed or signalled: no more work is handed out */
     double halted_at;
     int abandoned;          /* rank 0 stopped waiting: record nothing more */
+    int silent_rank;        /* the first rank that sent nothing for the timeout; 0: none */
     nq_solver *local_sv;    /* rank 0's own solver while it exists */
     int local_finished;     /* the local thread has ended (or never started) */
     int local_in_batch;     /* a task of the local batch has finished: its progress is current */
@@ -228,6 +229,11 @@ typedef struct serve_state {
     int *requests;  /* per rank: requests received */
     int *handed;    /* per rank: non-empty batches sent */
     uint8_t *stops; /* per rank: TAG_STOP sent */
+    uint8_t *done;  /* per rank: its last request is answered */
+    uint8_t *mute;  /* per rank: sent nothing for the timeout; not waited for */
+    double *heard;  /* per rank: when a message of it came last */
+    double timeout; /* seconds a rank may send nothing; 0: no limit */
+    double turn;    /* when the serving loop last looked */
     uint64_t *msg, *ids;
 } serve_state;
 
@@ -250,6 +256,7 @@ static void serve_one(coord *c, serve_state *ss, int rank)
 
     MPI_Recv(msg, MPI_RESULT_HEAD + 2 * MPI_BATCH_MAX, MPI_UINT64_T, rank, TAG_RESULT,
              MPI_COMM_WORLD, &st);
+    ss->heard[rank] = clock_seconds();
     MPI_Get_count(&st, MPI_UINT64_T, &count);
     pthread_mutex_lock(&c->mu);
     if (count < MPI_RESULT_HEAD || (count - MPI_RESULT_HEAD) % 2) {
@@ -276,8 +283,47 @@ static void serve_one(coord *c, serve_state *ss, int rank)
     /* A worker sends MPI_PIPELINE opening requests plus one per batch it was given. */
     if (++ss->requests[rank] == MPI_PIPELINE + ss->handed[rank]) {
         ss->open--;
+        ss->done[rank] = 1;
         send_stop(ss, rank);
     }
+}
+
+/* Take the ranks' TAG_ALIVE messages, and stop the run when a rank that still owes an
+ * answer has sent nothing for the timeout. Rank 0 itself stalled (stopped, swapped out)
+ * would see every rank silent: a turn that comes late starts every clock afresh. Returns
+ * how many open ranks are still heard from. */
+static int serve_watch(coord *c, serve_state *ss)
+{
+    double now = clock_seconds();
+    int flag = 1, live = 0;
+    MPI_Status st;
+
+    while (flag) {
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_ALIVE, MPI_COMM_WORLD, &flag, &st);
+        if (flag) {
+            MPI_Recv(NULL, 0, MPI_UINT64_T, st.MPI_SOURCE, TAG_ALIVE, MPI_COMM_WORLD, &st);
+            ss->heard[st.MPI_SOURCE] = now;
+        }
+    }
+    if (now - ss->turn > 4 * MPI_ALIVE_SECONDS)
+        for (int r = 1; r < ss->n_ranks; r++)
+            ss->heard[r] = now;
+    ss->turn = now;
+    for (int r = 1; r < ss->n_ranks; r++) {
+        if (ss->done[r] || ss->mute[r])
+            continue;
+        if (ss->timeout > 0 && now - ss->heard[r] > ss->timeout) {
+            ss->mute[r] = 1;
+            pthread_mutex_lock(&c->mu);
+            if (!c->silent_rank && !c->halted)
+                c->silent_rank = r;
+            coord_fail(c, NQ_ECANCELED);
+            pthread_mutex_unlock(&c->mu);
+            continue;
+        }
+        live++;
+    }
+    return live;
 }
 
 /* Until every worker and the local thread are done, or the grace after a stop is over.
@@ -286,9 +332,10 @@ static int serve_ranks(coord *c, serve_state *ss)
 {
     for (;;) {
         MPI_Status st;
-        int flag = 0, sig = signals_caught(), halted, local_finished;
+        int flag = 0, sig = signals_caught(), halted, local_finished, live;
         double halted_at;
 
+        live = serve_watch(c, ss);
         pthread_mutex_lock(&c->mu);
         if (sig)
             coord_interrupt(c, sig);
@@ -305,6 +352,9 @@ static int serve_ranks(coord *c, serve_state *ss)
                 send_stop(ss, r);
         if (ss->open == 0 && local_finished)
             return 0;
+        /* the silent ranks are not waited for: they are left to MPI_Abort */
+        if (halted && local_finished && live == 0)
+            return 1;
         if (halted && clock_seconds() - halted_at > STOP_GRACE_SECONDS)
             return 1;
         if (ss->open > 0)
@@ -414,10 +464,16 @@ static coord *coord_create(const nq_settings *s, const int *rank_threads, int n_
     ss->requests = calloc((size_t)n_ranks, sizeof(*ss->requests));
     ss->handed = calloc((size_t)n_ranks, sizeof(*ss->handed));
     ss->stops = calloc((size_t)n_ranks, 1);
+    ss->done = calloc((size_t)n_ranks, 1);
+    ss->mute = calloc((size_t)n_ranks, 1);
+    ss->heard = calloc((size_t)n_ranks, sizeof(*ss->heard));
+    ss->turn = clock_seconds();
+    for (int r = 0; ss->heard && r < n_ranks; r++)
+        ss->heard[r] = ss->turn;
     ss->msg = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
     ss->ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
     if (!c->sub || !c->have || !c->given || !c->rate || !c->pinned || !ss->requests ||
-        !ss->handed || !ss->stops || !ss->msg || !ss->ids)
+        !ss->handed || !ss->stops || !ss->done || !ss->mute || !ss->heard || !ss->msg || !ss->ids)
         MPI_Abort(MPI_COMM_WORLD, 1);
     pthread_mutex_init(&c->mu, NULL);
     return c;
@@ -428,6 +484,9 @@ static void serve_state_free(serve_state *ss)
     free(ss->requests);
     free(ss->handed);
     free(ss->stops);
+    free(ss->done);
+    free(ss->mute);
+    free(ss->heard);
     free(ss->msg);
     free(ss->ids);
 }
@@ -480,6 +539,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
     memset(out, 0, sizeof(*out));
     memset(&ss, 0, sizeof(ss));
     c = coord_create(s, rank_threads, n_ranks, opts, &ss, &rc);
+    ss.timeout = opts->worker_timeout;
     out->r.tasks = c->n_tasks;
     if (rc == NQ_OK)
         rc = coord_take_journal(c, opts->progress != PROGRESS_OFF);
@@ -508,6 +568,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
     out->threads = c->total_threads;
     out->abandoned = gave_up;
     out->computed = c->computed;
+    out->silent_rank = c->silent_rank;
     rc = coord_outcome(c, n_ranks, out);
     /* After giving up, nothing records any more, so every subtotal stays as it is. */
     if (rc == NQ_OK) {

@@ -17,6 +17,10 @@
 #include "cli/subtotals.h"
 #include "mpi_job.h"
 
+/* count's options and the one that only a job has. */
+static const args_option mpi_count_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_WORKER_TIMEOUT,
+                                                ARGS_OPT_END};
+
 static const args_command count_command = {
     "count",
     "N [options]        (run it under mpirun or srun)",
@@ -25,7 +29,7 @@ static const args_command count_command = {
     "batches of tasks and computes too; --threads is per rank. Rank 0 keeps the\n"
     "checkpoint (nqueens count can resume it too), the progress and the subtotals.\n"
     "--json adds \"ranks\".\n",
-    count_args_options,
+    mpi_count_options,
     NULL,
 };
 
@@ -37,26 +41,38 @@ typedef struct mpi_args {
     count_args c;
 } mpi_args;
 
+static void usage(void)
+{
+    fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
+          "\n  -V, --version  the version and what this build has\n"
+          "  -h, --help     this help\n",
+          stdout);
+}
+
 static int parse_args(int argc, char **argv, mpi_args *a)
 {
+    int opt;
+
     if (argc < 2)
         return args_usage_error(NULL, "missing command: expected count (see "
                                       "'nqueens-mpi --help')");
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        if (argc > 2 &&
-            !(argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "count") == 0))
-            return args_usage_error(NULL, "%s takes no arguments (see 'nqueens-mpi --help')",
-                                    argv[1]);
-        if (argc == 3)
-            return count_args_parse(&a->c, &count_command, 2, (char *[]){"count", "--help", NULL});
-        fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
-              "\n  -V, --version  the version and what this build has\n"
-              "  -h, --help     this help\n",
-              stdout);
+    if (strcmp(argv[1], "help") == 0 && argc == 3 && strcmp(argv[2], "count") == 0)
+        return count_args_parse(&a->c, &count_command, 2, (char *[]){"count", "--help", NULL});
+    if (strcmp(argv[1], "help") == 0 && argc == 3 && strcmp(argv[2], "help") == 0) {
+        usage();
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    opt = strcmp(argv[1], "help") == 0 ? OPT_HELP : args_top_option(argv[1], "nqueens-mpi --help");
+    if (opt < 0)
+        return EXIT_USAGE;
+    if (opt == OPT_HELP) {
+        if (argc > 2)
+            return args_usage_error(NULL, "%s takes no arguments (see 'nqueens-mpi --help')",
+                                    argv[1]);
+        usage();
+        return 0;
+    }
+    if (opt == OPT_VERSION) {
         if (argc > 2)
             return args_usage_error(NULL, "%s takes no arguments (got '%s')", argv[1], argv[2]);
         args_print_version(stdout);
@@ -80,7 +96,8 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
     r.n_pinned = m->pinned;
     snprintf(ranks, sizeof(ranks), "\"ranks\": %d", n_ranks);
     /* CPU time would be rank 0's alone: left out (null) rather than misleading */
-    count_report c = {a->c.n, &r, -1.0, ranks};
+    count_report c = {a->c.n, &r, -1.0, ranks,
+                      subtotals_to_stdout(a->c.r.subtotals) ? stderr : stdout};
     return count_output_print("count", &c, a->c.json, a->c.unique);
 }
 
@@ -130,12 +147,44 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, r
     return rc;
 }
 
+/* A rank sent nothing for --worker-timeout: say which, close the journal with what
+ * finished and say how to resume. */
+static int silent_rank(const mpi_args *a, const mpi_outcome *m, rank0_files *f)
+{
+    const char *path = a->c.r.checkpoint;
+    uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
+
+    args_note("count",
+              "rank %d sent nothing for %ld s (stopped, hung or cut off): the run is stopped "
+              "(--worker-timeout)",
+              m->silent_rank, a->c.worker_timeout);
+    if (f->journal) {
+        char *word = args_shell_word(path);
+        int crc = nq_journal_close(&f->journal);
+        args_note("count", "%llu of %llu tasks recorded in %s%s", (unsigned long long)done,
+                  (unsigned long long)m->r.tasks, path,
+                  crc == NQ_OK ? "" : " (final fsync failed)");
+        if (word)
+            args_hint("count", "resume with: %s count %d --checkpoint %s", args_program, a->c.n,
+                      word);
+        free(word);
+    } else {
+        args_note("count",
+                  "%llu of %llu tasks were done; nothing was saved (--checkpoint FILE makes a "
+                  "run resumable)",
+                  (unsigned long long)done, (unsigned long long)m->r.tasks);
+    }
+    return EXIT_RUN_FAILED;
+}
+
 /* Rank 0 after the coordinator: the journal closed, the subtotals written and the result
  * printed, or what stopped the run said. Returns the exit code every rank leaves with. */
 static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f, int n_ranks)
 {
     const char *path = a->c.r.checkpoint;
 
+    if (rc == NQ_ECANCELED && m->silent_rank)
+        return silent_rank(a, m, f);
     if (rc == NQ_ECANCELED && m->signal) {
         uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
         return checkpoint_interrupted(path, &f->journal, a->c.n, m->signal, done, m->r.tasks);
@@ -218,7 +267,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         coordinator_opts opts = {files.journal, progress_mode(a.c.r.progress),
-                                 a.c.r.subtotals != NULL};
+                                 a.c.r.subtotals != NULL, (double)a.c.worker_timeout};
         rc = coordinator_run(&s, rank_threads, n_ranks, &opts, &m);
         m.r.seconds = MPI_Wtime() - t0;
         rc = finish(&a, rc, &m, &files, n_ranks);

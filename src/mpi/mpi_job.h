@@ -19,18 +19,23 @@
  *   0 -> worker, TAG_STOP: empty, exactly once per worker: stop what is running (no more
  *       work will come). Sent as soon as rank 0 stops the run (a signal, a failure), or
  *       else once the worker's last request is answered.
+ *   worker -> 0, TAG_ALIVE: empty, every MPI_ALIVE_SECONDS while the worker holds work or
+ *       waits for it, so that rank 0 tells a long batch from a rank that is stopped,
+ *       hung or cut off (--worker-timeout).
  * Every TAG_RESULT gets exactly one TAG_WORK reply, in order, so a worker always holds
  * its next batch while it computes the current one. */
-enum { TAG_RESULT = 1, TAG_WORK = 2, TAG_STOP = 3 };
+enum { TAG_RESULT = 1, TAG_WORK = 2, TAG_STOP = 3, TAG_ALIVE = 4 };
+#define MPI_ALIVE_SECONDS 0.5
 enum { MPI_RESULT_HEAD = 6, MPI_PIPELINE = 2 };
 
 /* Largest batch, so that every buffer is allocated once, up front. */
 #define MPI_BATCH_MAX 16384
 
 typedef struct coordinator_opts {
-    nq_journal *journal; /* reuse and record subtotals; may be NULL */
-    int progress;        /* PROGRESS_OFF, PROGRESS_BAR or PROGRESS_JSON (cli/progress.h) */
-    int keep_subtotals;  /* hand every task's subtotal back in mpi_outcome.sub */
+    nq_journal *journal;   /* reuse and record subtotals; may be NULL */
+    int progress;          /* PROGRESS_OFF, PROGRESS_BAR or PROGRESS_JSON (cli/progress.h) */
+    int keep_subtotals;    /* hand every task's subtotal back in mpi_outcome.sub */
+    double worker_timeout; /* seconds a rank may send nothing before the run ends; 0: none */
 } coordinator_opts;
 
 typedef struct mpi_outcome {
@@ -44,12 +49,15 @@ typedef struct mpi_outcome {
     int abandoned;     /* some rank did not answer in time after the stop: end the job
                           with MPI_Abort once the journal is closed */
     uint64_t *sub;     /* with keep_subtotals and NQ_OK: subtotal of each task id (free it) */
+    int silent_rank;   /* the first rank that sent nothing for worker_timeout (the run was
+                          stopped, NQ_ECANCELED, and that rank abandoned); 0: none */
 } mpi_outcome;
 
 /* Rank 0. s is resolved (same task ids on every rank) with this rank's n_threads;
  * rank_threads[r] is rank r's worker count. Returns NQ_OK, NQ_ECANCELED after a signal
- * on any rank (out->signal), or the first failure; every worker is released, or, when
- * one does not answer within a grace period after the stop, out->abandoned is set. */
+ * on any rank (out->signal) or a rank silent for opts->worker_timeout (out->silent_rank),
+ * or the first failure; every worker is released, or, when one does not answer within a
+ * grace period after the stop (a silent one is not waited for), out->abandoned is set. */
 int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
                     const coordinator_opts *opts, mpi_outcome *out);
 

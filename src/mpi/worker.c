@@ -28,8 +28,23 @@ void mpi_job_nap(void)
 
 typedef struct worker {
     nq_solver *sv;
-    int stopped; /* TAG_STOP received */
+    int stopped;   /* TAG_STOP received */
+    int alive;     /* send TAG_ALIVE: while the worker holds work or waits for it */
+    double beaten; /* when it sent one last */
 } worker;
+
+/* Tell rank 0 this rank still runs (see TAG_ALIVE), at most every MPI_ALIVE_SECONDS. */
+static void beat(worker *w)
+{
+    double now;
+    if (!w->alive || w->stopped)
+        return;
+    now = clock_seconds();
+    if (now - w->beaten < MPI_ALIVE_SECONDS)
+        return;
+    w->beaten = now;
+    MPI_Send(NULL, 0, MPI_UINT64_T, 0, TAG_ALIVE, MPI_COMM_WORLD);
+}
 
 /* Take rank 0's stop if it has come, and cancel the batch in progress once stopped or
  * signalled: a cancel reaches only a run in progress, so it is made again at every poll
@@ -43,6 +58,7 @@ static void poll_stop(worker *w)
         nq_solver_cancel(w->sv);
     if (w->stopped)
         return;
+    beat(w);
     MPI_Iprobe(0, TAG_STOP, MPI_COMM_WORLD, &flag, &st);
     if (!flag)
         return;
@@ -161,7 +177,7 @@ static int run_watched(worker *w, const uint64_t *ids, size_t n, const nq_hooks 
 int worker_run(const nq_settings *s)
 {
     uint64_t *buf[2], *res;
-    worker w = {NULL, 0};
+    worker w = {NULL, 0, 1, 0.0};
     MPI_Request req;
     MPI_Status st;
     int cur = 0, outstanding = 0, status, pinned = 0, failed = NQ_OK;
@@ -192,8 +208,10 @@ int worker_run(const nq_settings *s)
         wait_polling(&w, &req, &st);
         outstanding--;
         MPI_Get_count(&st, MPI_UINT64_T, &k);
-        if (k == 0)
+        if (k == 0) {
+            w.alive = 0; /* no more work: rank 0 no longer waits for this rank */
             break;
+        }
         /* the reply to the other open request lands in the other buffer meanwhile */
         MPI_Irecv(buf[!cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
         sink = (batch_sink){buf[cur], (size_t)k, res + MPI_RESULT_HEAD};
