@@ -763,6 +763,11 @@ Test(unit, cli_command_line_edges)
         {{"count", "8", "-e", "join", "--devices", "0", NULL}, "--devices does not apply"},
         {{"verify", "4", "6", "--devices", "0", NULL}, "--devices does not apply"},
         {{"bench", "-n", "8", "-e", "prefix", "--devices", "0", NULL}, "--devices does not apply"},
+        {{"count", "8", "-e", "d4", "--simd", "scalar", NULL},
+         "--simd does not apply to --engine d4"},
+        {{"verify", "4", "6", "-e", "prefix", "--simd", "scalar", NULL}, "--simd does not apply"},
+        {{"bench", "-n", "8", "-e", "d4,prefix", "--simd", "scalar", NULL},
+         "--simd does not apply"},
     };
     static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
     static const char *const help[][3] = {{"help", "help", NULL}, {"--he", NULL}, {"help", NULL}};

@@ -858,7 +858,18 @@ int count_opts_check_engine(const char *cmd, const count_opts *o, int engine)
                                 "--devices does not apply to --engine %s, which runs on the "
                                 "CPU (GPUs: --engine cuda)",
                                 nq_engine_name(engine));
+    if (o->simd != NQ_SIMD_AUTO && !count_opts_engine_takes_simd(engine))
+        return args_usage_error(cmd,
+                                "--simd does not apply to --engine %s, which has no vector "
+                                "paths (--simd picks the join engine's)",
+                                nq_engine_name(engine));
     return 0;
+}
+
+int count_opts_engine_takes_simd(int engine)
+{
+    /* auto counts with join up to its largest board, and the setting is harmless past it */
+    return engine == NQ_ENGINE_JOIN || engine == NQ_ENGINE_AUTO;
 }
 
 void count_opts_settings(const count_opts *o, int n, nq_settings *s)

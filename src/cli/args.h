@@ -205,6 +205,9 @@ int count_opts_engine_takes_prefix_rows(int engine);
  * with an engine that does not use them, they are a usage error, never ignored. Returns
  * 0, or EXIT_USAGE after a one-line message. */
 int count_opts_check_engine(const char *cmd, const count_opts *o, int engine);
+/* Whether --simd means something to engine: the join engine's loops have vector paths,
+ * the others none. */
+int count_opts_engine_takes_simd(int engine);
 
 /* Parse a board size argument; 0 on success, else EXIT_USAGE after printing. */
 int args_parse_n(const char *cmd, const char *s, int *n);

@@ -295,9 +295,18 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
         if (bench_take(b, id, p.value, cpus) != 0)
             return EXIT_USAGE;
     }
-    for (int e = 0; e < b->n_engines; e++)
-        if (count_opts_check_engine(cmd, &b->co, b->engines[e]) != 0)
+    /* one --simd serves the whole list: it must apply to one of its engines */
+    count_opts each = b->co;
+    int takes_simd = 0;
+    each.simd = NQ_SIMD_AUTO;
+    for (int e = 0; e < b->n_engines; e++) {
+        if (count_opts_check_engine(cmd, &each, b->engines[e]) != 0)
             return EXIT_USAGE;
+        takes_simd |= count_opts_engine_takes_simd(b->engines[e]);
+    }
+    if (b->co.simd != NQ_SIMD_AUTO && !takes_simd)
+        return args_usage_error(cmd, "--simd does not apply to these engines, which have no "
+                                     "vector paths (--simd picks the join engine's)");
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
             if (count_output_check_n(cmd, b->engines[e], b->ns[i]) != 0)
