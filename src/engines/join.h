@@ -158,11 +158,11 @@ int join_buf_room(join_buf *out, size_t used, size_t k);
 
 typedef struct join_kernel {
     int simd; /* enum nq_simd */
-    /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks. tmp
-     * must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work is JOIN_PAIRS_WORK
-     * bytes aligned to JOIN_PAIRS_ALIGN. */
-    uint64_t (*pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                            uint64_t *tmp, void *work);
+    /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks.
+     * Reorders a and b; tmp must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work
+     * is JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. */
+    uint64_t (*pairs_count)(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp,
+                            void *work);
     /* Write the masks of every half-board of side on column set cols that has none of
      * the bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
     size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
@@ -179,12 +179,12 @@ int join_kernel_usable(int simd);
 /* The pair counter's lookup tables: 8 bytes x 256 values of 64 bytes. */
 #define JOIN_PAIRS_WORK (8 * 256 * 64)
 #define JOIN_PAIRS_ALIGN 64
-/* Entries of tmp for sides of up to k masks: the lookup offsets of each mask. */
+/* Entries of tmp for sides of up to k masks: a sort's copy, or the lookup offsets. */
 #define JOIN_PAIRS_TMP(k) (2 * (k))
 
 #define JOIN_KERNEL_DECLARE(isa)                                                                   \
-    uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,    \
-                                    uint64_t *tmp, void *work);                                    \
+    uint64_t join_pairs_count_##isa(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp, \
+                                    void *work);                                                   \
     size_t join_halves_##isa(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,      \
                              join_buf *out)
 JOIN_KERNEL_DECLARE(scalar);

@@ -2,9 +2,9 @@
  * The masks come with their bits renamed into the top bits (join_renaming.c). One side's
  * masks, a chunk at a time, are transposed into bit planes and the planes into lookup
  * tables per byte, so that a mask of the other side is tested against a whole chunk by
- * one lookup per byte, ORed: bit-sliced counting. Sorting both sides and splitting them
- * on their top bits (dropping the pairs that share one) was slower with this leaf.
- * docs/join.md compares the alternatives.
+ * one lookup per byte, ORed: bit-sliced counting. The largest tasks are split first on
+ * their top bits, dropping the pairs that share one. docs/join.md compares the
+ * alternatives.
  *
  * Compiled once per vector instruction set (JOIN_ISA, see join_kernel.c): the vector
  * type below is as wide as the build's registers. */
@@ -158,25 +158,27 @@ static void make_tables(const entry plane[64], const int shift[MAX_DIGITS], int 
     }
 }
 
-/* The OR of the tables' entries at the byte offsets off[0..bytes): the masks of the
- * chunk that the mask whose bytes they are meets. */
-static inline __attribute__((always_inline)) entry met(const digit_tables tab, const uint16_t *off,
-                                                       int digits)
+/* base ORed with the tables' entries of digits first..digits-1 of a mask, at its offsets
+ * off: the masks of the chunk that it meets (base: its top byte's entry when the digits
+ * start at 1, else none). */
+static inline __attribute__((always_inline)) entry met(entry base, const digit_tables tab,
+                                                       const uint16_t *off, int digits, int first)
 {
-    entry r = *(const entry *)((const char *)tab[0] + off[0]);
-    for (int q = 1; q < digits; q++)
-        r = entry_or(r, *(const entry *)((const char *)tab[q] + off[q]));
+    entry r = base;
+    for (int q = first; q < digits; q++)
+        r = entry_or(r, *(const entry *)((const char *)tab[q] + off[q - first]));
     return r;
 }
 
-/* The byte offsets of each mask of x into the tables of the bytes shift[0..bytes), so
- * that a lookup is one load, whatever the chunk. */
+/* The offsets of each mask of x into the tables of its digits first..digits-1, so that a
+ * lookup is one load, whatever the chunk. */
 static void digit_offsets(const uint64_t *x, size_t nx, const int shift[MAX_DIGITS], int digits,
-                          uint16_t *off)
+                          int first, uint16_t *off)
 {
+    size_t per = (size_t)(digits - first);
     for (size_t i = 0; i < nx; i++)
-        for (int q = 0; q < digits; q++)
-            off[i * (size_t)digits + q] =
+        for (int q = first; q < digits; q++)
+            off[i * per + q - first] =
                 (uint16_t)((x[i] >> shift[q] & (DIGIT_VALUES - 1)) * sizeof(entry));
 }
 
@@ -214,85 +216,191 @@ static inline uint64_t bit_sums_total(const bit_sums *s)
            vec_popcount(s->ones);
 }
 
-/* The masks of a chunk that each of x[0..nx) meets, summed: one lookup per used byte,
- * eight vectors per popcount. */
+/* The masks of a chunk that each of x[0..nx) meets, summed: base (see met) ORed with
+ * the lookups of the digits, eight vectors per popcount: those in s, the rest returned. */
 #define X_PER_SUM (8 / ENTRY_VECS)
-static inline __attribute__((always_inline)) uint64_t chunk_hits(const uint16_t *off, size_t nx,
-                                                                 const digit_tables tab, int digits)
+static inline __attribute__((always_inline)) uint64_t bucket_hits(entry base, const uint16_t *off,
+                                                                  size_t nx, const digit_tables tab,
+                                                                  int digits, int first,
+                                                                  bit_sums *s)
 {
-    bit_sums s = {{0}, {0}, {0}, 0};
     uint64_t hits = 0;
-    size_t i = 0;
+    size_t i = 0, per = (size_t)(digits - first);
 
     for (; i + X_PER_SUM <= nx; i += X_PER_SUM) {
         vec v[8];
         for (int j = 0; j < X_PER_SUM; j++) {
-            entry r = met(tab, off + (i + j) * digits, digits);
+            entry r = met(base, tab, off + (i + j) * per, digits, first);
             for (int e = 0; e < ENTRY_VECS; e++)
                 v[j * ENTRY_VECS + e] = r.v[e];
         }
-        bit_sums_add8(&s, v);
+        bit_sums_add8(s, v);
     }
     for (; i < nx; i++) {
-        entry r = met(tab, off + i * digits, digits);
+        entry r = met(base, tab, off + i * per, digits, first);
         for (int e = 0; e < ENTRY_VECS; e++)
             hits += vec_popcount(r.v[e]);
     }
-    return hits + bit_sums_total(&s);
+    return hits;
 }
 
-/* The pairs of t[0..nt) and x[0..nx) that share no bit. CHUNK masks of t at a time
- * become bit planes, and the planes tables per digit, so that the OR of a few lookups
- * has a 1 for every mask of the chunk that a mask x meets. off has room for MAX_DIGITS
- * offsets per mask of x. */
-static uint64_t sliced_pairs(const uint64_t *t, size_t nt, const uint64_t *x, size_t nx, void *work,
-                             uint16_t *off)
+/* The two sides of a count: t, transposed a chunk at a time, and x. Large counts sort
+ * both on the top byte (bucketed): t's chunks then share most of their top bits, and x
+ * comes in buckets of one top byte, whose lookup is one per bucket. Small ones take x
+ * as one bucket and look every digit up. */
+typedef struct sides {
+    const uint64_t *t, *x;
+    size_t nt, nx;
+    int first;           /* 1: bucketed, the top byte is a bucket's; 0: one bucket */
+    int buckets;         /* nonempty buckets */
+    uint8_t value[256];  /* bucket i holds x's masks with top byte value[i] ... */
+    uint32_t start[257]; /* ... at start[i]..start[i + 1]-1 */
+    const uint16_t *off; /* digit_offsets of x */
+} sides;
+
+/* The pairs of the chunk t[c..c+k) and x that share a bit, from its tables. A bucket
+ * whose top byte meets a bit that every mask of the chunk has meets them all, without a
+ * lookup: the sort makes such bits common, and this prunes as splitting the sides on
+ * their top bits would, without cutting them into blocks too small for a chunk. */
+static inline __attribute__((always_inline)) uint64_t chunk_hits(const sides *sd, size_t k,
+                                                                 uint64_t common,
+                                                                 const digit_tables tab, int digits,
+                                                                 int first, bit_sums *s)
+{
+    uint32_t all = (uint32_t)(common >> 56);
+    size_t per = (size_t)(digits - first);
+    entry none;
+    uint64_t hits = 0;
+
+    memset(&none, 0, sizeof(none));
+    for (int i = 0; i < sd->buckets; i++) {
+        uint32_t v = sd->value[i];
+        size_t lo = sd->start[i], nx = sd->start[i + 1] - lo;
+        if (first && (v & all))
+            hits += k * nx;
+        else
+            hits += bucket_hits(first ? tab[0][v] : none, sd->off + lo * per, nx, tab, digits,
+                                first, s);
+    }
+    return hits;
+}
+
+/* The pairs of sd's sides that share no bit. CHUNK masks of t at a time become bit
+ * planes, and the planes tables per digit, so that the OR of a few lookups has a 1 for
+ * every mask of the chunk that a mask x meets. */
+static uint64_t sliced_pairs(const sides *sd, uint64_t used, void *work)
 {
     entry plane[64];
     entry(*tab)[DIGIT_VALUES] = work;
+    bit_sums s = {{0}, {0}, {0}, 0};
+    uint64_t cover, hits = 0;
+    int shift[MAX_DIGITS];
+    int digits = used_digits(used, shift, &cover);
+
+    assert(!sd->first || shift[0] == 56); /* the top byte is the buckets' */
+    for (size_t c = 0; c < sd->nt; c += CHUNK) {
+        size_t k = sd->nt - c < CHUNK ? sd->nt - c : CHUNK;
+        uint64_t common = ~(uint64_t)0;
+        for (size_t j = 0; j < k; j++)
+            common &= sd->t[c + j];
+        transpose(sd->t + c, k, used, cover, plane);
+        make_tables(plane, shift, digits, tab);
+        /* a constant digit count per call, so that the lookups unroll */
+        /* clang-format off */
+        switch (digits) {
+#define HITS(d)                                                                                    \
+    case d:                                                                                        \
+        hits += sd->first ? chunk_hits(sd, k, common, (const entry(*)[DIGIT_VALUES])tab, d, 1, &s) \
+                          : chunk_hits(sd, k, common, (const entry(*)[DIGIT_VALUES])tab, d, 0, &s);\
+        break;
+        HITS(1) HITS(2) HITS(3) HITS(4) HITS(5) HITS(6) HITS(7) HITS(8)
+#undef HITS
+        default:
+            assert(0);
+        }
+        /* clang-format on */
+    }
+    return (uint64_t)sd->nt * sd->nx - hits - bit_sums_total(&s);
+}
+
+/* Sort v on its top byte; tmp has room for k. With count, the start of each byte's
+ * masks (count[256] = k). */
+static void sort_top_byte(uint64_t *v, size_t k, uint64_t *tmp, uint32_t count[257])
+{
+    uint32_t at[256];
+
+    memset(count, 0, 257 * sizeof(*count));
+    for (size_t i = 0; i < k; i++)
+        count[(v[i] >> 56) + 1]++;
+    for (int d = 0; d < 256; d++)
+        count[d + 1] += count[d];
+    memcpy(at, count, sizeof(at));
+    for (size_t i = 0; i < k; i++)
+        tmp[at[v[i] >> 56]++] = v[i];
+    memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* A chunk's transposition and tables cost about as much as testing a few thousand masks
+ * against it (measured: weighing them so took n = 18 from 3.9 s to 3.5 s, AVX2), which
+ * decides the side to transpose. */
+#define CHUNK_COST 3000
+/* Counts whose sides have at least this many masks each are bucketed (sides): below, the
+ * sorts and the small buckets cost more than the pruning gains. */
+#ifndef BUCKET_MIN
+#define BUCKET_MIN ((size_t)1 << 20)
+#endif
+
+/* Make x's buckets: sorted on the top byte, or one bucket. */
+static void make_buckets(sides *sd, uint64_t *x, uint64_t *tmp)
+{
+    uint32_t count[257];
+
+    sd->buckets = 0;
+    if (!sd->first) {
+        sd->value[0] = 0;
+        sd->start[0] = 0;
+        sd->start[1] = (uint32_t)sd->nx;
+        sd->buckets = 1;
+        return;
+    }
+    sort_top_byte(x, sd->nx, tmp, count);
+    for (int v = 0; v < 256; v++)
+        if (count[v + 1] > count[v]) {
+            sd->value[sd->buckets] = (uint8_t)v;
+            sd->start[sd->buckets++] = count[v];
+        }
+    sd->start[sd->buckets] = (uint32_t)sd->nx;
+}
+
+uint64_t JOIN_ISA_NAME(join_pairs_count)(uint64_t *a, size_t na, uint64_t *b, size_t nb,
+                                         uint64_t *tmp, void *work)
+{
+    sides sd;
+    uint32_t ignored[257];
     uint64_t used = 0, cover;
     int shift[MAX_DIGITS];
 
-    for (size_t j = 0; j < nt; j++)
-        used |= t[j];
-    if (!used)
-        return (uint64_t)nt * nx; /* every pair fits */
-    int digits = used_digits(used, shift, &cover);
-    digit_offsets(x, nx, shift, digits, off);
-    uint64_t hits = 0;
-    for (size_t c = 0; c < nt; c += CHUNK) {
-        size_t k = nt - c < CHUNK ? nt - c : CHUNK;
-        transpose(t + c, k, used, cover, plane);
-        make_tables(plane, shift, digits, tab);
-        /* a constant digit count per call, so that the lookups unroll */
-        switch (digits) {
-#define HITS(digits)                                                                               \
-    case digits:                                                                                   \
-        hits += chunk_hits(off, nx, (const entry(*)[DIGIT_VALUES])tab, digits);                    \
-        break;
-            HITS(1)
-            HITS(2) HITS(3) HITS(4) HITS(5) HITS(6) HITS(7) HITS(8)
-#undef HITS
-                default : assert(0);
-        }
-    }
-    return (uint64_t)nt * nx - hits;
-}
-
-/* The count: a few pairs by the double loop, the rest bit-sliced, transposing the side
- * that costs less. A chunk's transposition and tables cost about as much as testing a
- * few thousand masks against it (measured: weighing them so took n = 18 from 3.9 s to
- * 3.5 s, AVX2). */
-#define CHUNK_COST 3000
-
-uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                                         uint64_t *tmp, void *work)
-{
     if (na * nb <= 2048)
         return join_pairs_naive(a, na, b, nb);
-    size_t cost_a = (na + CHUNK - 1) / CHUNK * (CHUNK_COST + nb);
-    size_t cost_b = (nb + CHUNK - 1) / CHUNK * (CHUNK_COST + na);
-    uint16_t *off = (uint16_t *)tmp;
-    return cost_a <= cost_b ? sliced_pairs(a, na, b, nb, work, off)
-                            : sliced_pairs(b, nb, a, na, work, off);
+    if ((na + CHUNK - 1) / CHUNK * (CHUNK_COST + nb) >
+        (nb + CHUNK - 1) / CHUNK * (CHUNK_COST + na)) {
+        uint64_t *s = a;
+        size_t ns = na;
+        a = b, na = nb, b = s, nb = ns;
+    }
+    sd.t = a, sd.nt = na, sd.x = b, sd.nx = nb;
+    sd.first = na * nb >= BUCKET_MIN;
+    if (sd.first) {
+        sort_top_byte(a, na, tmp, ignored);
+        used = (uint64_t)0xff << 56; /* the buckets' byte has a table, used or not */
+    }
+    make_buckets(&sd, b, tmp);
+    for (size_t j = 0; j < na; j++)
+        used |= a[j];
+    if (!used)
+        return (uint64_t)na * nb; /* every pair fits */
+    int digits = used_digits(used, shift, &cover);
+    digit_offsets(b, nb, shift, digits, sd.first, (uint16_t *)tmp);
+    sd.off = (const uint16_t *)tmp;
+    return sliced_pairs(&sd, used, work);
 }
