@@ -17,9 +17,9 @@
 #include <immintrin.h>
 #endif
 
-#if defined(__AVX512F__)
-#define VEC_WORDS 8
-#elif defined(__AVX2__)
+/* 256-bit vectors for AVX-512 too: chunks of 512 masks share fewer top bits, which
+ * prunes less (n = 20: 136 s against 120 s), and gain nothing at n = 18. */
+#if defined(__AVX2__)
 #define VEC_WORDS 4
 #else
 #define VEC_WORDS 2
