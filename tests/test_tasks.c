@@ -2,6 +2,7 @@
  * add up to the OEIS total, and the subtotals they report rebuild it through reuse. */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "nqueens/nqueens.h"
@@ -115,4 +116,27 @@ Test(unit, tasks_empty_and_bad_id_sets)
     s.n = 0;
     cr_expect_eq(nq_resolve_settings(&s), NQ_EINVAL);
     cr_expect_eq(nq_task_count(&s, &n_tasks), NQ_EINVAL);
+}
+
+/* A journal header is checked by walking the task source it names; past an engine's
+ * tables (join beyond n = 21) that walk would take minutes, so such a header is refused
+ * at once, whatever task count it claims. */
+Test(unit, task_set_past_an_engines_tables_is_refused)
+{
+    nq_settings s;
+    nq_task_set ts = {.tasks = 1};
+
+    snprintf(ts.engine, sizeof(ts.engine), "join");
+    snprintf(ts.params, sizeof(ts.params), "halves=v2");
+    for (int n = nq_engine_max_n(NQ_ENGINE_JOIN) + 1; n <= NQ_MAX_N; n++) {
+        ts.n = n;
+        nq_default_settings(&s);
+        cr_expect_eq(nq_task_set_apply(&ts, &s), NQ_EINVAL, "join at n=%d", n);
+    }
+    nq_default_settings(&s);
+    s.n = nq_engine_max_n(NQ_ENGINE_JOIN);
+    s.engine = NQ_ENGINE_JOIN;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    nq_default_settings(&s);
+    cr_expect_eq(nq_task_set_apply(&ts, &s), NQ_OK, "join at its largest board");
 }

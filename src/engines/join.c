@@ -71,6 +71,8 @@ uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
     int h = n / 2;
     uint64_t id = 0;
 
+    assert(n >= 1 && n <= JOIN_MAX_N); /* the column sets fit 32 bits with room to spare */
+
     for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
         uint32_t w = n % 2 ? (uint32_t)has_middle(n, c) : join_orbit_size(n, c, -1);
         if (w) {

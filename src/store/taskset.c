@@ -22,6 +22,10 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
     if (!s || !ts || !e || s->n < 1 || s->n > NQ_MAX_N || s->n_threads < 0 || s->prefix_rows < 0 ||
         s->prefix_rows > s->n)
         return NQ_EINVAL;
+    /* past an engine's tables its source is not bounded at all (join's walks every
+     * column set of the top rows: minutes at n = 31 for a forged header) */
+    if (e->max_n && s->n > e->max_n)
+        return NQ_EINVAL;
     /* The same resolution nq_count makes, so the ids match the run's. */
     rs = *s;
     engine_resolve(e, &rs);
