@@ -2,9 +2,9 @@
  * The masks come with their bits renamed into the top bits (join_renaming.c). One side's
  * masks, a chunk at a time, are transposed into bit planes and the planes into lookup
  * tables per byte, so that a mask of the other side is tested against a whole chunk by
- * one lookup per byte, ORed: bit-sliced counting. The largest tasks are split first on
- * their top bits, dropping the pairs that share one. docs/join.md compares the
- * alternatives.
+ * one lookup per byte, ORed: bit-sliced counting. Large counts sort both sides on the
+ * top byte first, so that a whole bucket of one side skips a chunk all of whose masks
+ * share a bit with it: that prunes. docs/join.md compares the alternatives.
  *
  * Compiled once per vector instruction set (JOIN_ISA, see join_kernel.c): the vector
  * type below is as wide as the build's registers. */
@@ -12,10 +12,6 @@
 #include <string.h>
 
 #include "engines/join.h"
-
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 /* 256-bit vectors for AVX-512 too: chunks of 512 masks share fewer top bits, which
  * prunes less (n = 20: 136 s against 120 s), and gain nothing at n = 18. */
@@ -28,7 +24,7 @@ typedef uint64_t vec __attribute__((vector_size(VEC_WORDS * 8)));
 
 /* Vectors per lookup: two where registers are narrow, so that one index computation
  * serves more pairs. */
-#if defined(__AVX512F__) || defined(__AVX2__)
+#if defined(__AVX2__)
 #define ENTRY_VECS 1
 #else
 #define ENTRY_VECS 2
@@ -57,7 +53,7 @@ static inline uint64_t vec_popcount(vec v)
 
 /* The lookups cut a mask into digits of DIGIT_BITS bits, from bit 63 down (the renamed
  * masks use the top bits; the lowest digit may overlap the one above it, harmless for an
- * OR). Six bits keep a chunk's tables in the first-level cache (docs/join.md). */
+ * OR). Bytes: six bits (tables in the first-level cache) and five were slower. */
 #ifndef DIGIT_BITS
 #define DIGIT_BITS 8
 #endif
