@@ -13,7 +13,7 @@
 #include "engines/task.h"
 
 /* Largest board the join engine takes: its half-board tables grow like the number of
- * placements of n/4 rows (about 40 MB at n = 21). */
+ * placements of n/4 rows (a count's peak is about 100 MB at n = 21). */
 #define JOIN_MAX_N 21
 
 /* ---- Disjoint pairs (join_pairs.c) -------------------------------------------------
