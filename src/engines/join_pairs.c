@@ -54,11 +54,10 @@ static inline uint64_t vec_popcount(vec v)
 /* The lookups cut a mask into digits of DIGIT_BITS bits, from bit 63 down (the renamed
  * masks use the top bits; the lowest digit may overlap the one above it, harmless for an
  * OR). Bytes: six bits (tables in the first-level cache) and five were slower. */
-#ifndef DIGIT_BITS
 #define DIGIT_BITS 8
-#endif
 #define DIGIT_VALUES (1 << DIGIT_BITS)
 #define MAX_DIGITS ((64 + DIGIT_BITS - 1) / DIGIT_BITS)
+static_assert(MAX_DIGITS <= 8, "sliced_pairs unrolls up to eight digits");
 
 /* Lookup tables of one chunk: for each digit that the chunk's masks use, and each value
  * v of that digit, the OR of the planes of v's bits. */
@@ -245,8 +244,11 @@ static inline __attribute__((always_inline)) uint64_t bucket_hits(entry base, co
  * comes in buckets of one top byte, whose lookup is one per bucket. Small ones take x
  * as one bucket and look every digit up. */
 typedef struct sides {
-    const uint64_t *t, *x;
+    const uint64_t *t;
     size_t nt, nx;
+    uint64_t used, cover; /* the bits t's masks have (and the buckets' byte); their digits' */
+    int digits;           /* digits that hold bits of used, at shift[0..digits) */
+    int shift[MAX_DIGITS];
     int first;           /* 1: bucketed, the top byte is a bucket's; 0: one bucket */
     int buckets;         /* nonempty buckets */
     uint8_t value[256];  /* bucket i holds x's masks with top byte value[i] ... */
@@ -284,23 +286,22 @@ static inline __attribute__((always_inline)) uint64_t chunk_hits(const sides *sd
 /* The pairs of sd's sides that share no bit. CHUNK masks of t at a time become bit
  * planes, and the planes tables per digit, so that the OR of a few lookups has a 1 for
  * every mask of the chunk that a mask x meets. */
-static uint64_t sliced_pairs(const sides *sd, uint64_t used, void *work)
+static uint64_t sliced_pairs(const sides *sd, void *work)
 {
     entry plane[64];
     entry(*tab)[DIGIT_VALUES] = work;
     bit_sums s = {{0}, {0}, {0}, 0};
-    uint64_t cover, hits = 0;
-    int shift[MAX_DIGITS];
-    int digits = used_digits(used, shift, &cover);
+    uint64_t hits = 0;
+    int digits = sd->digits;
 
-    assert(!sd->first || shift[0] == 56); /* the top byte is the buckets' */
+    assert(!sd->first || sd->shift[0] == 56); /* the top byte is the buckets' */
     for (size_t c = 0; c < sd->nt; c += CHUNK) {
         size_t k = sd->nt - c < CHUNK ? sd->nt - c : CHUNK;
         uint64_t common = ~(uint64_t)0;
         for (size_t j = 0; j < k; j++)
             common &= sd->t[c + j];
-        transpose(sd->t + c, k, used, cover, plane);
-        make_tables(plane, shift, digits, tab);
+        transpose(sd->t + c, k, sd->used, sd->cover, plane);
+        make_tables(plane, sd->shift, digits, tab);
         /* a constant digit count per call, so that the lookups unroll */
         /* clang-format off */
         switch (digits) {
@@ -340,8 +341,8 @@ static void sort_top_byte(uint64_t *v, size_t k, uint64_t *tmp, uint32_t count[2
  * against it (measured: weighing them so took n = 18 from 3.9 s to 3.5 s, AVX2), which
  * decides the side to transpose. */
 #define CHUNK_COST 3000
-/* Counts whose sides have at least this many masks each are bucketed (sides): below, the
- * sorts and the small buckets cost more than the pruning gains. */
+/* Counts of at least this many pairs are bucketed (sides): below, the sorts and the
+ * small buckets cost more than the pruning gains. */
 #ifndef BUCKET_MIN
 #define BUCKET_MIN ((size_t)1 << 20)
 #endif
@@ -373,8 +374,6 @@ uint64_t JOIN_ISA_NAME(join_pairs_count)(uint64_t *a, size_t na, uint64_t *b, si
 {
     sides sd;
     uint32_t ignored[257];
-    uint64_t used = 0, cover;
-    int shift[MAX_DIGITS];
 
     if (na * nb <= 2048)
         return join_pairs_naive(a, na, b, nb);
@@ -384,19 +383,19 @@ uint64_t JOIN_ISA_NAME(join_pairs_count)(uint64_t *a, size_t na, uint64_t *b, si
         size_t ns = na;
         a = b, na = nb, b = s, nb = ns;
     }
-    sd.t = a, sd.nt = na, sd.x = b, sd.nx = nb;
+    sd.t = a, sd.nt = na, sd.nx = nb, sd.used = 0;
     sd.first = na * nb >= BUCKET_MIN;
     if (sd.first) {
         sort_top_byte(a, na, tmp, ignored);
-        used = (uint64_t)0xff << 56; /* the buckets' byte has a table, used or not */
+        sd.used = (uint64_t)0xff << 56; /* the buckets' byte has a table, used or not */
     }
     make_buckets(&sd, b, tmp);
     for (size_t j = 0; j < na; j++)
-        used |= a[j];
-    if (!used)
+        sd.used |= a[j];
+    if (!sd.used)
         return (uint64_t)na * nb; /* every pair fits */
-    int digits = used_digits(used, shift, &cover);
-    digit_offsets(b, nb, shift, digits, sd.first, (uint16_t *)tmp);
+    sd.digits = used_digits(sd.used, sd.shift, &sd.cover);
+    digit_offsets(b, nb, sd.shift, sd.digits, sd.first, (uint16_t *)tmp);
     sd.off = (const uint16_t *)tmp;
-    return sliced_pairs(&sd, used, work);
+    return sliced_pairs(&sd, work);
 }
