@@ -348,12 +348,12 @@ int nq_simd_from_name(const char *name)
 
 int nq_simd_built(int simd)
 {
-    return simd >= NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 && join_kernel_built(simd);
+    return join_kernel_built(simd); /* 0 for a value that names no path */
 }
 
 int nq_simd_usable(int simd)
 {
-    return simd >= NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 && join_kernel_usable(simd);
+    return join_kernel_usable(simd);
 }
 
 int nq_simd_auto(void)

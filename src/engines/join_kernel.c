@@ -1,7 +1,8 @@
 /* The join engine's hot loops (join_pairs.c, join_halves.c) are one source compiled once
  * per vector instruction set; this picks the build a count runs, from what the library
  * carries and what the CPU has, so that a portable package runs as fast as a native
- * build. The CPU is asked once (cpuid, through the compiler's builtins). */
+ * build. What the CPU has comes from the compiler's builtins, which read cpuid once per
+ * process. */
 #include "config.h"
 #include "engines/join.h"
 #include "nqueens/nqueens.h"
