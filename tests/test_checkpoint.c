@@ -121,6 +121,21 @@ static int finish_keeping_stderr(pid_t pid, int fe, const char *path)
     return st;
 }
 
+/* Start args, wait until the journal at journal holds a few records (so that the signal
+ * lands inside the run), send sig and wait: the exit code, with stderr in o.err. */
+static int interrupt_after_records(const char *const *args, const char *journal, int sig)
+{
+    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    int fe;
+    pid_t pid = start_keeping_stderr(args, &fe, err_path);
+
+    for (int i = 0; i < 2000 && file_size(journal) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
+         i++)
+        sleep_ms(1);
+    kill(pid, sig);
+    return finish_keeping_stderr(pid, fe, err_path);
+}
+
 /* Start n=16 on one thread, wait for some records, send sig: exit 128 + sig, the hint
  * says how to resume, and resuming gives the exact total. */
 static void signal_and_resume(int sig)
@@ -128,18 +143,10 @@ static void signal_and_resume(int sig)
     /* n=16: long enough (about a second) that the signal lands inside the run */
     const char *const args[] = {"count",     "16", "--checkpoint", jpath,
                                 "--threads", "1",  "--no-pin",     NULL};
-    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
-    int fe, st;
-    pid_t pid;
+    int st;
 
     make_paths();
-    pid = start_keeping_stderr(args, &fe, err_path);
-    /* Wait for a few records, so the signal lands inside the run. */
-    for (int i = 0; i < 2000 && file_size(jpath) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
-         i++)
-        sleep_ms(1);
-    kill(pid, sig);
-    st = finish_keeping_stderr(pid, fe, err_path);
+    st = interrupt_after_records(args, jpath, sig);
     cr_expect_eq(st, 128 + sig, "exit %d, stderr: %s", st, o.err);
     cr_expect_not_null(strstr(o.err, "resume with: nqueens count 16 --checkpoint"), "%s", o.err);
     cr_expect_eq((file_size(jpath) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
@@ -187,13 +194,12 @@ Test(unit, second_sigint_exits_at_once)
 Test(unit, resume_hint_pastes_as_the_same_path)
 {
     static char path[1024], word[2048], got[2048];
-    char dir[] = "/tmp/nq-hint-XXXXXX", err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    char dir[] = "/tmp/nq-hint-XXXXXX";
     const char *const args[] = {"count",     "16", "--checkpoint", path,
                                 "--threads", "1",  "--no-pin",     NULL};
     const char *hint, *end;
     size_t len;
-    int fe, st;
-    pid_t pid;
+    int st;
 
     cr_assert_not_null(mkdtemp(dir));
     len = (size_t)snprintf(path, sizeof(path), "%s/", dir);
@@ -205,12 +211,7 @@ Test(unit, resume_hint_pastes_as_the_same_path)
         path[len++] = '/';
     }
     strcpy(path + len, "it's\na \\journal");
-    pid = start_keeping_stderr(args, &fe, err_path);
-    for (int i = 0; i < 2000 && file_size(path) < JOURNAL_HEADER_SIZE + 5 * JOURNAL_RECORD_SIZE;
-         i++)
-        sleep_ms(1);
-    kill(pid, SIGINT);
-    st = finish_keeping_stderr(pid, fe, err_path);
+    st = interrupt_after_records(args, path, SIGINT);
     cr_assert_eq(st, 130, "exit %d, stderr: %s", st, o.err);
     cr_expect_not_null(strstr(o.err, "..."), "the note shortens the path: %s", o.err);
     hint = strstr(o.err, "resume with: nqueens count 16 --checkpoint ");
