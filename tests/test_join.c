@@ -286,7 +286,7 @@ static void check_pairs(size_t na, size_t nb, int density)
 
 Test(unit, pairs_match_the_double_loop)
 {
-    static const size_t sizes[] = {0, 1, 7, 8, 9, 63, 500, 3000};
+    static const size_t sizes[] = {0, 1, 7, 8, 9, 63, 500, 3001};
     static const int densities[] = {0, 4, 12, 24, 64};
 
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

@@ -71,11 +71,13 @@ typedef struct join_block {
 } join_block;
 
 /* A block's entries as one side places them (near or far block), per entry: its
- * diagonals, unclipped (join_block_diagonals), to test it against the other block, and
- * its part of the half-board mask at row h, renamed. */
+ * diagonals where the side's other block can meet them (join_block_diagonals), and its
+ * part of the half-board mask at row h, renamed. Both arrays have JOIN_VIEW_SLACK
+ * entries past the last, which the vector loops may read (and then ignore). */
 typedef struct join_view {
-    uint64_t *e, *d, *mask;
+    uint64_t *diag, *mask;
 } join_view;
+#define JOIN_VIEW_SLACK 8
 
 /* What every worker of a count shares: the board, the split, the block tables. */
 typedef struct join_tables {
@@ -114,19 +116,17 @@ static inline uint32_t join_colex_rank(const join_tables *jt, uint32_t cols)
     return rank;
 }
 
-/* One block placement as the side sees it. */
-typedef struct join_placed {
-    uint64_t e, d; /* the block's diagonals, unclipped, to test it against the other block */
-    uint64_t mask; /* its part of the half-board mask at row h */
-} join_placed;
-
-/* A block placement's diagonals, unclipped (mask left 0), from its entry rel: for the
- * queen of relative row i (0 nearest to row h) in column c, bit c + i low and bit
- * c - i + k high. */
-static inline join_placed join_block_diagonals(int k, int d0, uint64_t rel)
+/* A block placement's diagonals as the other block of its side can meet them, from its
+ * entry rel (k rows from distance d0; the side's far block starts at distance w): its
+ * queen at distance t from row h in column c is on diagonals c + t and c - t. The two
+ * blocks share only the n - 1 diagonals c + t = w .. w + n - 2 and c - t = 1 - w ..
+ * n - 1 - w, kept as bits 0..n-2 and 32..32+n-2, so that one AND tests both ways. */
+static inline uint64_t join_block_diagonals(int n, int k, int d0, int w, uint64_t rel)
 {
-    join_placed p = {(rel & 0xffffffffu) << d0, (rel >> 32) << (32 - k - d0), 0};
-    return p;
+    uint64_t keep = ((uint64_t)1 << (n - 1)) - 1;
+    uint64_t up = (rel & 0xffffffffu) >> (w - d0);   /* bit c + i from c + t - w */
+    uint64_t down = (rel >> 32) >> (k + d0 + 1 - w); /* bit c - i + k from c - t + w - 1 */
+    return (up & keep) | (down & keep) << 32;
 }
 
 /* What a task pairs up: the column sets of its two sides, and the renamed mask bits a
@@ -159,10 +159,10 @@ int join_buf_room(join_buf *out, size_t used, size_t k);
 typedef struct join_kernel {
     int simd; /* enum nq_simd */
     /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks.
-     * Reorders a and b; tmp must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work
-     * is JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. */
-    uint64_t (*pairs_count)(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp,
-                            void *work);
+     * tmp must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work is
+     * JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. */
+    uint64_t (*pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                            uint64_t *tmp, void *work);
     /* Write the masks of every half-board of side on column set cols that has none of
      * the bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
     size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
@@ -179,12 +179,13 @@ int join_kernel_usable(int simd);
 /* The pair counter's lookup tables: 8 bytes x 256 values of 64 bytes. */
 #define JOIN_PAIRS_WORK (8 * 256 * 64)
 #define JOIN_PAIRS_ALIGN 64
-/* Entries of tmp for sides of up to k masks: a sort's copy, or the lookup offsets. */
-#define JOIN_PAIRS_TMP(k) (2 * (k))
+/* Entries of tmp for sides of up to k masks: both sides sorted, and the lookup offsets
+ * (two bytes for each of up to 8 digits of a mask). */
+#define JOIN_PAIRS_TMP(k) (4 * (k))
 
 #define JOIN_KERNEL_DECLARE(isa)                                                                   \
-    uint64_t join_pairs_count_##isa(uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp, \
-                                    void *work);                                                   \
+    uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,    \
+                                    uint64_t *tmp, void *work);                                    \
     size_t join_halves_##isa(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,      \
                              join_buf *out)
 JOIN_KERNEL_DECLARE(scalar);

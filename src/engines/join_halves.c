@@ -49,13 +49,13 @@ static uint32_t pick(const col_list *cl, uint32_t x)
 
 /* The entries [lo, hi) of a block's view. */
 typedef struct entries {
-    const uint64_t *e, *d, *mask;
+    const uint64_t *diag, *mask;
     size_t k;
 } entries;
 
 static entries view_range(const join_view *v, uint32_t lo, uint32_t hi)
 {
-    entries r = {v->e + lo, v->d + lo, v->mask + lo, hi - lo};
+    entries r = {v->diag + lo, v->mask + lo, hi - lo};
     return r;
 }
 
@@ -72,52 +72,56 @@ static const uint32_t compress_idx[16][8] = {
 };
 #endif
 
-/* Append to out the masks of the entries of in that fit with placement f of the other
- * block and have none of the bits forbid (f has none). The vector forms store whole
- * vectors: out needs JOIN_HALVES_SLACK entries of room past the count. */
-static size_t fit(entries in, uint64_t fe, uint64_t fd, uint64_t fm, uint64_t forbid, uint64_t *out)
+/* Append to out the masks of the entries of in that fit with placement (fdiag, fm) of
+ * the other block and, with check_forbid, have none of the bits forbid (fm has none).
+ * The vector forms run whole vectors, reading past in's last entry (the view's slack)
+ * and storing past the count: out needs JOIN_HALVES_SLACK entries of room. */
+static inline __attribute__((always_inline)) size_t
+fit(entries in, uint64_t fdiag, uint64_t fm, uint64_t forbid, int check_forbid, uint64_t *out)
 {
     size_t o = 0, i = 0;
 #if defined(__AVX512F__)
-    __m512i ve = _mm512_set1_epi64((long long)fe), vd = _mm512_set1_epi64((long long)fd);
-    __m512i vm = _mm512_set1_epi64((long long)fm), vf = _mm512_set1_epi64((long long)forbid);
+    __m512i vdiag = _mm512_set1_epi64((long long)fdiag), vm = _mm512_set1_epi64((long long)fm);
+    __m512i vf = _mm512_set1_epi64((long long)forbid);
     for (; i < in.k; i += 8) {
         __mmask8 live = in.k - i >= 8 ? 0xff : (__mmask8)((1u << (in.k - i)) - 1);
-        __m512i e = _mm512_maskz_loadu_epi64(live, in.e + i),
-                d = _mm512_maskz_loadu_epi64(live, in.d + i),
-                m = _mm512_maskz_loadu_epi64(live, in.mask + i);
-        __mmask8 ok = _mm512_mask_testn_epi64_mask(_mm512_testn_epi64_mask(e, ve), d, vd);
-        ok = _mm512_mask_testn_epi64_mask(ok, m, vf) & live;
+        __m512i d = _mm512_loadu_si512((const void *)(in.diag + i)),
+                m = _mm512_loadu_si512((const void *)(in.mask + i));
+        __mmask8 ok = _mm512_mask_testn_epi64_mask(live, d, vdiag);
+        if (check_forbid)
+            ok = _mm512_mask_testn_epi64_mask(ok, m, vf);
         _mm512_storeu_si512((void *)(out + o),
                             _mm512_maskz_compress_epi64(ok, _mm512_or_si512(m, vm)));
         o += (size_t)__builtin_popcount(ok);
     }
 #elif defined(__AVX2__)
-    __m256i ve = _mm256_set1_epi64x((long long)fe), vd = _mm256_set1_epi64x((long long)fd);
-    __m256i vm = _mm256_set1_epi64x((long long)fm), vf = _mm256_set1_epi64x((long long)forbid);
-    __m256i zero = _mm256_setzero_si256();
-    for (; i + 4 <= in.k; i += 4) {
-        __m256i e = _mm256_loadu_si256((const void *)(in.e + i)),
-                d = _mm256_loadu_si256((const void *)(in.d + i)),
+    __m256i vdiag = _mm256_set1_epi64x((long long)fdiag), vm = _mm256_set1_epi64x((long long)fm);
+    __m256i vf = _mm256_set1_epi64x((long long)forbid), zero = _mm256_setzero_si256();
+    for (; i < in.k; i += 4) {
+        unsigned live = in.k - i >= 4 ? 0xf : (1u << (in.k - i)) - 1;
+        __m256i d = _mm256_loadu_si256((const void *)(in.diag + i)),
                 m = _mm256_loadu_si256((const void *)(in.mask + i));
-        __m256i hit = _mm256_or_si256(_mm256_and_si256(e, ve), _mm256_and_si256(d, vd));
-        hit = _mm256_or_si256(hit, _mm256_and_si256(m, vf));
-        int ok = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
+        __m256i hit = _mm256_and_si256(d, vdiag);
+        if (check_forbid)
+            hit = _mm256_or_si256(hit, _mm256_and_si256(m, vf));
+        unsigned ok =
+            live & (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
         __m256i idx = _mm256_loadu_si256((const void *)compress_idx[ok]);
         _mm256_storeu_si256((void *)(out + o),
                             _mm256_permutevar8x32_epi32(_mm256_or_si256(m, vm), idx));
-        o += (size_t)__builtin_popcount((unsigned)ok);
+        o += (size_t)__builtin_popcount(ok);
     }
 #endif
     for (; i < in.k; i++) {
         out[o] = in.mask[i] | fm;
-        o += ((in.e[i] & fe) | (in.d[i] & fd) | (in.mask[i] & forbid)) == 0;
+        o += ((in.diag[i] & fdiag) | (check_forbid ? in.mask[i] & forbid : 0)) == 0;
     }
     return o;
 }
 
 /* The half-boards of a near block's entries in and a far block's entries outer (or the
- * other way round: the test is symmetric), the longer list in the inner loop. */
+ * other way round: the test is symmetric), the longer list in the inner loop. A forbid
+ * of 0 (even boards) tests the diagonals only. */
 static size_t fit_blocks(entries a, entries b, uint64_t forbid, uint64_t *out)
 {
     size_t o = 0;
@@ -125,9 +129,14 @@ static size_t fit_blocks(entries a, entries b, uint64_t forbid, uint64_t *out)
         entries t = a;
         a = b, b = t;
     }
+    if (!forbid) {
+        for (size_t j = 0; j < b.k; j++)
+            o += fit(a, b.diag[j], b.mask[j], 0, 0, out + o);
+        return o;
+    }
     for (size_t j = 0; j < b.k; j++)
         if ((b.mask[j] & forbid) == 0)
-            o += fit(a, b.e[j], b.d[j], b.mask[j], forbid, out + o);
+            o += fit(a, b.diag[j], b.mask[j], forbid, 1, out + o);
     return o;
 }
 

@@ -87,17 +87,14 @@ static int make_views(join_tables *jt)
     for (int side = 0; side < 2; side++)
         for (int far = 0; far < 2; far++) {
             int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
-            int d0 = join_block_d0(jt, side, far);
+            int d0 = join_block_d0(jt, side, far), w = join_block_d0(jt, side, 1);
             const join_block *b = join_tables_block(jt, k);
-            size_t size = (size_t)(b->entries ? b->entries : 1) * sizeof(uint64_t);
+            size_t size = (size_t)(b->entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
             join_view *v = &jt->view[side][far];
-            if (!v->e &&
-                (!(v->e = malloc(size)) || !(v->d = malloc(size)) || !(v->mask = malloc(size))))
+            if (!v->diag && (!(v->diag = calloc(1, size)) || !(v->mask = calloc(1, size))))
                 return -1;
             for (uint64_t i = 0; i < b->entries; i++) {
-                join_placed p = join_block_diagonals(k, d0, b->rel[i]);
-                v->e[i] = p.e;
-                v->d[i] = p.d;
+                v->diag[i] = join_block_diagonals(jt->n, k, d0, w, b->rel[i]);
                 v->mask[i] = block_mask(jt, side, k, d0, b->rel[i]);
             }
         }
@@ -227,10 +224,9 @@ void join_tables_free(join_tables *jt)
     for (int side = 0; side < 2; side++)
         for (int far = 0; far < 2; far++) {
             join_view *v = &jt->view[side][far];
-            free(v->e);
-            free(v->d);
+            free(v->diag);
             free(v->mask);
-            *v = (join_view){NULL, NULL, NULL};
+            *v = (join_view){NULL, NULL};
         }
     for (int i = 0; i < jt->n_blocks; i++) {
         free(jt->block[i].start);
