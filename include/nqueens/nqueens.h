@@ -115,8 +115,8 @@ typedef struct nq_result {
      * starts once every worker is pinned, so that a small board's time is the count's,
      * not this; the cuda engine and nq_list leave it 0 and time from the call. */
     double setup_seconds;
-    double cpu_seconds;    /* the process's CPU time (user + system, all its threads) over
-                              the span of seconds (getrusage) */
+    double user_seconds;   /* the process's CPU time (all its threads, getrusage) over the */
+    double system_seconds; /* span of seconds, in user mode and in the kernel */
     uint64_t tasks_reused; /* tasks whose subtotal came from nq_hooks.reuse (a journal),
                               not counted by this run */
     nq_u128 reused_total;  /* their weighted share of total: this run counted

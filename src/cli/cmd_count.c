@@ -31,7 +31,7 @@ int cmd_count(int argc, char **argv)
     c.n = a.n;
     c.to = subtotals_to_stdout(a.r.subtotals) ? stderr : stdout;
     rc = count_run(&a.r, cmd, &a.o, a.unique, &s, &r);
-    c.cpu_seconds = r.cpu_seconds; /* the count's, setup apart, as seconds */
+    c.cpu_seconds = r.user_seconds + r.system_seconds; /* the count's, setup apart, as seconds */
     if (rc != 0)
         return rc;
     args_warn_unpinned(&a.o, &r);

@@ -82,7 +82,7 @@ static int verify_one(const count_opts *o, int n, int json)
         return verify_failed("count of n=%d failed: %s", n, rc);
     args_warn_unpinned(o, &r);
     if (json) {
-        count_report c = {n, &r, r.cpu_seconds, extra, NULL};
+        count_report c = {n, &r, r.user_seconds + r.system_seconds, extra, NULL};
         if (r.has_unique && nq_known_unique(n, &want) == NQ_OK)
             nq_u128_to_string(want, unique_s, sizeof(unique_s));
         nq_known_total(n, &want);

@@ -144,7 +144,7 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     int scale = e->unique_scale > 1 ? e->unique_scale : 1;
     void *shared = NULL;
     start_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-    double setup_wall, setup_cpu;
+    double setup_wall, setup_user, setup_system, user, sys;
     feed f;
 
     if (job->n_threads + 1 > rs->n_slots)
@@ -166,7 +166,7 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
         goto done;
     }
     setup_wall = clock_seconds();
-    setup_cpu = clock_cpu();
+    clock_cpu_split(&setup_user, &setup_system);
     if (job->pin)
         aff = run_affinity(rs, job->n_threads);
     for (int i = 0; i < job->n_threads; i++) {
@@ -179,7 +179,9 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     }
     gate_wait(&gate, started);
     rs->setup_seconds = clock_seconds() - setup_wall;
-    rs->setup_cpu = clock_cpu() - setup_cpu;
+    clock_cpu_split(&user, &sys);
+    rs->setup_user = user - setup_user;
+    rs->setup_system = sys - setup_system;
     if (!run_stopping(&stop)) {
         f = (feed){rs, job, &q, &stop, 0, shared};
         job->engine->source(job->s, feed_emit, &f);

@@ -89,7 +89,7 @@ void run_slot_add_unique(run_slot *s, u128 unique)
 
 void run_begin_count(run_state *rs)
 {
-    rs->setup_seconds = rs->setup_cpu = 0;
+    rs->setup_seconds = rs->setup_user = rs->setup_system = 0;
     rs->reused_tasks = 0;
     rs->reused = 0;
 }

@@ -38,7 +38,7 @@ typedef struct run_state {
      * zeroes them): the wall and CPU seconds of its setup (nq_result.setup_seconds),
      * which the count's own times leave out, and the tasks and weighted total that the
      * reuse hook supplied. */
-    double setup_seconds, setup_cpu;
+    double setup_seconds, setup_user, setup_system;
     uint64_t reused_tasks;
     u128 reused;
 } run_state;
