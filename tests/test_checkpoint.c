@@ -261,8 +261,8 @@ static double json_number(const char *line, const char *name)
  * in this run (it used to be divided by this run's seconds all the same). */
 Test(unit, resumed_rate_leaves_out_the_journal)
 {
-    const char *const args[] = {"count",     "16", "--checkpoint", jpath, "--threads",
-                                "1",         "--no-pin",     "--json", NULL};
+    const char *const args[] = {"count", "16",       "--checkpoint", jpath, "--threads",
+                                "1",     "--no-pin", "--json",       NULL};
     double total, reused, rate, sec;
 
     make_paths();

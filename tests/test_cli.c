@@ -250,12 +250,12 @@ Test(unit, cli_verify_json)
 Test(unit, cli_count_json_vocabulary)
 {
     static const char *const names[] = {
-        "\"schema\": 2,",       "\"n\": 10,",        "\"total\": ",
-        "\"unique\": ",         "\"engine\": ",      "\"threads\": 2,",
-        "\"pinned_threads\": ", "\"tasks\": ",       "\"prefix_rows\": ",
-        "\"seconds\": ",        "\"cpu_seconds\": ", "\"solutions_per_second\": ",
-        "\"verified\": true",   "\"simd\": ",        "\"setup_seconds\": ",
-        "\"reused_tasks\": 0,",  "\"reused_total\": 0,"};
+        "\"schema\": 2,",       "\"n\": 10,",          "\"total\": ",
+        "\"unique\": ",         "\"engine\": ",        "\"threads\": 2,",
+        "\"pinned_threads\": ", "\"tasks\": ",         "\"prefix_rows\": ",
+        "\"seconds\": ",        "\"cpu_seconds\": ",   "\"solutions_per_second\": ",
+        "\"verified\": true",   "\"simd\": ",          "\"setup_seconds\": ",
+        "\"reused_tasks\": 0,", "\"reused_total\": 0,"};
     const char *const args[] = {"count", "10", "-j", "-t", "2", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);

@@ -46,8 +46,7 @@ static void rate_json(const nq_result *r, char *buf, size_t size)
 void count_output_json(FILE *f, const count_report *c)
 {
     const nq_result *r = c->r;
-    char total[40], unique[40] = "null", cpu[32] = "null", simd[16] = "null", reused[40],
-                    rate[40];
+    char total[40], unique[40] = "null", cpu[32] = "null", simd[16] = "null", reused[40], rate[40];
     int v = count_output_verified(c->n, r);
 
     if (r->has_unique)
@@ -66,8 +65,8 @@ void count_output_json(FILE *f, const count_report *c)
             "\"cpu_seconds\": %s, \"solutions_per_second\": %s, \"reused_tasks\": %llu, "
             "\"reused_total\": %s, \"verified\": %s%s%s}\n",
             NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), simd, r->n_threads,
-            r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds,
-            r->setup_seconds, cpu, rate, (unsigned long long)r->tasks_reused, reused,
+            r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds, r->setup_seconds,
+            cpu, rate, (unsigned long long)r->tasks_reused, reused,
             v < 0 ? "null"
             : v   ? "true"
                   : "false",
