@@ -490,6 +490,11 @@ Test(unit, bench_cli_several_exports)
     snprintf(cmd, sizeof(cmd), "python3 '%s/../bench/hyperfine-summary.py' '%s' >/dev/null",
              NQ_TESTS_DIR, paths[2]);
     cr_expect_eq(system(cmd), 0, "hyperfine-summary.py cannot read the export");
+    /* the same runs in two formats: bench-compare matches every row, and they agree */
+    snprintf(cmd, sizeof(cmd),
+             "python3 '%s/../scripts/bench-compare' '%s' '%s' | grep -q '4 compared, 0 failed'",
+             NQ_TESTS_DIR, paths[1], paths[2]);
+    cr_expect_eq(system(cmd), 0, "bench-compare cannot match the json and hyperfine reports");
     cli_run(&o, twice);
     cr_expect_eq(o.status, 2, "%s", o.err);
     cr_expect_not_null(strstr(o.err, "are the same file"), "%s", o.err);
