@@ -46,9 +46,8 @@ static const args_option bench_options[] = {
     {OPT_OUT, "out", 'o', required_argument, "FILE",
      "write the report there; the text table then goes to\nstdout", NULL, NULL},
     {OPT_EXPORT, "export", 0, required_argument, "F=FILE",
-     "also write the report in format F to FILE (as\nhyperfine's --export-json FILE); "
-     "repeatable",
-     NULL, NULL},
+     "also write the report in format F to FILE, as\nhyperfine's exports do; repeatable", NULL,
+     NULL},
     ARGS_OPT_PREFIX_ROWS,
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
