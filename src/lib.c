@@ -117,11 +117,13 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     const engine_desc *e;
     nq_settings rs;
     nq_result r;
-    double t0;
+    double t0, u0, s0, u1, s1;
     int rc;
 
     memset(&r, 0, sizeof(r));
+    run_begin_count(&s->run);
     t0 = clock_seconds();
+    clock_cpu_split(&u0, &s0);
     e = engine_of(&s->s);
     rs = s->s;
     rs.engine = e->id;
@@ -141,7 +143,14 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         r.engine = e->id;
         r.simd = e->simd ? e->simd(&rs) : NQ_SIMD_AUTO;
     }
-    r.seconds = clock_seconds() - t0;
+    /* the setup is reported apart, not in the count's times */
+    r.setup_seconds = s->run.setup_seconds;
+    r.seconds = clock_seconds() - t0 - r.setup_seconds;
+    clock_cpu_split(&u1, &s1);
+    r.user_seconds = u1 - u0 - s->run.setup_user;
+    r.system_seconds = s1 - s0 - s->run.setup_system;
+    r.tasks_reused = s->run.reused_tasks;
+    r.reused_total = u128_pack(s->run.reused);
     *out = r;
     return rc;
 }
@@ -164,7 +173,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 {
     list_job job;
     nq_result r;
-    double t0;
+    double t0, u0, s0;
     int rc;
 
     if (!s || !fn || !out)
@@ -179,9 +188,13 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     t0 = clock_seconds();
     job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
                      user,   limit,          &s->run};
+    clock_cpu_split(&u0, &s0);
     rc = list_run(&job, &r);
     run_end(s);
     r.seconds = clock_seconds() - t0;
+    clock_cpu_split(&r.user_seconds, &r.system_seconds);
+    r.user_seconds -= u0;
+    r.system_seconds -= s0;
     r.engine = s->s.engine;
     *out = r;
     return rc;

@@ -8,15 +8,28 @@ trap 'rm -rf "$dir"' EXIT
 failures=0
 
 # report FILE RUNS... : one result (prefix, n=14, threads=1) with these run times, in
-# the vocabulary of schema 1 (OLD_SCHEMA=1: the unversioned one before it; SIMD=path:
-# the vector path the result ran).
+# the vocabulary of schema 2 (OLD_SCHEMA=1: the unversioned one before it; SCHEMA=1: schema
+# 1; SIMD=path: the vector path the result ran; ENGINE=name, ASKED=name: the engine that
+# ran and the one asked; HYPERFINE=1: as hyperfine --export-json).
 report() {
     local f=$1 verified=${VERIFIED:-true} old=${OLD_SCHEMA:-0} simd=${SIMD:-}
     shift
-    python3 - "$f" "$verified" "$old" "$simd" "$@" <<'PY'
-import json, statistics, sys
+    ENGINE=${ENGINE:-prefix} ASKED=${ASKED:-} HYPERFINE=${HYPERFINE:-0} SCHEMA=${SCHEMA:-2} \
+        python3 - "$f" "$verified" "$old" "$simd" "$@" <<'PY'
+import json, os, statistics, sys
 f, verified, old, simd = sys.argv[1], sys.argv[2] == "true", sys.argv[3] == "1", sys.argv[4]
 runs = [float(x) for x in sys.argv[5:]]
+engine = os.environ["ENGINE"]
+if os.environ["HYPERFINE"] == "1":
+    mean = statistics.mean(runs)
+    json.dump({"results": [{"command": f"nqueens count 14 --engine {engine} --threads 1",
+                            "mean": mean, "stddev": statistics.stdev(runs),
+                            "median": statistics.median(runs), "user": mean, "system": 0.0,
+                            "min": min(runs), "max": max(runs), "times": runs,
+                            "exit_codes": [0 if verified else 1] * len(runs),
+                            "parameters": {"engine": engine, "n": "14", "threads": "1"}}]},
+              open(f, "w"))
+    sys.exit(0)
 if old:
     result = {"runs": runs, "min": min(runs), "median": statistics.median(runs),
               "max": max(runs)}
@@ -24,12 +37,14 @@ else:
     result = {"runs": [{"seconds": x, "cpu_seconds": x} for x in runs],
               "min_seconds": min(runs), "median_seconds": statistics.median(runs),
               "max_seconds": max(runs)}
-result.update({"engine": "prefix", "n": 14, "threads": 1, "verified": verified})
+result.update({"engine": engine, "n": 14, "threads": 1, "verified": verified})
 if simd:
     result["simd"] = simd
+if os.environ["ASKED"]:
+    result["engine_asked"] = os.environ["ASKED"]
 doc = {"context": {"version": "test"}, "results": [result]}
 if not old:
-    doc["schema"] = 1
+    doc["schema"] = int(os.environ["SCHEMA"])
 json.dump(doc, open(f, "w"))
 PY
 }
@@ -63,6 +78,12 @@ VERIFIED=false report "$dir/wrong.json" 1.00 1.01 1.02 1.03 1.04
 OLD_SCHEMA=1 report "$dir/old_base.json" 1.00 1.01 1.02 1.03 1.04
 SIMD=avx512 report "$dir/avx512.json" 1.00 1.01 1.02 1.03 1.04
 SIMD=avx2 report "$dir/avx2.json" 1.00 1.01 1.02 1.03 1.04
+SCHEMA=1 report "$dir/schema1.json" 1.00 1.01 1.02 1.03 1.04
+HYPERFINE=1 report "$dir/hyperfine.json" 1.00 1.01 1.02 1.03 1.04
+HYPERFINE=1 report "$dir/hyperfine_slow.json" 1.60 1.62 1.63 1.65 1.66
+HYPERFINE=1 VERIFIED=false report "$dir/hyperfine_failed.json" 1.00 1.01 1.02 1.03 1.04
+SCHEMA=1 ENGINE=auto report "$dir/auto1.json" 1.00 1.01 1.02 1.03 1.04
+ENGINE=join ASKED=auto report "$dir/join_slow.json" 1.60 1.62 1.63 1.65 1.66
 echo '{"results": 3}' >"$dir/bad.json"
 echo 'not json' >"$dir/garbage.json"
 
@@ -78,6 +99,11 @@ expect 0 "same" "a report from before schema 1 compares with a new one" "$dir/ol
 expect 1 "REGRESSION (ranges disjoint)" "and finds the slowdown" "$dir/old_base.json" "$dir/slow16.json"
 expect 0 "same (simd avx512 -> avx2)" "another vector path is said" "$dir/avx512.json" "$dir/avx2.json"
 expect 0 "same (simd - -> avx512)" "and a report without paths" "$dir/base.json" "$dir/avx512.json"
+expect 0 "same" "a schema 1 report compares with a schema 2 one" "$dir/schema1.json" "$dir/base.json"
+expect 0 "same" "a hyperfine export compares with a report" "$dir/base.json" "$dir/hyperfine.json"
+expect 1 "REGRESSION (ranges disjoint)" "and two exports find the slowdown" "$dir/hyperfine.json" "$dir/hyperfine_slow.json"
+expect 1 "not verified" "a run that exited nonzero fails" "$dir/hyperfine.json" "$dir/hyperfine_failed.json"
+expect 1 "REGRESSION" "a schema 1 auto row matches the engine that ran for auto" "$dir/auto1.json" "$dir/join_slow.json"
 expect 2 "not an nqueens bench" "a report without results is a usage error" "$dir/base.json" "$dir/bad.json"
 expect 2 "cannot read" "garbage is a usage error" "$dir/garbage.json" "$dir/base.json"
 expect 2 "cannot read" "a missing file is a usage error" "$dir/none.json" "$dir/base.json"

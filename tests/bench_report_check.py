@@ -1,28 +1,32 @@
 #!/usr/bin/env python3
 """Test helper: check an `nqueens bench` report in FORMAT (json, csv, google-benchmark,
-github, bencher).
+github, bencher, hyperfine).
 
 usage: bench_report_check.py FORMAT FILE
 Strict JSON (NaN and Infinity rejected), the required fields, numbers finite and in order.
-For json and csv, prints one line per result: engine n threads total verified simd
-(simd "-" for an engine without vector paths).
+For json and csv, prints one line per result: engine n threads total verified simd unique
+(simd and unique "-" for an engine without them).
 Exit 0 if the report is sound, else 1 with the reason on stderr."""
 import csv
 import json
 import math
 import sys
 
-SCHEMA = 1
+SCHEMA = 2
 CONTEXT = ["date", "host", "cpu_model", "logical_cpus", "physical_cores", "allowed_cpus",
            "numa_nodes", "compiler", "flags", "build_type", "git_revision", "version",
            "repeat", "warmup", "pinning", "load_average", "interrupted"]
 RESULT = ["engine", "n", "threads", "simd", "runs", "min_seconds", "median_seconds", "max_seconds",
           "sum_seconds", "median_cpu_seconds", "total", "verified", "verified_against",
           "solutions_per_second", "speedup", "efficiency", "tasks", "prefix_rows",
-          "pinned_threads"]
+          "pinned_threads", "engine_asked", "mean_seconds", "stddev_seconds", "mean_cpu_seconds",
+          "median_setup_seconds", "unique"]
 CSV = ["engine", "n", "threads", "runs", "median_seconds", "min_seconds", "max_seconds",
        "median_cpu_seconds", "solutions_per_second", "speedup", "efficiency", "total",
-       "verified", "verified_against", "tasks", "prefix_rows", "pinned_threads", "simd"]
+       "verified", "verified_against", "tasks", "prefix_rows", "pinned_threads", "simd",
+       "mean_seconds", "stddev_seconds", "mean_cpu_seconds", "median_setup_seconds", "unique",
+       "engine_asked"]
+HYPERFINE = ["command", "mean", "stddev", "median", "user", "system", "min", "max", "times"]
 SIMD = ("scalar", "avx2", "avx512")
 
 
@@ -35,6 +39,25 @@ def number(v, what, allow_null=False):
         return
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         raise ValueError(f"{what} is not a finite number: {v!r}")
+
+
+def check_spread(mean, stddev, lo, hi, runs, what):
+    """mean within min..max; a standard deviation from 2 runs on, none (null) before."""
+    number(mean, f"{what} mean")
+    if not lo - 1e-12 <= mean <= hi + 1e-12:
+        raise ValueError(f"{what}: min <= mean <= max does not hold")
+    if runs < 2:
+        if stddev is not None:
+            raise ValueError(f"{what}: a standard deviation of one run")
+    else:
+        number(stddev, f"{what} stddev")
+        if stddev < 0:
+            raise ValueError(f"{what}: negative standard deviation")
+
+
+def check_engine(name):
+    if name == "auto":
+        raise ValueError("engine must name the engine that ran, not auto")
 
 
 def check_json(doc):
@@ -72,8 +95,13 @@ def check_json(doc):
             raise ValueError("pinned_threads must be an integer")
         if r["simd"] is not None and r["simd"] not in SIMD:
             raise ValueError(f"simd must be null or one of {', '.join(SIMD)}: {r['simd']!r}")
+        check_engine(r["engine"])
+        check_spread(r["mean_seconds"], r["stddev_seconds"], r["min_seconds"], r["max_seconds"],
+                     len(r["runs"]), "seconds")
+        if r["unique"] is not None and (not isinstance(r["unique"], int) or r["unique"] < 1):
+            raise ValueError("unique must be null or a positive integer")
         print(r["engine"], r["n"], r["threads"], r["total"], str(r["verified"]).lower(),
-              r["simd"] or "-")
+              r["simd"] or "-", "-" if r["unique"] is None else r["unique"])
 
 
 def check_csv(text):
@@ -93,7 +121,12 @@ def check_csv(text):
             raise ValueError("verified must be true or false, runs at least 1")
         if r["simd"] not in ("",) + SIMD:
             raise ValueError(f"simd must be empty or one of {', '.join(SIMD)}: {r['simd']!r}")
-        print(r["engine"], r["n"], r["threads"], int(r["total"]), r["verified"], r["simd"] or "-")
+        check_engine(r["engine"])
+        check_spread(float(r["mean_seconds"]),
+                     float(r["stddev_seconds"]) if r["stddev_seconds"] else None,
+                     float(r["min_seconds"]), float(r["max_seconds"]), int(r["runs"]), "seconds")
+        print(r["engine"], r["n"], r["threads"], int(r["total"]), r["verified"], r["simd"] or "-",
+              r["unique"] or "-")
 
 
 def check_google(doc):
@@ -106,6 +139,15 @@ def check_google(doc):
         number(b["cpu_time"], "cpu_time")
         if not isinstance(b["iterations"], int) or b["iterations"] < 1:
             raise ValueError("iterations must be a positive integer")
+        if b["name"] != f"{b['run_name']}_{b['aggregate_name']}":
+            raise ValueError(f"{b['name']}: not run_name _ aggregate_name")
+    aggregates = {}
+    for b in doc["benchmarks"]:
+        aggregates.setdefault(b["run_name"], set()).add(b["aggregate_name"])
+        check_engine(b["run_name"].split("/")[0])
+    for name, have in aggregates.items():
+        if not {"median", "mean"} <= have:
+            raise ValueError(f"{name}: the median and the mean, each an aggregate")
 
 
 def check_github(doc):
@@ -117,6 +159,8 @@ def check_github(doc):
         number(e["value"], "value")
         if not isinstance(e["range"], str) or not isinstance(e["extra"], str):
             raise ValueError("range and extra must be strings")
+        if "mean " not in e["extra"] or "stddev " not in e["extra"]:
+            raise ValueError("extra must give the mean and the standard deviation")
 
 
 def check_bencher(doc):
@@ -128,6 +172,30 @@ def check_bencher(doc):
             number(lat[k], k)
         if not lat["lower_value"] <= lat["value"] <= lat["upper_value"]:
             raise ValueError(f"{name}: lower_value <= value <= upper_value does not hold")
+        number(measures["latency-mean"]["value"], "latency-mean")
+
+
+def check_hyperfine(doc):
+    """hyperfine --export-json: what bench/hyperfine-summary.py and hyperfine's own
+    scripts read."""
+    if not isinstance(doc.get("results"), list) or not doc["results"]:
+        raise ValueError("hyperfine format needs a non-empty results list")
+    for r in doc["results"]:
+        for k in HYPERFINE:
+            if k not in r:
+                raise ValueError(f"result lacks {k}")
+        if not isinstance(r["command"], str) or not r["times"]:
+            raise ValueError("command must be a string and times non-empty")
+        for k in ("median", "min", "max", "user", "system"):
+            number(r[k], k)
+        for t in r["times"]:
+            number(t, "times")
+        times = sorted(r["times"])
+        if r["min"] != times[0] or r["max"] != times[-1]:
+            raise ValueError("min and max must be those of times")
+        check_spread(r["mean"], r["stddev"], r["min"], r["max"], len(times), r["command"])
+        if abs(r["mean"] - sum(times) / len(times)) > 1e-9 * max(1.0, r["mean"]):
+            raise ValueError("mean must be the mean of times")
 
 
 def main():
@@ -140,7 +208,7 @@ def main():
         else:
             doc = json.loads(text, parse_constant=reject)
             {"json": check_json, "google-benchmark": check_google, "github": check_github,
-             "bencher": check_bencher}[fmt](doc)
+             "bencher": check_bencher, "hyperfine": check_hyperfine}[fmt](doc)
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"bench_report_check: {fmt} {path}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

@@ -22,8 +22,8 @@ static inline int parse_progress(const char *line, progress_line *p)
     char eta[32], final[8];
     int used = 0;
     if (sscanf(line,
-               "{\"progress\": {\"schema\": 1, \"tasks_done\": %llu, \"tasks_total\": %llu, "
-               "\"percent\": %lf, \"total\": %llu, \"solutions_per_second\": %lf, "
+               "{\"progress\": {\"schema\": 2, \"tasks_done\": %llu, \"tasks_total\": %llu, "
+               "\"percent\": %lf, \"solutions_so_far\": %llu, \"solutions_per_second\": %lf, "
                "\"tasks_per_second\": %lf, \"seconds\": %lf, \"eta_seconds\": %31[^,], "
                "\"final\": %7[a-z]}}%n",
                &p->done, &p->total, &p->percent, &p->solutions, &p->sol_rate, &p->task_rate,

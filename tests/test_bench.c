@@ -105,10 +105,19 @@ Test(unit, bench_stats_median_min_max)
     cr_expect_float_eq(r.solutions_per_second, 46.0, 1e-9);
     cr_expect_float_eq(odd[0], 3.0, 0, "the runs keep their order");
     cr_expect(isnan(r.cpu_median), "no CPU times, no CPU median");
+    /* the mean and the sample standard deviation, as hyperfine gives them */
+    cr_expect_float_eq(r.mean, 2.0, 1e-12);
+    cr_expect_float_eq(r.stddev, 1.0, 1e-12);
     r.runs = even;
     r.n_runs = 4;
     bench_stats(&r);
     cr_expect_float_eq(r.median, 2.5, 1e-12);
+    cr_expect_float_eq(r.mean, 2.5, 1e-12);
+    cr_expect_float_eq(r.stddev, sqrt(5.0 / 3.0), 1e-12);
+    r.n_runs = 1;
+    bench_stats(&r);
+    cr_expect_float_eq(r.mean, 4.0, 1e-12);
+    cr_expect(isnan(r.stddev), "no standard deviation of one run");
 }
 
 /* A report as the command builds it: n = 8 at 1, 2 and 4 threads plus n = 9 at 2
@@ -117,6 +126,7 @@ static double runs_buf[4][3] = {
     {0.40, 0.30, 0.35}, {0.20, 0.18, 0.19}, {0.11, 0.10, 0.12}, {0.5, 0.6, 0.7}};
 static double cpu_buf[4][3] = {
     {0.40, 0.30, 0.35}, {0.39, 0.36, 0.38}, {0.44, 0.40, 0.48}, {1.0, 1.2, 1.4}};
+static double system_buf[4][3], setup_buf[4][3] = {{0.01, 0.01, 0.01}};
 static bench_result results[4];
 static bench_report rep;
 
@@ -141,6 +151,9 @@ static void make_report(void)
                                     .threads = ts[i],
                                     .runs = runs_buf[i],
                                     .cpu_runs = cpu_buf[i],
+                                    .user_runs = cpu_buf[i],
+                                    .system_runs = system_buf[i],
+                                    .setup_runs = setup_buf[i],
                                     .n_runs = 3,
                                     .verified = 1,
                                     .against_oeis = 1};
@@ -189,6 +202,7 @@ Test(unit, bench_writers_emit_valid_reports)
     cr_expect_eq(write_and_check(BENCH_GOOGLE, "google-benchmark"), 0);
     cr_expect_eq(write_and_check(BENCH_GITHUB, "github"), 0);
     cr_expect_eq(write_and_check(BENCH_BENCHER, "bencher"), 0);
+    cr_expect_eq(write_and_check(BENCH_HYPERFINE, "hyperfine"), 0);
 }
 
 Test(unit, bench_text_table)
@@ -213,6 +227,7 @@ Test(unit, bench_format_names)
     cr_expect_eq(bench_format_from_name("bencher"), BENCH_BENCHER);
     cr_expect_eq(bench_format_from_name("csv"), BENCH_CSV);
     cr_expect_eq(bench_format_from_name("google-benchmark"), BENCH_GOOGLE);
+    cr_expect_eq(bench_format_from_name("hyperfine"), BENCH_HYPERFINE);
     cr_expect_eq(bench_format_from_name("JSON"), -1);
 }
 
@@ -236,13 +251,17 @@ Test(unit, bench_cli_runs_and_verifies)
     p = popen(cmd, "r");
     cr_assert_not_null(p);
     while (fgets(line, sizeof(line), p)) {
-        char engine[32], verified[8];
+        char engine[32], verified[8], simd[16];
         int n, threads;
-        unsigned long long total;
-        cr_assert_eq(sscanf(line, "%31s %d %d %llu %7s", engine, &n, &threads, &total, verified), 5,
-                     "checker line: %s", line);
+        unsigned long long total, unique;
+        cr_assert_eq(sscanf(line, "%31s %d %d %llu %7s %15s %llu", engine, &n, &threads, &total,
+                            verified, simd, &unique),
+                     7, "checker line: %s", line);
         cr_expect_eq(total, oeis_value("A000170", n), "n=%d threads=%d", n, threads);
+        cr_expect_eq(unique, oeis_value("A002562", n), "n=%d threads=%d", n, threads);
         cr_expect_str_eq(verified, "true");
+        /* the default engine, auto, is named by the engine that ran, as count does */
+        cr_expect_str_eq(engine, nq_engine_name(NQ_ENGINE_JOIN), "%s", line);
         rows++;
     }
     cr_expect_eq(pclose(p), 0, "the JSON report is not sound");
@@ -271,6 +290,10 @@ Test(unit, bench_cli_bad_arguments_exit_2)
         {"bench", "--engine", "prefix,nope", NULL},
         {"bench", "--simd", "bogus", NULL},
         {"bench", "--simd", NULL},
+        {"bench", "--export", "json", NULL},
+        {"bench", "--export", "=r.json", NULL},
+        {"bench", "--export", "json=", NULL},
+        {"bench", "--export", "xml=r.xml", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cli_run(&o, cases[i]);
@@ -411,7 +434,8 @@ Test(unit, bench_cli_out_through_a_link_is_refused)
  * --prefix-rows with an engine that has them. */
 Test(unit, bench_cli_every_format)
 {
-    static const char *const formats[] = {"json", "csv", "google-benchmark", "github", "bencher"};
+    static const char *const formats[] = {"json",   "csv",     "google-benchmark",
+                                          "github", "bencher", "hyperfine"};
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
         char path[] = "/tmp/nq-bench-fmt-XXXXXX", cmd[512];
         const char *const args[] = {
@@ -428,6 +452,54 @@ Test(unit, bench_cli_every_format)
         cr_expect_eq(system(cmd), 0, "--format %s: the report is not sound", formats[i]);
         unlink(path);
     }
+}
+
+/* Several reports from one run, as hyperfine's --export-json and --export-markdown:
+ * --out in --format plus each --export, every one sound, the text table on stdout; the
+ * hyperfine export is read by bench/hyperfine-summary.py. Two exports to one file are
+ * refused before the runs. */
+Test(unit, bench_cli_several_exports)
+{
+    static const char *const formats[] = {"github", "json", "hyperfine", "csv"};
+    char paths[4][32], exports[3][48], cmd[600];
+    const char *const args[] = {
+        "bench",    "-n",       "7,8",      "-t",       "1,2",      "-r",       "2",
+        "-w",       "0",        "--no-pin", "-f",       formats[0], "-o",       paths[0],
+        "--export", exports[0], "--export", exports[1], "--export", exports[2], NULL};
+    const char *const twice[] = {"bench",    "-n",       "6",        "-t", "1",
+                                 "-r",       "1",        "-w",       "0",  "--export",
+                                 exports[0], "--export", exports[0], NULL};
+
+    for (int i = 0; i < 4; i++) {
+        int fd;
+        strcpy(paths[i], "/tmp/nq-bench-exp-XXXXXX");
+        fd = mkstemp(paths[i]);
+        cr_assert(fd >= 0);
+        close(fd);
+        if (i)
+            snprintf(exports[i - 1], sizeof(exports[i - 1]), "%s=%s", formats[i], paths[i]);
+    }
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "mean s +- sd"), "the text table on stdout:\n%s", o.out);
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof(cmd), "python3 '%s/bench_report_check.py' %s '%s' >/dev/null",
+                 NQ_TESTS_DIR, formats[i], paths[i]);
+        cr_expect_eq(system(cmd), 0, "%s: the report is not sound", formats[i]);
+    }
+    snprintf(cmd, sizeof(cmd), "python3 '%s/../bench/hyperfine-summary.py' '%s' >/dev/null",
+             NQ_TESTS_DIR, paths[2]);
+    cr_expect_eq(system(cmd), 0, "hyperfine-summary.py cannot read the export");
+    /* the same runs in two formats: bench-compare matches every row, and they agree */
+    snprintf(cmd, sizeof(cmd),
+             "python3 '%s/../scripts/bench-compare' '%s' '%s' | grep -q '4 compared, 0 failed'",
+             NQ_TESTS_DIR, paths[1], paths[2]);
+    cr_expect_eq(system(cmd), 0, "bench-compare cannot match the json and hyperfine reports");
+    cli_run(&o, twice);
+    cr_expect_eq(o.status, 2, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "are the same file"), "%s", o.err);
+    for (int i = 0; i < 4; i++)
+        unlink(paths[i]);
 }
 
 /* CPU seconds of process pid so far (utime + stime from /proc), or -1. */

@@ -233,7 +233,7 @@ Test(unit, cli_verify_json)
     for (int n = 4; n <= 7; n++) {
         char want[160];
         snprintf(want, sizeof(want),
-                 "{\"schema\": 1, \"n\": %d, \"total\": %llu, \"unique\": %llu, ", n,
+                 "{\"schema\": 2, \"n\": %d, \"total\": %llu, \"unique\": %llu, ", n,
                  (unsigned long long)oeis_value("A000170", n),
                  (unsigned long long)oeis_value("A002562", n));
         cr_expect(strncmp(line, want, strlen(want)) == 0, "want %s in %s", want, line);
@@ -250,11 +250,12 @@ Test(unit, cli_verify_json)
 Test(unit, cli_count_json_vocabulary)
 {
     static const char *const names[] = {
-        "\"schema\": 1,",       "\"n\": 10,",        "\"total\": ",
-        "\"unique\": ",         "\"engine\": ",      "\"threads\": 2,",
-        "\"pinned_threads\": ", "\"tasks\": ",       "\"prefix_rows\": ",
-        "\"seconds\": ",        "\"cpu_seconds\": ", "\"solutions_per_second\": ",
-        "\"verified\": true",   "\"simd\": "};
+        "\"schema\": 2,",       "\"n\": 10,",          "\"total\": ",
+        "\"unique\": ",         "\"engine\": ",        "\"threads\": 2,",
+        "\"pinned_threads\": ", "\"tasks\": ",         "\"prefix_rows\": ",
+        "\"seconds\": ",        "\"cpu_seconds\": ",   "\"solutions_per_second\": ",
+        "\"verified\": true",   "\"simd\": ",          "\"setup_seconds\": ",
+        "\"reused_tasks\": 0,", "\"reused_total\": 0,"};
     const char *const args[] = {"count", "10", "-j", "-t", "2", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);

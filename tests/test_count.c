@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "nqueens/nqueens.h"
@@ -215,6 +216,85 @@ Test(unit, hooks_cover_every_task)
     cr_expect_lt(r.total.lo, oeis_value("A000170", 11));
     free(s.subtotals);
     nq_destroy_solver(&sv);
+}
+
+/* A resumed count says what the reuse hook supplied, so that a rate can leave it out:
+ * the even tasks' subtotals from a first run, times their weights, are reused_total. */
+Test(unit, reused_tasks_are_reported_apart)
+{
+    nq_settings st;
+    nq_task_set ts;
+    nq_solver *sv;
+    nq_result r;
+    seen s = {0};
+    nq_hooks h = {&s, NULL, on_done};
+    uint64_t even_tasks = 0, even_total = 0;
+    uint8_t *w;
+
+    nq_default_settings(&st);
+    st.n = 11;
+    st.n_threads = 2;
+    st.pin_threads = 0;
+    cr_assert_eq(nq_task_set_describe(&st, &ts), NQ_OK);
+    s.n_tasks = ts.tasks;
+    s.subtotals = calloc(s.n_tasks, sizeof(uint64_t));
+    w = malloc(ts.tasks);
+    cr_assert(s.subtotals && w);
+    cr_assert_eq(nq_task_set_weights(&ts, w), NQ_OK);
+    cr_assert_eq(nq_create_solver(&sv, &st), NQ_OK);
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_expect_eq(r.tasks_reused, 0);
+    cr_expect(r.reused_total.lo == 0 && r.reused_total.hi == 0);
+    for (uint64_t i = 0; i < ts.tasks; i += 2) {
+        even_tasks++;
+        even_total += (s.subtotals[i] - 1) * w[i];
+    }
+    h.reuse = reuse_even;
+    h.task_done = NULL;
+    cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 11));
+    cr_expect_eq(r.tasks_reused, even_tasks);
+    cr_expect_eq(r.reused_total.lo, even_total);
+    cr_expect_eq(r.reused_total.hi, 0);
+    cr_expect_lt(even_total, r.total.lo, "the odd tasks were counted by this run");
+    free(w);
+    free(s.subtotals);
+    nq_destroy_solver(&sv);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The setup (the pinning plan, starting and pinning the workers) is timed apart from the
+ * count: both spans are inside the call and do not overlap, and a pool run has one. */
+Test(unit, setup_is_timed_apart)
+{
+    nq_settings st;
+    nq_solver *sv;
+    nq_result r;
+
+    for (int pin = 0; pin <= 1; pin++) {
+        double t0, wall;
+        nq_default_settings(&st);
+        st.n = 10;
+        st.n_threads = 2;
+        st.pin_threads = pin;
+        cr_assert_eq(nq_create_solver(&sv, &st), NQ_OK);
+        t0 = now_seconds();
+        cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+        wall = now_seconds() - t0;
+        nq_destroy_solver(&sv);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", 10));
+        cr_expect_gt(r.setup_seconds, 0, "pin=%d: starting the workers is setup", pin);
+        cr_expect_gt(r.seconds, 0);
+        cr_expect_leq(r.seconds + r.setup_seconds, wall, "pin=%d: %g + %g > %g", pin, r.seconds,
+                      r.setup_seconds, wall);
+        cr_expect(r.user_seconds >= 0 && r.system_seconds >= 0);
+    }
 }
 
 Test(unit, short_buffer_gives_no_digits)

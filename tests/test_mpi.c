@@ -116,16 +116,25 @@ Test(unit, mpi_join_totals_1_to_4_ranks)
     }
 }
 
+/* threads is per rank, as --threads is, with every rank's and the sum beside it; CPU
+ * seconds are every rank's, summed: a number, not null. */
 Test(unit, mpi_json_like_nqueens)
 {
     const char *const args[] = {"count", "11", "--json", "--threads=1", "--no-pin", NULL};
+    const char *cpu;
     mpi_run(&o, 3, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     cr_expect_eq(count_lines(o.out), 1, "%s", o.out);
     cr_expect_eq(json_total(o.out), oeis_value("A000170", 11));
     cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
-    cr_expect_not_null(strstr(o.out, "\"threads\": 3,"), "all ranks' workers: %s", o.out);
-    cr_expect_not_null(strstr(o.out, "\"ranks\": 3}"), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"threads\": 1,"), "workers per rank: %s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"ranks\": 3, \"rank_threads\": [1, 1, 1], "
+                                     "\"total_threads\": 3, \"total_pinned_threads\": 0}"),
+                       "%s", o.out);
+    cpu = strstr(o.out, "\"cpu_seconds\": ");
+    cr_assert_not_null(cpu, "%s", o.out);
+    cr_expect_gt(strtod(cpu + strlen("\"cpu_seconds\": "), NULL), 0, "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"reused_tasks\": 0, \"reused_total\": 0,"), "%s", o.out);
 }
 
 /* --simd travels with the settings to every rank; the JSON names the path that ran. */

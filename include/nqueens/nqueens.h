@@ -110,6 +110,17 @@ typedef struct nq_result {
     int has_unique;  /* 1 when the engine counts symmetry classes (d4), 0 (prefix) */
     int simd;        /* enum nq_simd the hot loops ran; NQ_SIMD_AUTO (0) for an engine
                         without vector paths (all but join) */
+    /* The start of a run that is not counting: planning the pinning (hwloc loads the
+     * machine's topology, milliseconds), starting the workers and pinning them. seconds
+     * starts once every worker is pinned, so that a small board's time is the count's,
+     * not this; the cuda engine and nq_list leave it 0 and time from the call. */
+    double setup_seconds;
+    double user_seconds;   /* the process's CPU time (all its threads, getrusage) over the */
+    double system_seconds; /* span of seconds, in user mode and in the kernel */
+    uint64_t tasks_reused; /* tasks whose subtotal came from nq_hooks.reuse (a journal),
+                              not counted by this run */
+    nq_u128 reused_total;  /* their weighted share of total: this run counted
+                              total - reused_total in seconds */
 } nq_result;
 
 /* Optional hooks into a count; any member may be NULL. Task ids are dense, 0..tasks-1,

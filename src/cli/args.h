@@ -65,6 +65,7 @@ enum args_id {
     OPT_REPEAT,
     OPT_WARMUP,
     OPT_OUT,
+    OPT_EXPORT,
     OPT_SIMD,
     OPT_WORKER_TIMEOUT,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */

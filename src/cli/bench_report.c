@@ -8,8 +8,14 @@
 #include "bench_report.h"
 #include "count_output.h"
 
-static const char *const format_names[] = {"text",   "json",   "csv", "google-benchmark",
-                                           "github", "bencher"};
+/* What a run's times cover, as the reports say it. */
+#define BENCH_TIMER                                                                                \
+    "CLOCK_MONOTONIC from every worker pinned to the end of the count (nq_result.seconds); "       \
+    "the setup before it (the pinning plan, starting and pinning the workers) apart as "           \
+    "setup_seconds; CPU: getrusage user + system over the same span"
+
+static const char *const format_names[] = {"text",   "json",    "csv",      "google-benchmark",
+                                           "github", "bencher", "hyperfine"};
 
 int bench_format_from_name(const char *name)
 {
@@ -21,7 +27,7 @@ int bench_format_from_name(const char *name)
 
 const char *bench_format_names(void)
 {
-    return "text, json, csv, google-benchmark, github or bencher";
+    return "text, json, csv, google-benchmark, github, bencher or hyperfine";
 }
 
 static int bench_cmp_double(const void *a, const void *b)
@@ -43,12 +49,34 @@ static double bench_sorted_median(const double *v, int k, double *s)
     return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
 }
 
+static double bench_mean(const double *v, int k)
+{
+    double sum = 0;
+    if (!v || k <= 0)
+        return NAN;
+    for (int i = 0; i < k; i++)
+        sum += v[i];
+    return sum / k;
+}
+
+/* The sample standard deviation, as hyperfine gives it; NAN for fewer than 2 values. */
+static double bench_stddev(const double *v, int k, double mean)
+{
+    double ss = 0;
+    if (k < 2)
+        return NAN;
+    for (int i = 0; i < k; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    return sqrt(ss / (k - 1));
+}
+
 void bench_stats(bench_result *r)
 {
     double *s;
     int k = r->n_runs;
 
     r->min = r->median = r->max = r->sum = r->cpu_median = NAN;
+    r->mean = r->stddev = r->cpu_mean = r->user_mean = r->system_mean = r->setup_median = NAN;
     r->solutions_per_second = NAN;
     if (k <= 0)
         return;
@@ -57,6 +85,13 @@ void bench_stats(bench_result *r)
         return;
     if (r->cpu_runs)
         r->cpu_median = bench_sorted_median(r->cpu_runs, k, s);
+    if (r->setup_runs)
+        r->setup_median = bench_sorted_median(r->setup_runs, k, s);
+    r->cpu_mean = bench_mean(r->cpu_runs, k);
+    r->user_mean = bench_mean(r->user_runs, k);
+    r->system_mean = bench_mean(r->system_runs, k);
+    r->mean = bench_mean(r->runs, k);
+    r->stddev = bench_stddev(r->runs, k, r->mean);
     r->median = bench_sorted_median(r->runs, k, s);
     r->min = s[0];
     r->max = s[k - 1];
@@ -126,8 +161,21 @@ static const char *bench_simd(const bench_result *r)
 static void bench_name(const bench_result *r, char *buf, size_t size)
 {
     const char *simd = bench_simd(r);
-    snprintf(buf, size, "%s n=%d threads=%d%s%s", nq_engine_name(r->engine), r->n, r->threads,
+    snprintf(buf, size, "%s n=%d threads=%d%s%s", nq_engine_name(r->ran), r->n, r->threads,
              simd ? " simd=" : "", simd ? simd : "");
+}
+
+/* A run's figure at k, or NAN without the array (a result built by hand). */
+static double bench_at(const double *v, int k)
+{
+    return v ? v[k] : NAN;
+}
+
+/* The unique count as a JSON value: null for an engine without symmetry classes. */
+static void bench_json_unique(FILE *f, const bench_result *r)
+{
+    char unique[40];
+    fputs(r->has_unique ? nq_u128_to_string(r->unique, unique, sizeof(unique)) : "null", f);
 }
 
 static void bench_write_json(const bench_report *rep, FILE *f)
@@ -163,10 +211,9 @@ static void bench_write_json(const bench_report *rep, FILE *f)
     bench_json_str(f, c->version);
     fprintf(f,
             ",\n    \"repeat\": %d,\n    \"warmup\": %d,\n    \"pinning\": %s,\n"
-            "    \"timer\": \"CLOCK_MONOTONIC around create, count and destroy of a solver; "
-            "CPU: getrusage user + system\",\n"
+            "    \"timer\": \"%s\",\n"
             "    \"load_average\": [",
-            c->repeat, c->warmup, c->pin ? "true" : "false");
+            c->repeat, c->warmup, c->pin ? "true" : "false", BENCH_TIMER);
     bench_json_num(f, c->load[0]);
     fputs(", ", f);
     bench_json_num(f, c->load[1]);
@@ -179,6 +226,8 @@ static void bench_write_json(const bench_report *rep, FILE *f)
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
         fprintf(f, "%s\n    {\"engine\": ", i ? "," : "");
+        bench_json_str(f, nq_engine_name(r->ran));
+        fputs(", \"engine_asked\": ", f);
         bench_json_str(f, nq_engine_name(r->engine));
         fprintf(f, ", \"n\": %d, \"threads\": %d, \"simd\": ", r->n, r->threads);
         if (bench_simd(r))
@@ -190,7 +239,13 @@ static void bench_write_json(const bench_report *rep, FILE *f)
             fprintf(f, "%s{\"seconds\": ", k ? ", " : "");
             bench_json_num(f, r->runs[k]);
             fputs(", \"cpu_seconds\": ", f);
-            bench_json_num(f, r->cpu_runs ? r->cpu_runs[k] : NAN);
+            bench_json_num(f, bench_at(r->cpu_runs, k));
+            fputs(", \"user_seconds\": ", f);
+            bench_json_num(f, bench_at(r->user_runs, k));
+            fputs(", \"system_seconds\": ", f);
+            bench_json_num(f, bench_at(r->system_runs, k));
+            fputs(", \"setup_seconds\": ", f);
+            bench_json_num(f, bench_at(r->setup_runs, k));
             fputc('}', f);
         }
         fputs("],\n     \"min_seconds\": ", f);
@@ -203,9 +258,19 @@ static void bench_write_json(const bench_report *rep, FILE *f)
         bench_json_num(f, r->sum);
         fputs(", \"median_cpu_seconds\": ", f);
         bench_json_num(f, r->cpu_median);
-        fprintf(f, ",\n     \"total\": %s, \"verified\": %s, \"verified_against\": \"%s\",\n",
-                nq_u128_to_string(r->total, total, sizeof(total)), r->verified ? "true" : "false",
-                r->against_oeis ? "oeis" : "first_run");
+        fputs(",\n     \"mean_seconds\": ", f);
+        bench_json_num(f, r->mean);
+        fputs(", \"stddev_seconds\": ", f);
+        bench_json_num(f, r->stddev);
+        fputs(", \"mean_cpu_seconds\": ", f);
+        bench_json_num(f, r->cpu_mean);
+        fputs(", \"median_setup_seconds\": ", f);
+        bench_json_num(f, r->setup_median);
+        fprintf(f, ",\n     \"total\": %s, \"unique\": ",
+                nq_u128_to_string(r->total, total, sizeof(total)));
+        bench_json_unique(f, r);
+        fprintf(f, ", \"verified\": %s, \"verified_against\": \"%s\",\n",
+                r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run");
         fputs("     \"solutions_per_second\": ", f);
         bench_json_num(f, r->solutions_per_second);
         fputs(", \"speedup\": ", f);
@@ -230,24 +295,60 @@ static void bench_write_csv(const bench_report *rep, FILE *f)
 {
     char total[40];
 
+    /* columns past simd are newer: appended, so that a reader by position still works */
     fputs("engine,n,threads,runs,median_seconds,min_seconds,max_seconds,median_cpu_seconds,"
           "solutions_per_second,speedup,efficiency,total,verified,verified_against,tasks,"
-          "prefix_rows,pinned_threads,simd\n",
+          "prefix_rows,pinned_threads,simd,mean_seconds,stddev_seconds,mean_cpu_seconds,"
+          "median_setup_seconds,unique,engine_asked\n",
           f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
         const double nums[] = {
             r->median,  r->min,       r->max, r->cpu_median, r->solutions_per_second,
             r->speedup, r->efficiency};
-        fprintf(f, "%s,%d,%d,%d", nq_engine_name(r->engine), r->n, r->threads, r->n_runs);
+        const double more[] = {r->mean, r->stddev, r->cpu_mean, r->setup_median};
+        fprintf(f, "%s,%d,%d,%d", nq_engine_name(r->ran), r->n, r->threads, r->n_runs);
         for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
             fputc(',', f);
             bench_csv_num(f, nums[k]);
         }
-        fprintf(f, ",%s,%s,%s,%llu,%d,%d,%s\n", nq_u128_to_string(r->total, total, sizeof(total)),
+        fprintf(f, ",%s,%s,%s,%llu,%d,%d,%s", nq_u128_to_string(r->total, total, sizeof(total)),
                 r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run", r->tasks,
                 r->prefix_rows, r->pinned, bench_simd(r) ? bench_simd(r) : "");
+        for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
+            fputc(',', f);
+            bench_csv_num(f, more[k]);
+        }
+        fprintf(f, ",%s,%s\n",
+                r->has_unique ? nq_u128_to_string(r->unique, total, sizeof(total)) : "",
+                nq_engine_name(r->engine));
     }
+}
+
+/* One aggregate of Google Benchmark's JSON for result i ("median", "mean", "stddev"),
+ * named as its --benchmark_repetitions runs are: run_name plus "_" and the aggregate. */
+static void bench_google_entry(FILE *f, const bench_result *r, size_t i, const char *agg,
+                               double real, double cpu, int first)
+{
+    const char *simd = bench_simd(r);
+    char run[96], name[112];
+
+    snprintf(run, sizeof(run), "%s/%d/threads:%d%s%s", nq_engine_name(r->ran), r->n, r->threads,
+             simd ? "/simd:" : "", simd ? simd : "");
+    snprintf(name, sizeof(name), "%s_%s", run, agg);
+    fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
+    bench_json_str(f, name);
+    fprintf(f, ", \"family_index\": %zu, \"per_family_instance_index\": 0, \"run_name\": ", i);
+    bench_json_str(f, run);
+    fprintf(f,
+            ", \"run_type\": \"aggregate\", \"repetitions\": %d, \"threads\": %d, "
+            "\"aggregate_name\": \"%s\", \"aggregate_unit\": \"time\", "
+            "\"iterations\": %d, \"real_time\": ",
+            r->n_runs, r->threads, agg, r->n_runs);
+    bench_json_num(f, real * 1e3);
+    fputs(", \"cpu_time\": ", f);
+    bench_json_num(f, cpu * 1e3);
+    fputs(", \"time_unit\": \"ms\"}", f);
 }
 
 /* Google Benchmark's JSON (--benchmark_format=json), which github-action-benchmark's
@@ -256,7 +357,6 @@ static void bench_write_csv(const bench_report *rep, FILE *f)
 static void bench_write_google(const bench_report *rep, FILE *f)
 {
     const bench_context *c = &rep->ctx;
-    char name[96];
 
     fputs("{\n  \"context\": {\n    \"date\": ", f);
     bench_json_str(f, c->date);
@@ -279,23 +379,11 @@ static void bench_write_google(const bench_report *rep, FILE *f)
     fputs("\n  },\n  \"benchmarks\": [", f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
-        const char *simd = bench_simd(r);
-        snprintf(name, sizeof(name), "%s/%d/threads:%d%s%s_median", nq_engine_name(r->engine), r->n,
-                 r->threads, simd ? "/simd:" : "", simd ? simd : "");
-        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        bench_json_str(f, name);
-        name[strlen(name) - strlen("_median")] = '\0';
-        fprintf(f, ", \"family_index\": %zu, \"per_family_instance_index\": 0, \"run_name\": ", i);
-        bench_json_str(f, name);
-        fprintf(f,
-                ", \"run_type\": \"aggregate\", \"repetitions\": %d, \"threads\": %d, "
-                "\"aggregate_name\": \"median\", \"aggregate_unit\": \"time\", "
-                "\"iterations\": %d, \"real_time\": ",
-                r->n_runs, r->threads, r->n_runs);
-        bench_json_num(f, r->median * 1e3);
-        fputs(", \"cpu_time\": ", f);
-        bench_json_num(f, r->cpu_median * 1e3);
-        fputs(", \"time_unit\": \"ms\"}", f);
+        double cpu_sd = r->cpu_runs ? bench_stddev(r->cpu_runs, r->n_runs, r->cpu_mean) : NAN;
+        bench_google_entry(f, r, i, "median", r->median, r->cpu_median, i == 0);
+        bench_google_entry(f, r, i, "mean", r->mean, r->cpu_mean, 0);
+        if (isfinite(r->stddev)) /* Google Benchmark too writes it from 2 repetitions on */
+            bench_google_entry(f, r, i, "stddev", r->stddev, cpu_sd, 0);
     }
     fputs("\n  ]\n}\n", f);
 }
@@ -318,8 +406,13 @@ static void bench_write_github(const bench_report *rep, FILE *f)
                 isfinite(r->max - r->min) ? (r->max - r->min) / 2 : 0.0);
         {
             char extra[256];
-            snprintf(extra, sizeof(extra), "median of %d runs; min %.6g s, max %.6g s; %s",
-                     r->n_runs, r->min, r->max, r->verified ? "verified" : "VERIFICATION FAILED");
+            char sd[32] = "-";
+            if (isfinite(r->stddev))
+                snprintf(sd, sizeof(sd), "%.6g", r->stddev);
+            snprintf(extra, sizeof(extra),
+                     "median of %d runs; mean %.6g s, stddev %s s; min %.6g s, max %.6g s; %s",
+                     r->n_runs, r->mean, sd, r->min, r->max,
+                     r->verified ? "verified" : "VERIFICATION FAILED");
             bench_json_str(f, extra);
         }
         fputs("}", f);
@@ -344,9 +437,59 @@ static void bench_write_bencher(const bench_report *rep, FILE *f)
         bench_json_num(f, r->min * 1e9);
         fputs(", \"upper_value\": ", f);
         bench_json_num(f, r->max * 1e9);
+        /* a measure of its own: Bencher keeps one value and its bounds per measure */
+        fputs("}, \"latency-mean\": {\"value\": ", f);
+        bench_json_num(f, r->mean * 1e9);
+        if (isfinite(r->stddev)) {
+            fputs(", \"lower_value\": ", f);
+            bench_json_num(f, (r->mean - r->stddev) * 1e9);
+            fputs(", \"upper_value\": ", f);
+            bench_json_num(f, (r->mean + r->stddev) * 1e9);
+        }
         fputs("}}", f);
     }
     fputs("\n}\n", f);
+}
+
+/* hyperfine's --export-json: per result the command that counts the same, its times in
+ * seconds, and user and system as the means of the runs' CPU times. The times are the
+ * library's (the count, the setup apart), not a whole process's as hyperfine's are. */
+static void bench_write_hyperfine(const bench_report *rep, FILE *f)
+{
+    char cmd[160];
+
+    fputs("{\n  \"results\": [", f);
+    for (size_t i = 0; i < rep->n_results; i++) {
+        const bench_result *r = &rep->results[i];
+        const char *simd = bench_simd(r);
+        snprintf(cmd, sizeof(cmd), "nqueens count %d --engine %s --threads %d%s%s%s", r->n,
+                 nq_engine_name(r->ran), r->threads, simd ? " --simd " : "", simd ? simd : "",
+                 rep->ctx.pin ? "" : " --no-pin");
+        fprintf(f, "%s\n    {\"command\": ", i ? "," : "");
+        bench_json_str(f, cmd);
+        const struct {
+            const char *name;
+            double v;
+        } stats[] = {{"mean", r->mean},      {"stddev", r->stddev},      {"median", r->median},
+                     {"user", r->user_mean}, {"system", r->system_mean}, {"min", r->min},
+                     {"max", r->max}};
+        for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+            fprintf(f, ", \"%s\": ", stats[k].name);
+            bench_json_num(f, stats[k].v);
+        }
+        fputs(",\n     \"times\": [", f);
+        for (int k = 0; k < r->n_runs; k++) {
+            fputs(k ? ", " : "", f);
+            bench_json_num(f, r->runs[k]);
+        }
+        fputs("],\n     \"exit_codes\": [", f);
+        for (int k = 0; k < r->n_runs; k++)
+            fputs(k ? ", 0" : "0", f);
+        fprintf(
+            f, "],\n     \"parameters\": {\"engine\": \"%s\", \"n\": \"%d\", \"threads\": \"%d\"}}",
+            nq_engine_name(r->ran), r->n, r->threads);
+    }
+    fputs("\n  ]\n}\n", f);
 }
 
 static void bench_write_text(const bench_report *rep, FILE *f)
@@ -368,13 +511,17 @@ static void bench_write_text(const bench_report *rep, FILE *f)
     if (c->interrupted)
         fprintf(f, "\ninterrupted by %s: the rows measured until then", c->interrupted);
     fputs("\n\n", f);
-    fprintf(f, "%-8s %-6s %3s %7s %11s %23s %10s %12s %8s %6s  %s\n", "engine", "simd", "n",
-            "threads", "median s", "min - max s", "cpu s", "solutions/s", "speedup", "eff",
-            "check");
+    fprintf(f, "%-8s %-6s %3s %7s %11s %19s %23s %10s %12s %8s %6s  %s\n", "engine", "simd", "n",
+            "threads", "median s", "mean s +- sd", "min - max s", "cpu s", "solutions/s", "speedup",
+            "eff", "check");
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
-        char range[32], speed[16], eff[16], cpu[16] = "-";
+        char range[32], mean[40], speed[16], eff[16], cpu[16] = "-";
         snprintf(range, sizeof(range), "%.4f - %.4f", r->min, r->max);
+        if (isfinite(r->stddev))
+            snprintf(mean, sizeof(mean), "%.4f +- %.4f", r->mean, r->stddev);
+        else
+            snprintf(mean, sizeof(mean), "%.4f +- -", r->mean);
         if (isfinite(r->cpu_median))
             snprintf(cpu, sizeof(cpu), "%.4f", r->cpu_median);
         if (isfinite(r->speedup)) {
@@ -384,9 +531,9 @@ static void bench_write_text(const bench_report *rep, FILE *f)
             snprintf(speed, sizeof(speed), "-");
             snprintf(eff, sizeof(eff), "-");
         }
-        fprintf(f, "%-8s %-6s %3d %7d %11.4f %23s %10s %12.4g %8s %6s  %s\n",
-                nq_engine_name(r->engine), bench_simd(r) ? bench_simd(r) : "-", r->n, r->threads,
-                r->median, range, cpu, r->solutions_per_second, speed, eff,
+        fprintf(f, "%-8s %-6s %3d %7d %11.4f %19s %23s %10s %12.4g %8s %6s  %s\n",
+                nq_engine_name(r->ran), bench_simd(r) ? bench_simd(r) : "-", r->n, r->threads,
+                r->median, mean, range, cpu, r->solutions_per_second, speed, eff,
                 r->verified ? "PASS" : "FAIL");
     }
 }
@@ -408,6 +555,9 @@ int bench_write(const bench_report *rep, int format, FILE *f)
         break;
     case BENCH_BENCHER:
         bench_write_bencher(rep, f);
+        break;
+    case BENCH_HYPERFINE:
+        bench_write_hyperfine(rep, f);
         break;
     default:
         bench_write_text(rep, f);

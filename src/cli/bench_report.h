@@ -1,6 +1,6 @@
 /* The results of nqueens bench and the writers for its report formats: a text table,
  * JSON, CSV, Google Benchmark's JSON, github-action-benchmark's customSmallerIsBetter
- * array and Bencher's BMF. */
+ * array, Bencher's BMF and hyperfine's --export-json. */
 #ifndef NQ_CLI_BENCH_REPORT_H
 #define NQ_CLI_BENCH_REPORT_H
 
@@ -16,6 +16,7 @@ enum bench_format {
     BENCH_GOOGLE,
     BENCH_GITHUB,
     BENCH_BENCHER,
+    BENCH_HYPERFINE,
 };
 
 typedef struct bench_context {
@@ -30,15 +31,24 @@ typedef struct bench_context {
 
 /* One (engine, n, threads) measurement: n_runs timed runs so far (at most the repeat
  * count), wall and CPU seconds of each; the statistics and the speedup are filled by
- * bench_stats and bench_speedups. */
+ * bench_stats and bench_speedups. A run's times are the library's (nq_result): from
+ * the moment every worker is pinned to the count's end, the setup before it apart. */
 typedef struct bench_result {
-    int engine, n, threads;
+    int engine; /* as asked (auto too): results group by it */
+    int ran;    /* the engine the first timed run ran (nq_result.engine) */
+    int n, threads;
     int simd;         /* enum nq_simd the first timed run ran; 0: an engine without them */
     double *runs;     /* wall seconds */
     double *cpu_runs; /* CPU seconds (user + system, every thread) */
+    double *user_runs, *system_runs;
+    double *setup_runs; /* wall seconds of each run's setup (nq_result.setup_seconds) */
     int n_runs;
     double min, median, max, sum, cpu_median;
-    nq_u128 total;               /* the count of the first timed run */
+    double mean, stddev; /* of the wall seconds; stddev the sample's, NAN below 2 runs */
+    double cpu_mean, user_mean, system_mean, setup_median;
+    nq_u128 total;  /* the count of the first timed run */
+    nq_u128 unique; /* its count up to symmetry, if has_unique */
+    int has_unique;
     int verified;                /* every run matched the reference */
     int against_oeis;            /* the reference was OEIS (else the first run) */
     double solutions_per_second; /* total / median */
@@ -56,14 +66,15 @@ typedef struct bench_report {
     size_t n_results;
 } bench_report;
 
-/* "text", "json", "csv", "google-benchmark", "github", "bencher" -> enum bench_format,
- * or -1. */
+/* "text", "json", "csv", "google-benchmark", "github", "bencher", "hyperfine" -> enum
+ * bench_format, or -1. */
 int bench_format_from_name(const char *name);
 /* The names, for messages and the help: "text, json, ...". */
 const char *bench_format_names(void);
 
-/* min, median (the mean of the middle two for an even count), max, sum, rate, and the
- * CPU median, over the n_runs runs (NAN when there are none). */
+/* min, median (the mean of the middle two for an even count), max, sum, mean, standard
+ * deviation, rate, and the CPU and setup figures, over the n_runs runs (NAN when there
+ * are none). */
 void bench_stats(bench_result *r);
 /* Speedup and efficiency of every result against the 1-thread result of the same engine
  * and n; NAN where there is none. */

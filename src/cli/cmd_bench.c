@@ -40,10 +40,14 @@ static const args_option bench_options[] = {
     {OPT_WARMUP, "warmup", 'w', required_argument, "W",
      "untimed runs before them, 0..100 (default 1)", NULL, NULL},
     {OPT_FORMAT, "format", 'f', required_argument, "F",
-     "text (default), json, csv, google-benchmark, github\n(customSmallerIsBetter) or bencher",
+     "text (default), json, csv, google-benchmark, github\n(customSmallerIsBetter), bencher or "
+     "hyperfine",
      NULL, NULL},
     {OPT_OUT, "out", 'o', required_argument, "FILE",
      "write the report there; the text table then goes to\nstdout", NULL, NULL},
+    {OPT_EXPORT, "export", 0, required_argument, "F=FILE",
+     "also write the report in format F to FILE, as\nhyperfine's exports do; repeatable", NULL,
+     NULL},
     ARGS_OPT_PREFIX_ROWS,
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
@@ -129,15 +133,15 @@ static void bench_context_fill(bench_context *c, const count_opts *o, int repeat
     c->load[0] = c->load[1] = bench_load();
 }
 
-/* One timed count: create, count, destroy, so that thread start-up is in the figure
- * just as a caller of the library pays it. A signal cancels it (NQ_ECANCELED). */
-static int bench_once(const count_opts *o, int engine, int n, int threads, nq_result *r,
-                      double *seconds, double *cpu_seconds)
+/* One count on a solver of its own, timed by the library: from every worker pinned to
+ * the end, the setup before it in r->setup_seconds, so that a small board's figure is
+ * the count's and not the milliseconds of loading the topology. A signal cancels it
+ * (NQ_ECANCELED). */
+static int bench_once(const count_opts *o, int engine, int n, int threads, nq_result *r)
 {
     count_opts one = *o;
     nq_settings s;
     nq_solver *sv;
-    double t0, c0;
     int rc;
 
     if (signals_caught())
@@ -145,8 +149,6 @@ static int bench_once(const count_opts *o, int engine, int n, int threads, nq_re
     one.threads = threads;
     one.engine = engine;
     count_opts_settings(&one, n, &s);
-    c0 = clock_cpu();
-    t0 = clock_seconds();
     rc = nq_create_solver(&sv, &s);
     if (rc != NQ_OK)
         return rc;
@@ -154,9 +156,17 @@ static int bench_once(const count_opts *o, int engine, int n, int threads, nq_re
     rc = nq_count(sv, NULL, r);
     signals_target(NULL);
     nq_destroy_solver(&sv);
-    *seconds = clock_seconds() - t0;
-    *cpu_seconds = clock_cpu() - c0;
     return rc;
+}
+
+/* Whether r's counts are br's reference, and its unique count the published one. */
+static int bench_matches(const bench_result *br, const nq_result *r)
+{
+    nq_u128 want;
+    if (r->total.lo != br->reference.lo || r->total.hi != br->reference.hi)
+        return 0;
+    return !r->has_unique || nq_known_unique(br->n, &want) != NQ_OK ||
+           (want.lo == r->unique.lo && want.hi == r->unique.hi);
 }
 
 /* One run of br, its total checked; run < 0 is a warm-up and is not recorded. */
@@ -164,10 +174,9 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
 {
     nq_u128 want;
     nq_result r;
-    double sec, cpu;
     int rc;
 
-    rc = bench_once(o, br->engine, br->n, br->threads, &r, &sec, &cpu);
+    rc = bench_once(o, br->engine, br->n, br->threads, &r);
     if (rc != NQ_OK)
         return rc;
     args_warn_unpinned(o, &r);
@@ -177,7 +186,7 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
         br->have_reference = 1;
         br->verified = 1;
     }
-    if (r.total.lo != br->reference.lo || r.total.hi != br->reference.hi)
+    if (!bench_matches(br, &r))
         br->verified = 0;
     if (run < 0)
         return NQ_OK;
@@ -187,9 +196,15 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
         br->prefix_rows = r.prefix_rows;
         br->pinned = r.n_pinned;
         br->simd = r.simd;
+        br->ran = r.engine;
+        br->unique = r.unique;
+        br->has_unique = r.has_unique;
     }
-    br->runs[run] = sec;
-    br->cpu_runs[run] = cpu;
+    br->runs[run] = r.seconds;
+    br->user_runs[run] = r.user_seconds;
+    br->system_runs[run] = r.system_seconds;
+    br->cpu_runs[run] = r.user_seconds + r.system_seconds;
+    br->setup_runs[run] = r.setup_seconds;
     br->n_runs = run + 1;
     return NQ_OK;
 }
@@ -213,13 +228,49 @@ static int bench_group(const count_opts *o, bench_result *g, int n_group, int wa
     return rc;
 }
 
+/* The files a report goes to: --out (in --format) and each --export. */
+#define BENCH_MAX_FILES 16
+
+typedef struct bench_file {
+    const char *option; /* "--out" or "--export" */
+    const char *path;
+    int format;
+    FILE *f;
+} bench_file;
+
 typedef struct bench_opts {
     int ns[BENCH_LIST_MAX], threads[BENCH_LIST_MAX], engines[64];
     int n_ns, n_threads, n_engines;
     int repeat, warmup, format;
     const char *out;
+    bench_file files[BENCH_MAX_FILES];
+    int n_files;
     count_opts co;
 } bench_opts;
+
+/* --export F=FILE: 0 or EXIT_USAGE (reported). */
+static int bench_take_export(bench_opts *b, const char *v)
+{
+    static const char *const cmd = "bench";
+    const char *eq = strchr(v, '=');
+    char name[32];
+    int format;
+
+    if (!eq || eq == v || !eq[1] || (size_t)(eq - v) >= sizeof(name))
+        return args_usage_error(cmd,
+                                "invalid --export '%s': expected FORMAT=FILE, FORMAT one "
+                                "of %s",
+                                v, bench_format_names());
+    memcpy(name, v, (size_t)(eq - v));
+    name[eq - v] = '\0';
+    if ((format = bench_format_from_name(name)) < 0)
+        return args_usage_error(cmd, "invalid --export format '%s': expected %s", name,
+                                bench_format_names());
+    if (b->n_files == BENCH_MAX_FILES - 1) /* one is kept for --out */
+        return args_usage_error(cmd, "at most %d --export files", BENCH_MAX_FILES - 1);
+    b->files[b->n_files++] = (bench_file){"--export", eq + 1, format, NULL};
+    return 0;
+}
 
 /* Take one of bench's own options; 0 or EXIT_USAGE (reported). */
 static int bench_take(bench_opts *b, int id, const char *v, int cpus)
@@ -259,6 +310,8 @@ static int bench_take(bench_opts *b, int id, const char *v, int cpus)
             return args_usage_error(cmd, "--out needs a file name");
         b->out = v;
         return 0;
+    case OPT_EXPORT:
+        return bench_take_export(b, v);
     default:
         return count_opts_take(&b->co, cmd, id, v) == 1 ? 0 : EXIT_USAGE;
     }
@@ -295,6 +348,8 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
         if (bench_take(b, id, p.value, cpus) != 0)
             return EXIT_USAGE;
     }
+    if (b->out) /* --out writes --format, whichever came first */
+        b->files[b->n_files++] = (bench_file){"--out", b->out, b->format, NULL};
     /* one --simd serves the whole list: it must apply to one of its engines */
     count_opts each = b->co;
     int takes_simd = 0;
@@ -314,43 +369,84 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     return 0;
 }
 
-/* --out is opened before the runs, so that a path that cannot be written fails at once
- * rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an error, not a
- * hang. It is cut to nothing only once it is known not to be where standard output goes
- * (bench -o r.json >>r.json would write the report twice into one file). */
-static int bench_open_out(const char *path, FILE **out)
+/* A report file, opened before the runs, so that a path that cannot be written fails at
+ * once rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an error,
+ * not a hang; O_NOFOLLOW: a symbolic link would have its target replaced. Returns the
+ * descriptor, or -1 after the message. */
+static int bench_open_file(const bench_file *bf)
 {
-    output_file f[2];
     struct stat st;
-    /* O_NOFOLLOW: a symbolic link would have its target replaced. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644), e, rc;
+    int fd = open(bf->path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
 
-    *out = NULL;
-    if (fd < 0)
-        return args_run_error("bench", "cannot open --out '%s' for writing: %s", path,
-                              errno == ELOOP ? "a symbolic link (name the file itself)"
-                                             : strerror(errno));
-    output_file_fd(&f[0], "--out", path, fd);
-    output_file_fd(&f[1], NULL, NULL, STDOUT_FILENO);
-    if ((rc = output_files_distinct("bench", f, 2)) != 0) {
-        close(fd);
-        return rc;
+    if (fd < 0) {
+        args_run_error("bench", "cannot open %s '%s' for writing: %s", bf->option, bf->path,
+                       errno == ELOOP ? "a symbolic link (name the file itself)" : strerror(errno));
+        return -1;
     }
     if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
         !S_ISCHR(st.st_mode)) {
         close(fd);
-        return args_run_error("bench",
-                              "cannot open --out '%s' for writing: not a regular file, a FIFO or "
-                              "a character device",
-                              path);
+        args_run_error("bench",
+                       "cannot open %s '%s' for writing: not a regular file, a FIFO or a "
+                       "character device",
+                       bf->option, bf->path);
+        return -1;
     }
+    return fd;
+}
+
+/* Cut the file on fd to nothing (a regular one) and make it a stream; 0 or -1. */
+static int bench_ready_file(bench_file *bf, int fd)
+{
+    struct stat st;
     if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0 ||
-        (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || !(*out = fdopen(fd, "w"))) {
-        e = errno;
+        (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || !(bf->f = fdopen(fd, "w"))) {
+        int e = errno;
         close(fd);
-        return args_run_error("bench", "cannot open --out '%s' for writing: %s", path, strerror(e));
+        args_run_error("bench", "cannot open %s '%s' for writing: %s", bf->option, bf->path,
+                       strerror(e));
+        return -1;
     }
     return 0;
+}
+
+static void bench_close_files(bench_opts *b)
+{
+    for (int i = 0; i < b->n_files; i++)
+        if (b->files[i].f) {
+            fclose(b->files[i].f);
+            b->files[i].f = NULL;
+        }
+}
+
+/* Every report file opened; each is cut to nothing only once they are all known to be
+ * files of their own and none is where standard output goes (bench -o r.json >>r.json,
+ * or --export json=r.json twice, would write two reports into one file). */
+static int bench_open_files(bench_opts *b)
+{
+    output_file f[BENCH_MAX_FILES + 1];
+    int fd[BENCH_MAX_FILES], n = 0, rc = 0;
+
+    for (; n < b->n_files; n++) {
+        if ((fd[n] = bench_open_file(&b->files[n])) < 0) {
+            rc = EXIT_RUN_FAILED;
+            break;
+        }
+        output_file_fd(&f[n], b->files[n].option, b->files[n].path, fd[n]);
+    }
+    if (rc == 0) {
+        output_file_fd(&f[n], NULL, NULL, STDOUT_FILENO);
+        rc = output_files_distinct("bench", f, n + 1);
+    }
+    for (int i = 0; i < n; i++) {
+        if (rc != 0)
+            close(fd[i]);
+        else if (bench_ready_file(&b->files[i], fd[i]) != 0)
+            rc = EXIT_RUN_FAILED;
+    }
+    if (rc != 0)
+        bench_close_files(b);
+    return rc;
 }
 
 /* a(n), or for n past the tables a rough extrapolation: the last ratio, for each row. */
@@ -392,30 +488,38 @@ static const char *write_error(void)
     return strerror(errno ? errno : EIO);
 }
 
-static int bench_emit(const bench_opts *b, FILE *out_file, const bench_report *rep)
+/* Each report file in its format, then standard output: --format, or the text table
+ * when --out took the report. */
+static int bench_emit(bench_opts *b, const bench_report *rep)
 {
-    if (out_file) {
-        if (bench_write(rep, b->format, out_file) != 0) {
-            const char *why = write_error();
-            fclose(out_file);
-            return args_run_error("bench", "cannot write '%s': %s", b->out, why);
+    int rc = 0;
+
+    for (int i = 0; i < b->n_files; i++) {
+        bench_file *bf = &b->files[i];
+        int bad = bench_write(rep, bf->format, bf->f) != 0;
+        const char *why = bad ? write_error() : NULL;
+        if (fclose(bf->f) != 0 && !bad) {
+            bad = 1;
+            why = write_error();
         }
-        if (fclose(out_file) != 0)
-            return args_run_error("bench", "cannot write '%s': %s", b->out, write_error());
-        return bench_write(rep, BENCH_TEXT, stdout) == 0
-                   ? 0
-                   : args_run_error("bench", "cannot write the table: %s", write_error());
+        bf->f = NULL;
+        if (bad && rc == 0)
+            rc = args_run_error("bench", "cannot write %s '%s': %s", bf->option, bf->path, why);
     }
-    return bench_write(rep, b->format, stdout) == 0
-               ? 0
-               : args_run_error("bench", "cannot write the report: %s", write_error());
+    if (bench_write(rep, b->out ? BENCH_TEXT : b->format, stdout) != 0 && rc == 0)
+        rc = args_run_error("bench", "cannot write the %s: %s", b->out ? "table" : "report",
+                            write_error());
+    return rc;
 }
+
+/* The figures kept of each run: wall, CPU, user, system and setup seconds. */
+#define BENCH_SERIES 5
 
 /* Measure every (engine, n) group in turn; NQ_OK, or the failure (reported unless it is
  * a signal's NQ_ECANCELED). rep->n_results counts the results with timed runs. */
 static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, int show)
 {
-    size_t total = rep->n_results, k = 0;
+    size_t total = rep->n_results, k = 0, per = (size_t)b->repeat;
     int rc = NQ_OK;
 
     rep->n_results = 0;
@@ -428,8 +532,11 @@ static int bench_measure(const bench_opts *b, bench_report *rep, double *runs, i
                 r->engine = b->engines[e];
                 r->n = b->ns[i];
                 r->threads = b->threads[t];
-                r->runs = runs + 2 * k * (size_t)b->repeat;
-                r->cpu_runs = r->runs + b->repeat;
+                r->runs = runs + BENCH_SERIES * k * per;
+                r->cpu_runs = r->runs + per;
+                r->user_runs = r->cpu_runs + per;
+                r->system_runs = r->user_runs + per;
+                r->setup_runs = r->system_runs + per;
             }
             if (show)
                 fprintf(stderr, "\r[%zu/%zu] %s n=%d ...%s", k, total, nq_engine_name(g->engine),
@@ -456,7 +563,6 @@ int cmd_bench(int argc, char **argv)
     bench_opts b;
     bench_report rep;
     double *runs, hours;
-    FILE *out_file = NULL;
     size_t total;
     int rc, exit_code = 0, failed = 0, sig, show = isatty(2);
 
@@ -466,17 +572,16 @@ int cmd_bench(int argc, char **argv)
     if (rc)
         return rc;
     /* Before any run, so that a bad path costs nothing and Ctrl-C has a file to write. */
-    if (b.out && (rc = bench_open_out(b.out, &out_file)) != 0)
+    if ((rc = bench_open_files(&b)) != 0)
         return rc;
     total = (size_t)b.n_engines * (size_t)b.n_ns * (size_t)b.n_threads;
     memset(&rep, 0, sizeof(rep));
     rep.results = calloc(total, sizeof(*rep.results));
-    runs = calloc(2 * total * (size_t)b.repeat, sizeof(*runs));
+    runs = calloc(BENCH_SERIES * total * (size_t)b.repeat, sizeof(*runs));
     if (!rep.results || !runs) {
         free(rep.results);
         free(runs);
-        if (out_file)
-            fclose(out_file);
+        bench_close_files(&b);
         return args_run_error("bench", "out of memory for %zu measurements", total);
     }
     hours = bench_estimate(&b) / 3600;
@@ -502,7 +607,7 @@ int cmd_bench(int argc, char **argv)
         failed |= !rep.results[i].verified;
     rep.ctx.load[1] = bench_load();
     bench_speedups(&rep);
-    rc = bench_emit(&b, out_file, &rep);
+    rc = bench_emit(&b, &rep);
     if (!rc && failed)
         rc = args_run_error("bench", "a count did not match its reference (see the FAIL rows)");
     free(rep.results);

@@ -26,14 +26,27 @@ int count_output_verified(int n, const nq_result *r)
     return 1;
 }
 
+static double u128_double(nq_u128 v)
+{
+    return (double)v.hi * 18446744073709551616.0 + (double)v.lo;
+}
+
+/* The rate of what this run counted: a resumed run's journal share took no time here,
+ * so it is left out; null when nothing was counted in a measured time. */
+static void rate_json(const nq_result *r, char *buf, size_t size)
+{
+    double counted = u128_double(r->total) - u128_double(r->reused_total);
+
+    if (r->seconds > 0 && (counted > 0 || r->tasks_reused == 0))
+        snprintf(buf, size, "%.0f", counted / r->seconds);
+    else
+        snprintf(buf, size, "null");
+}
+
 void count_output_json(FILE *f, const count_report *c)
 {
     const nq_result *r = c->r;
-    char total[40], unique[40] = "null", cpu[32] = "null", simd[16] = "null";
-    double rate =
-        r->seconds > 0
-            ? ((double)r->total.hi * 18446744073709551616.0 + (double)r->total.lo) / r->seconds
-            : 0.0;
+    char total[40], unique[40] = "null", cpu[32] = "null", simd[16] = "null", reused[40], rate[40];
     int v = count_output_verified(c->n, r);
 
     if (r->has_unique)
@@ -43,14 +56,17 @@ void count_output_json(FILE *f, const count_report *c)
     if (c->cpu_seconds >= 0)
         snprintf(cpu, sizeof(cpu), "%.6f", c->cpu_seconds);
     nq_u128_to_string(r->total, total, sizeof(total));
+    nq_u128_to_string(r->reused_total, reused, sizeof(reused));
+    rate_json(r, rate, sizeof(rate));
     fprintf(f,
             "{\"schema\": %d, \"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", "
             "\"simd\": %s, \"threads\": %d, \"pinned_threads\": %d, \"tasks\": %llu, "
-            "\"prefix_rows\": %d, "
-            "\"seconds\": %.6f, \"cpu_seconds\": %s, \"solutions_per_second\": %.0f, "
-            "\"verified\": %s%s%s}\n",
+            "\"prefix_rows\": %d, \"seconds\": %.6f, \"setup_seconds\": %.6f, "
+            "\"cpu_seconds\": %s, \"solutions_per_second\": %s, \"reused_tasks\": %llu, "
+            "\"reused_total\": %s, \"verified\": %s%s%s}\n",
             NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), simd, r->n_threads,
-            r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds, cpu, rate,
+            r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds, r->setup_seconds,
+            cpu, rate, (unsigned long long)r->tasks_reused, reused,
             v < 0 ? "null"
             : v   ? "true"
                   : "false",

@@ -10,7 +10,7 @@
 
 /* The version of the JSON vocabulary that count, verify, bench and the progress lines
  * write as "schema": raised when a name changes meaning or goes away. */
-#define NQ_JSON_SCHEMA 1
+#define NQ_JSON_SCHEMA 2
 
 /* A finished count and what the tool adds to the library's result. */
 typedef struct count_report {

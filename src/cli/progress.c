@@ -166,7 +166,7 @@ static void print_progress(progress *p, int final)
             snprintf(eta_j, sizeof(eta_j), "%.1f", eta_s);
         fprintf(stderr,
                 "{\"progress\": {\"schema\": %d, \"tasks_done\": %llu, \"tasks_total\": %llu, "
-                "\"percent\": %.2f, \"total\": %s, \"solutions_per_second\": %.0f, "
+                "\"percent\": %.2f, \"solutions_so_far\": %s, \"solutions_per_second\": %.0f, "
                 "\"tasks_per_second\": %.2f, \"seconds\": %.1f, \"eta_seconds\": %s, "
                 "\"final\": %s}}\n",
                 NQ_JSON_SCHEMA, (unsigned long long)sn.tasks_done,

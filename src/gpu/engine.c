@@ -529,6 +529,7 @@ static void engine_reuse(engine_ctx *c)
             c->subtotal[i] = sub;
             c->done[i] = 1;
             run_slot_add(progress_slot(c), (u128)sub * c->tasks[i].weight, 1);
+            run_note_reused(c->job->rs, (u128)sub * c->tasks[i].weight);
             continue;
         }
         c->order[c->m++] = (uint32_t)i;

@@ -514,6 +514,8 @@ static int coord_outcome(coord *c, int n_ranks, mpi_outcome *out)
     pthread_mutex_lock(&c->mu);
     for (int r = 0; r < n_ranks; r++)
         out->pinned += c->pinned[r];
+    out->rank0_pinned = c->pinned[0];
+    out->computed_total = u128_pack(c->computed_weighted);
     rc = c->failed;
     if (rc == NQ_OK)
         for (uint64_t id = 0; id < c->n_tasks; id++)

@@ -15,7 +15,9 @@
 #include "cli/progress.h"
 #include "cli/signals.h"
 #include "cli/subtotals.h"
+#include "clock.h"
 #include "mpi_job.h"
+#include "u128.h"
 
 /* count's options and the one that only a job has. */
 static const args_option mpi_count_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_WORKER_TIMEOUT,
@@ -86,19 +88,42 @@ static int parse_args(int argc, char **argv, mpi_args *a)
     return count_args_parse(&a->c, &count_command, argc - 1, argv + 1);
 }
 
-static int print_result(const mpi_args *a, const mpi_outcome *m, int n_ranks)
+/* The ranks' members of the JSON object: how many, each one's workers (threads and
+ * pinned_threads are rank 0's, as --threads is per rank) and the job's sums. */
+static void rank_json(char *buf, size_t size, const mpi_outcome *m, const int *rank_threads,
+                      int n_ranks)
+{
+    size_t len = (size_t)snprintf(buf, size, "\"ranks\": %d, \"rank_threads\": [", n_ranks);
+    for (int r = 0; r < n_ranks && len < size; r++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%d", r ? ", " : "", rank_threads[r]);
+    if (len < size)
+        snprintf(buf + len, size - len, "], \"total_threads\": %d, \"total_pinned_threads\": %d",
+                 m->threads, m->pinned);
+}
+
+/* cpu_seconds: every rank's CPU time summed (< 0: unknown). */
+static int print_result(const mpi_args *a, const mpi_outcome *m, const int *rank_threads,
+                        int n_ranks, double cpu_seconds)
 {
     nq_result r = m->r;
-    char ranks[32];
+    size_t size = 96 + 12 * (size_t)n_ranks;
+    char *ranks = malloc(size);
+    int rc;
 
-    /* the job's workers and pins, summed over the ranks */
-    r.n_threads = m->threads;
-    r.n_pinned = m->pinned;
-    snprintf(ranks, sizeof(ranks), "\"ranks\": %d", n_ranks);
-    /* CPU time would be rank 0's alone: left out (null) rather than misleading */
-    count_report c = {a->c.n, &r, -1.0, ranks,
+    if (!ranks)
+        return args_run_error("count", "out of memory");
+    r.setup_seconds = 0; /* seconds is the whole job's, from MPI_Init */
+    r.n_threads = rank_threads[0];
+    r.n_pinned = m->rank0_pinned;
+    /* the journal's share was not counted by this job: the rate leaves it out */
+    r.tasks_reused = m->reused;
+    r.reused_total = u128_pack(u128_unpack(m->r.total) - u128_unpack(m->computed_total));
+    rank_json(ranks, size, m, rank_threads, n_ranks);
+    count_report c = {a->c.n, &r, cpu_seconds, ranks,
                       subtotals_to_stdout(a->c.r.subtotals) ? stderr : stdout};
-    return count_output_print("count", &c, a->c.json, a->c.unique);
+    rc = count_output_print("count", &c, a->c.json, a->c.unique);
+    free(ranks);
+    return rc;
 }
 
 /* What rank 0 opens before the count: the journal and the subtotals file. */
@@ -179,7 +204,8 @@ static int silent_rank(const mpi_args *a, const mpi_outcome *m, rank0_files *f)
 
 /* Rank 0 after the coordinator: the journal closed, the subtotals written and the result
  * printed, or what stopped the run said. Returns the exit code every rank leaves with. */
-static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f, int n_ranks)
+static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f,
+                  const int *rank_threads, int n_ranks, double cpu_seconds)
 {
     const char *path = a->c.r.checkpoint;
 
@@ -203,7 +229,7 @@ static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f, int
         shown.n_pinned = m->pinned;
         args_warn_unpinned(&a->c.o, &shown);
     }
-    return print_result(a, m, n_ranks);
+    return print_result(a, m, rank_threads, n_ranks, cpu_seconds);
 }
 
 int main(int argc, char **argv)
@@ -214,9 +240,10 @@ int main(int argc, char **argv)
     int provided, rank, n_ranks, mine, rc = 0;
     int *rank_threads = NULL;
     rank0_files files = {.sf = {-1, 0, 0, NULL}};
-    double t0;
+    double t0, cpu0, cpu, cpu_sum = -1.0;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    cpu0 = clock_cpu();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
     args_program = "nqueens-mpi";
@@ -270,7 +297,11 @@ int main(int argc, char **argv)
                                  a.c.r.subtotals != NULL, (double)a.c.worker_timeout};
         rc = coordinator_run(&s, rank_threads, n_ranks, &opts, &m);
         m.r.seconds = MPI_Wtime() - t0;
-        rc = finish(&a, rc, &m, &files, n_ranks);
+        /* every rank's CPU time, over the same span; not from ranks that were left busy */
+        cpu = clock_cpu() - cpu0;
+        if (!m.abandoned)
+            MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        rc = finish(&a, rc, &m, &files, rank_threads, n_ranks, cpu_sum);
         subtotals_abandon(&files.sf); /* left open only by a run that did not finish */
         free(m.sub);
         if (m.abandoned) {
@@ -280,6 +311,8 @@ int main(int argc, char **argv)
         }
     } else {
         worker_run(&s); /* a failure here reached rank 0, which reports it */
+        cpu = clock_cpu() - cpu0;
+        MPI_Reduce(&cpu, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     }
     signals_restore();
     /* Every rank leaves with rank 0's verdict, so mpirun's exit code is the tool's. */

@@ -39,18 +39,20 @@ typedef struct coordinator_opts {
 } coordinator_opts;
 
 typedef struct mpi_outcome {
-    nq_result r;       /* total (and what the engine reports) from the exact reduction;
-                          r.tasks is the task count even when the run stopped early */
-    int threads;       /* workers over every rank */
-    int pinned;        /* of them, pinned */
-    uint64_t reused;   /* tasks whose subtotal came from the journal, not this run */
-    uint64_t computed; /* tasks whose subtotal came back during this run */
-    int signal;        /* with NQ_ECANCELED: the signal that stopped the run (any rank's) */
-    int abandoned;     /* some rank did not answer in time after the stop: end the job
-                          with MPI_Abort once the journal is closed */
-    uint64_t *sub;     /* with keep_subtotals and NQ_OK: subtotal of each task id (free it) */
-    int silent_rank;   /* the first rank that sent nothing for worker_timeout (the run was
-                          stopped, NQ_ECANCELED, and that rank abandoned); 0: none */
+    nq_result r;            /* total (and what the engine reports) from the exact reduction;
+                               r.tasks is the task count even when the run stopped early */
+    int threads;            /* workers over every rank */
+    int pinned;             /* of them, pinned */
+    int rank0_pinned;       /* of rank 0's workers, pinned */
+    nq_u128 computed_total; /* the weighted share of r.total counted by this run */
+    uint64_t reused;        /* tasks whose subtotal came from the journal, not this run */
+    uint64_t computed;      /* tasks whose subtotal came back during this run */
+    int signal;             /* with NQ_ECANCELED: the signal that stopped the run (any rank's) */
+    int abandoned;          /* some rank did not answer in time after the stop: end the job
+                               with MPI_Abort once the journal is closed */
+    uint64_t *sub;          /* with keep_subtotals and NQ_OK: subtotal of each task id (free it) */
+    int silent_rank;        /* the first rank that sent nothing for worker_timeout (the run was
+                               stopped, NQ_ECANCELED, and that rank abandoned); 0: none */
 } mpi_outcome;
 
 /* Rank 0. s is resolved (same task ids on every rank) with this rank's n_threads;

@@ -15,9 +15,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "runtime/affinity.h"
 #include "runtime/pool.h"
 #include "runtime/queue.h"
+
+/* The workers' start line: each reports once it is pinned, and pool_run waits for all
+ * of them before the source runs, so that the planning, thread start and pinning are
+ * timed as setup, apart from the count (nq_result.setup_seconds). */
+typedef struct start_gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int ready;
+} start_gate;
+
+static void gate_arrive(start_gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->ready++;
+    pthread_cond_signal(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_wait(start_gate *g, int workers)
+{
+    pthread_mutex_lock(&g->mu);
+    while (g->ready < workers)
+        pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+}
 
 typedef struct worker_arg {
     run_state *rs;
@@ -25,6 +51,7 @@ typedef struct worker_arg {
     queue *q;
     run_stop *stop;
     affinity *aff;
+    start_gate *gate;
     int index;
     int pinned;
     const void *shared; /* the engine's shared_init for this run */
@@ -51,6 +78,7 @@ static void *worker_main(void *p)
     pthread_setname_np(pthread_self(), "nq-worker");
     if (a->aff)
         a->pinned = affinity_pin_self(a->aff, a->index);
+    gate_arrive(a->gate);
     if (e->worker_init && !(w.scratch = e->worker_init(a->job->s)))
         run_fail(a->stop, NQ_ENOMEM);
     while (queue_pop(a->q, &t)) {
@@ -96,6 +124,7 @@ static int feed_emit(void *user, const task *t)
     if (h && h->reuse && h->reuse(h->user, t->id, &sub) == 1) {
         engine_worker w = {f->job->s, NULL, NULL, NULL, f->shared}; /* unique needs no scratch */
         slot_add(run_source_slot(f->rs), &w, f->job->engine, t, sub);
+        run_note_reused(f->rs, (u128)sub * t->weight);
         return 0;
     }
     return !queue_push(f->q, t, run_halt_flag(f->stop));
@@ -114,6 +143,8 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     const engine_desc *e = job->engine;
     int scale = e->unique_scale > 1 ? e->unique_scale : 1;
     void *shared = NULL;
+    start_gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    double setup_wall, setup_user, setup_system, user, sys;
     feed f;
 
     if (job->n_threads + 1 > rs->n_slots)
@@ -134,16 +165,23 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
         rc = NQ_ENOMEM;
         goto done;
     }
+    setup_wall = clock_seconds();
+    clock_cpu_split(&setup_user, &setup_system);
     if (job->pin)
         aff = run_affinity(rs, job->n_threads);
     for (int i = 0; i < job->n_threads; i++) {
-        args[i] = (worker_arg){rs, job, &q, &stop, aff, i, 0, shared};
+        args[i] = (worker_arg){rs, job, &q, &stop, aff, &gate, i, 0, shared};
         if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
             run_fail(&stop, NQ_ETHREAD);
             break;
         }
         started++;
     }
+    gate_wait(&gate, started);
+    rs->setup_seconds = clock_seconds() - setup_wall;
+    clock_cpu_split(&user, &sys);
+    rs->setup_user = user - setup_user;
+    rs->setup_system = sys - setup_system;
     if (!run_stopping(&stop)) {
         f = (feed){rs, job, &q, &stop, 0, shared};
         job->engine->source(job->s, feed_emit, &f);

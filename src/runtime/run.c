@@ -87,6 +87,19 @@ void run_slot_add_unique(run_slot *s, u128 unique)
     wide_add(&s->unique_lo, &s->unique_hi, unique);
 }
 
+void run_begin_count(run_state *rs)
+{
+    rs->setup_seconds = rs->setup_user = rs->setup_system = 0;
+    rs->reused_tasks = 0;
+    rs->reused = 0;
+}
+
+void run_note_reused(run_state *rs, u128 weighted)
+{
+    rs->reused_tasks++;
+    rs->reused += weighted;
+}
+
 void run_progress_reset(run_state *rs, uint64_t tasks_total)
 {
     for (int i = 0; i < rs->n_slots; i++) {

@@ -34,6 +34,13 @@ typedef struct run_state {
     uint64_t n_only;
     struct affinity *aff; /* pinning plan, made by the first pinned run (NULL: none) */
     int aff_planned;
+    /* Of the run in progress, written by the calling thread only (run_begin_count
+     * zeroes them): the wall and CPU seconds of its setup (nq_result.setup_seconds),
+     * which the count's own times leave out, and the tasks and weighted total that the
+     * reuse hook supplied. */
+    double setup_seconds, setup_user, setup_system;
+    uint64_t reused_tasks;
+    u128 reused;
 } run_state;
 
 int run_state_init(run_state *rs, int n_threads);
@@ -63,6 +70,11 @@ static inline run_slot *run_source_slot(run_state *rs)
 /* Add a weighted total, and a count of tasks done, to a slot; its one writer calls it. */
 void run_slot_add(run_slot *s, u128 total, uint64_t done);
 void run_slot_add_unique(run_slot *s, u128 unique);
+
+/* Clear the per-run figures above, before a count. */
+void run_begin_count(run_state *rs);
+/* Count one task's subtotal as supplied by the reuse hook (calling thread only). */
+void run_note_reused(run_state *rs, u128 weighted);
 
 /* Start a run's progress from nothing: every slot zero, tasks_total (0: not known yet). */
 void run_progress_reset(run_state *rs, uint64_t tasks_total);
