@@ -1,65 +1,179 @@
-# bash completion for nqueens and nqueens-mpi: the commands, each command's options and
-# engines read from its own --help and the vector paths from its --version (so they never
-# go stale), and the words and files the options take.
+# bash completion for nqueens and nqueens-mpi: the commands, each command's options, and
+# the values an option takes in every spelling (--engine join, --engine=join, -e join).
+# The tables follow each command's --help; tests/completion_test.sh fails when one lacks
+# an option of the help or a value the tool accepts, so edit them with the C tables.
+# Installed as completions/nqueens and, for the on-demand loader, as nqueens-mpi too.
 
-_nqueens_help()
+# Options per command: '=' after a name marks a value, '[=]' a value only after '='
+# (getopt's optional argument); "-e|--engine=" pairs the short letter with the long name.
+_nqueens_opts_common='-h|--help -V|--version'
+_nqueens_opts_count='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd=
+    --checkpoint= --sync-interval= --progress[=] --no-progress --subtotals= -j|--json
+    -u|--unique'
+_nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd=
+    -j|--json'
+_nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-rows=
+    --no-pin --progress[=] --no-progress'
+_nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup= -f|--format=
+    -o|--out= --prefix-rows= --no-pin --devices= --simd='
+_nqueens_opts_mpi_count="$_nqueens_opts_count --worker-timeout="
+
+# _nqueens_reply CUR [PREFIX] WORD...: COMPREPLY = the WORDs that start with CUR, each
+# after PREFIX (what the word being completed holds before CUR).
+_nqueens_reply()
 {
-    "$1" "$2" --help 2>/dev/null
+    local cur=$1 prefix=$2
+    shift 2
+    mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "$*" -- "$cur")
+}
+
+# The engines the build has: the library's names, less cuda when --version says the
+# build has none (the tool refuses it there).
+_nqueens_engines()
+{
+    local words='auto prefix d4 cuda join'
+    "$1" --version 2>/dev/null | grep -q '^built with:.* cuda no' && words=${words/ cuda/}
+    echo "$words"
+}
+
+# The join engine's vector paths this build carries, from --version's
+# "join vector paths: scalar, avx2, avx512 (auto here: avx2)", and auto.
+_nqueens_simd()
+{
+    local built
+    built=$("$1" --version 2>/dev/null | sed -n 's/^join vector paths: \([^(]*\).*/\1/p')
+    echo "auto ${built//,/ }"
+}
+
+# _nqueens_words TOOL CMD OPTION: the words OPTION (a long name) takes, if a fixed set.
+_nqueens_words()
+{
+    case $2:$3 in
+    *:--engine) _nqueens_engines "$1" ;;
+    *:--simd) _nqueens_simd "$1" ;;
+    *:--progress) echo bar json ;;
+    list:--format) echo columns board leetcode acwing luogu ;;
+    bench:--format) echo text json csv google-benchmark github bencher ;;
+    bench:--threads) echo max powers ;;
+    *:--threads) echo max ;;
+    esac
+    [ "$2:$3" = bench:--engine ] && echo all
+}
+
+# _nqueens_value TOOL CMD OPTION CUR PREFIX: COMPREPLY = the values of OPTION that
+# complete CUR, each after PREFIX.
+_nqueens_value()
+{
+    local tool=$1 cmd=$2 opt=$3 cur=$4 prefix=$5
+    case $opt in
+    --checkpoint | --subtotals | --out)
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -P "$prefix" -- "$cur")
+        return
+        ;;
+    esac
+    # bench takes comma-separated lists of engines and of thread counts
+    if [ "$cmd" = bench ] && [[ $opt == --engine || $opt == --threads ]] && [[ $cur == *,* ]]; then
+        prefix+=${cur%,*},
+        cur=${cur##*,}
+    fi
+    # shellcheck disable=SC2046 # the words are words
+    _nqueens_reply "$cur" "$prefix" $(_nqueens_words "$tool" "$cmd" "$opt")
+}
+
+# _nqueens_find OPTIONS WORD: the entry of OPTIONS that WORD names ("-e", "--engine" or a
+# unique prefix of it, as getopt_long takes), or nothing.
+_nqueens_find()
+{
+    local entry name found="" count=0
+    for entry in $1; do
+        for name in ${entry//|/ }; do
+            name=${name%%[[=]*}
+            if [ "$name" = "$2" ]; then
+                echo "$entry"
+                return
+            fi
+            if [[ $2 == --?* && $name == "$2"* ]]; then
+                found=$entry
+                count=$((count + 1))
+            fi
+        done
+    done
+    [ "$count" -eq 1 ] && echo "$found"
 }
 
 _nqueens()
 {
-    local tool=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev cmd help
-    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local tool=${COMP_WORDS[0]} cword=$COMP_CWORD
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local prog=${tool##*/} cmd=${COMP_WORDS[1]} commands opts entry named="" prefix="" i
     COMPREPLY=()
-    if [ "$COMP_CWORD" -eq 1 ]; then
-        case ${tool##*/} in
-        nqueens-mpi) COMPREPLY=($(compgen -W "count help --help --version" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "count verify list bench help --help --version" -- "$cur")) ;;
-        esac
-        return
-    fi
-    cmd=${COMP_WORDS[1]}
-    if [ "$cmd" = help ]; then
-        [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "count verify list bench" -- "$cur"))
-        return
-    fi
-    case $prev in
-    -e | --engine)
-        # "  -e, --engine E   one of prefix, d4, cuda (default: d4)"
-        help=$(_nqueens_help "$tool" "$cmd" | sed -n 's/.*--engine [A-Z]* *[a-z ]*\(one of\|from\) \([^(]*\).*/\2/p')
-        COMPREPLY=($(compgen -W "${help//,/ } all" -- "$cur"))
-        return
-        ;;
-    --simd)
-        # "join vector paths: scalar, avx2, avx512 (auto here: avx512)": the ones built in
-        help=$("$tool" --version 2>/dev/null | sed -n 's/^join vector paths: \([^(]*\).*/\1/p')
-        COMPREPLY=($(compgen -W "auto ${help//,/ }" -- "$cur"))
-        return
-        ;;
-    -f | --format)
-        case $cmd in
-        list) COMPREPLY=($(compgen -W "columns board leetcode acwing luogu" -- "$cur")) ;;
-        bench) COMPREPLY=($(compgen -W "text json csv google-benchmark github bencher" -- "$cur")) ;;
-        esac
-        return
-        ;;
-    -t | --threads)
-        COMPREPLY=($(compgen -W "max $([ "$cmd" = bench ] && echo powers)" -- "$cur"))
-        return
-        ;;
-    --checkpoint | --subtotals | -o | --out)
-        COMPREPLY=($(compgen -f -- "$cur"))
-        return
-        ;;
-    -n | --n | -l | --limit | -r | --repeat | -w | --warmup | --prefix-rows | --sync-interval | --devices)
-        return
-        ;;
+    case $prog in
+    nqueens-mpi) commands='count help' ;;
+    *) commands='count verify list bench help' ;;
     esac
-    if [ "${cur:0:1}" = - ]; then
-        help=$(_nqueens_help "$tool" "$cmd" | grep -oE -- '--[a-z][a-z-]*(\[=[a-z|]*\])?' | sed 's/\[=.*//' | sort -u)
-        COMPREPLY=($(compgen -W "$help --progress=bar --progress=json" -- "$cur"))
-        case $cur in --progress*) ;; *) COMPREPLY=($(compgen -W "$help" -- "$cur")) ;; esac
+    if [ "$cword" -eq 1 ]; then
+        _nqueens_reply "$cur" "" "$commands" --help --version
+        return
     fi
+    if [ "$cmd" = help ]; then
+        [ "$cword" -eq 2 ] && _nqueens_reply "$cur" "" "$commands"
+        return
+    fi
+    case " $commands " in *" $cmd "*) ;; *) return ;; esac
+    for ((i = 2; i < cword; i++)); do
+        [ "${COMP_WORDS[i]}" = -- ] && return # the rest is positional
+    done
+    opts=_nqueens_opts_$cmd
+    [ "$prog" = nqueens-mpi ] && opts=_nqueens_opts_mpi_$cmd
+    opts="${!opts} $_nqueens_opts_common"
+
+    # The option a value belongs to. COMP_WORDBREAKS holds '=' by default, so bash splits
+    # '--engine=jo' into '--engine' '=' 'jo' and '--engine=' into '--engine' '='; a
+    # COMP_WORDBREAKS without '=' leaves '--engine=jo' whole, and the reply must repeat
+    # '--engine='.
+    if [ "$cur" = = ]; then
+        named=$prev cur=
+    elif [ "$prev" = = ] && [ "$cword" -ge 3 ]; then
+        named=${COMP_WORDS[cword - 2]}
+    elif [[ $cur == --*=* ]]; then
+        named=${cur%%=*} prefix=${cur%%=*}= cur=${cur#*=}
+    fi
+    if [ -n "$named" ]; then
+        entry=$(_nqueens_find "$opts" "$named")
+        case $entry in
+        *= | *'[=]')
+            entry=${entry%%[[=]*}
+            _nqueens_value "$tool" "$cmd" "${entry##*|}" "$cur" "$prefix"
+            ;;
+        esac
+        return
+    fi
+    # a value in the next word: only for a required one ('--progress json' is a positional)
+    if [[ $prev == -* ]]; then
+        entry=$(_nqueens_find "$opts" "$prev")
+        if [[ $entry == *= ]]; then
+            entry=${entry%=}
+            _nqueens_value "$tool" "$cmd" "${entry##*|}" "$cur" ""
+            return
+        fi
+    fi
+    [[ $cur == -* ]] || return
+    # long names, the short letters unless '--' is typed, and '--progress=bar' and the
+    # like once the name of an optional value is typed whole
+    local -a words=()
+    local long value
+    for entry in $opts; do
+        long=${entry%%[[=]*}
+        long=${long##*|}
+        words+=("$long")
+        [[ $entry == *'|'* && $cur != --* ]] && words+=("${entry%%|*}")
+        if [[ $entry == *'[=]' && $cur == "$long"* ]]; then
+            for value in $(_nqueens_words "$tool" "$cmd" "$long"); do
+                words+=("$long=$value")
+            done
+        fi
+    done
+    _nqueens_reply "$cur" "" "${words[@]}"
 }
 complete -F _nqueens nqueens nqueens-mpi

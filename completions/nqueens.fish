@@ -14,7 +14,7 @@ for c in count verify list bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -s t -l threads -x -a "max" -d 'workers, 1..4096 or max'
 end
 for c in count verify bench
-    complete -c nqueens -n "__fish_seen_subcommand_from $c" -s e -l engine -x -a "prefix d4 cuda" -d 'engine'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -s e -l engine -x -a "auto prefix d4 cuda join" -d 'engine'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l devices -x -d 'GPUs for the cuda engine'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_simd)" -d 'vector path of the join engine'
 end

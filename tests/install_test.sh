@@ -24,6 +24,27 @@ esac
 comp=$(find "$dest" -path '*/bash-completion/completions/nqueens' -type f)
 [ -n "$comp" ] || { echo "not ok: no bash completion installed"; exit 1; }
 echo "ok: bash completion at ${comp#"$dest"}"
+# bash-completion's loader sources completions/<command> the first time <command> is
+# completed: nqueens-mpi needs a file of that name too, and the loader must find both.
+if [ -n "$(find "$dest" -path '*/bin/nqueens-mpi' -type f)" ]; then
+    [ "$(cat "${comp%/*}/nqueens-mpi" 2>/dev/null)" = "$(cat "$comp")" ] ||
+        { echo "not ok: no bash completion for nqueens-mpi beside ${comp#"$dest"}"; exit 1; }
+    loader=/usr/share/bash-completion/bash_completion
+    if [ -f "$loader" ]; then
+        for cmd in nqueens-mpi nqueens; do
+            got=$(env -i PATH=/usr/bin:/bin BASH_COMPLETION_USER_DIR="${comp%/completions/*}" \
+                bash --norc --noprofile -c "source $loader; _completion_loader $cmd; complete -p $cmd" 2>&1)
+            [[ $got == *"-F _nqueens"* ]] ||
+                { echo "not ok: bash-completion does not load the completion of $cmd: $got"; exit 1; }
+        done
+        echo "ok: bash-completion's loader finds the completions of nqueens and nqueens-mpi"
+    fi
+fi
+zcomp=$(find "$dest" -path '*/zsh/site-functions/_nqueens' -type f)
+[ -n "$zcomp" ] || { echo "not ok: no zsh completion in share/zsh/site-functions"; exit 1; }
+head -n 1 "$zcomp" | grep -qx '#compdef nqueens nqueens-mpi' ||
+    { echo "not ok: ${zcomp#"$dest"} does not name both tools on its #compdef line"; exit 1; }
+echo "ok: zsh completion at ${zcomp#"$dest"}"
 if [ -f "$build/man/nqueens.1" ]; then
     page=$(find "$dest" -path '*/man1/nqueens.1' -type f)
     [ -n "$page" ] || { echo "not ok: the man page was built but not installed"; exit 1; }

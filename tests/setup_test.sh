@@ -25,13 +25,13 @@ check() {
 b=$(missing build)
 t=$(missing test)
 p=$(missing plot)
-for pkg in libopenmpi-dev openmpi-bin clang-format libcriterion-dev help2man gnuplot-nox; do
+for pkg in libopenmpi-dev openmpi-bin clang-format libcriterion-dev help2man zsh tmux gnuplot-nox; do
     check "build does not install $pkg" no "$b" "$pkg"
 done
 for pkg in gcc meson ninja-build libhwloc-dev; do
     check "build installs $pkg" yes "$b" "$pkg"
 done
-for pkg in libopenmpi-dev clang-format libcriterion-dev help2man meson; do
+for pkg in libopenmpi-dev clang-format libcriterion-dev help2man bash-completion tmux zsh meson; do
     check "test installs $pkg" yes "$t" "$pkg"
 done
 c=$(missing cross)
