@@ -15,7 +15,7 @@ _nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devic
 _nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-rows=
     --no-pin --progress[=] --no-progress'
 _nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup= -f|--format=
-    -o|--out= --prefix-rows= --no-pin --devices= --simd='
+    -o|--out= --export= --prefix-rows= --no-pin --devices= --simd='
 _nqueens_opts_mpi_count="$_nqueens_opts_count --worker-timeout="
 
 # _nqueens_reply CUR [PREFIX] WORD...: COMPREPLY = the WORDs that start with CUR, each
@@ -53,7 +53,7 @@ _nqueens_words()
     *:--simd) _nqueens_simd "$1" ;;
     *:--progress) echo bar json ;;
     list:--format) echo columns board leetcode acwing luogu ;;
-    bench:--format) echo text json csv google-benchmark github bencher ;;
+    bench:--format) echo text json csv google-benchmark github bencher hyperfine ;;
     bench:--threads) echo max powers ;;
     *:--threads) echo max ;;
     esac
@@ -69,6 +69,16 @@ _nqueens_value()
     --checkpoint | --subtotals | --out)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -P "$prefix" -- "$cur")
+        return
+        ;;
+    --export) # FORMAT=FILE: the format and its '=', then (one word) a file name
+        if [[ $cur == *=* ]]; then
+            _nqueens_value "$tool" "$cmd" --out "${cur#*=}" "$prefix${cur%%=*}="
+        else
+            compopt -o nospace 2>/dev/null
+            # shellcheck disable=SC2046 # the words are words
+            _nqueens_reply "$cur" "$prefix" $(_nqueens_words "$tool" "$cmd" --format | sed 's/\([^ ]*\)/\1=/g')
+        fi
         return
         ;;
     esac
@@ -100,6 +110,17 @@ _nqueens_find()
         done
     done
     [ "$count" -eq 1 ] && echo "$found"
+}
+
+# _nqueens_exports OPTIONS I: whether COMP_WORDS[I] is the FORMAT of --export FORMAT=
+# (after '--export' or '--export' '=').
+_nqueens_exports()
+{
+    local i=$2
+    [ "$i" -ge 3 ] || return 1
+    [ "${COMP_WORDS[i - 1]}" = = ] && i=$((i - 1))
+    [[ ${COMP_WORDS[i - 1]} == --?* ]] || return 1
+    [ "$(_nqueens_find "$1" "${COMP_WORDS[i - 1]}")" = --export= ]
 }
 
 _nqueens()
@@ -138,6 +159,15 @@ _nqueens()
         named=${COMP_WORDS[cword - 2]}
     elif [[ $cur == --*=* ]]; then
         named=${cur%%=*} prefix=${cur%%=*}= cur=${cur#*=}
+    fi
+    # the FILE of --export FORMAT=FILE, which the '=' split off ('--export' 'json' '='
+    # 'out', or '--export' '=' 'json' '=' 'out')
+    if [ "$cur" = = ] && _nqueens_exports "$opts" $((cword - 1)); then
+        _nqueens_value "$tool" "$cmd" --out "" ""
+        return
+    elif [ "$prev" = = ] && [ "$cword" -ge 3 ] && _nqueens_exports "$opts" $((cword - 2)); then
+        _nqueens_value "$tool" "$cmd" --out "$cur" ""
+        return
     fi
     if [ -n "$named" ]; then
         entry=$(_nqueens_find "$opts" "$named")

@@ -34,5 +34,6 @@ complete -c nqueens -n "__fish_seen_subcommand_from list" -s l -l limit -x -d 's
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -s n -l n -x -d 'board sizes, e.g. 14-17'
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -s r -l repeat -x -d 'timed runs'
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -s w -l warmup -x -d 'untimed runs'
-complete -c nqueens -n "__fish_seen_subcommand_from bench" -s f -l format -x -a "text json csv google-benchmark github bencher" -d 'report format'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -s f -l format -x -a "text json csv google-benchmark github bencher hyperfine" -d 'report format'
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -s o -l out -r -F -d 'report file'
+complete -c nqueens -n "__fish_seen_subcommand_from bench" -l export -x -a "text= json= csv= google-benchmark= github= bencher= hyperfine=" -d 'also write format F to FILE (F=FILE)'

@@ -33,7 +33,7 @@ case_line() {
 # completion_cases NQUEENS NQUEENS-MPI DIR: the table; NQUEENS-MPI may be empty; DIR an
 # empty folder that the file cases fill.
 completion_cases() {
-    local tool=$1 mpi=$2 work=$3 commands cmd help opt short long want simd prog
+    local tool=$1 mpi=$2 work=$3 commands cmd help opt short long want simd prog line
     local -A seen=()
     commands=$("$tool" --help | awk '/^commands:/ {on = 1; next}
         on && /^  [a-z]/ {print $1} on && /^$/ {exit}' | xargs)
@@ -111,9 +111,18 @@ completion_cases() {
         case_line both exactly "nqueens-mpi help " "count help" "nqueens-mpi help's commands"
         case_line both exactly "nqueens-mpi count --worker-timeout " "" "nqueens-mpi --worker-timeout takes a number"
     fi
+    # --export FORMAT=FILE: bench's formats, each with its '=' (zsh adds the '=' as a
+    # suffix, apart from the word), then a file name
+    want=$(accepted "$1" bench --format)
+    for line in "bench --export " "bench --export="; do
+        case_line bash exactly "nqueens $line" "$(sed 's/\([^ ]*\)/\1=/g' <<<"$want")" "$line<format>="
+        case_line zsh exactly "nqueens $line" "$want" "$line<format>="
+    done
+    case_line bash exactly "nqueens bench --export hy" hyperfine= "--export <prefix>"
     # Path options complete file names (kind file: a word ending in the name).
     touch "$work/journal.nqj"
-    for opt in "count 8 --checkpoint " "count 8 --subtotals=" "bench -o " "bench --out="; do
+    for opt in "count 8 --checkpoint " "count 8 --subtotals=" "bench -o " "bench --out=" \
+        "bench --export json=" "bench --export=csv="; do
         case_line both file "nqueens $opt$work/jo" journal.nqj "$opt<files>"
     done
 }
