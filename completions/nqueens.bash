@@ -7,15 +7,15 @@
 # Options per command: '=' after a name marks a value, '[=]' a value only after '='
 # (getopt's optional argument); "-e|--engine=" pairs the short letter with the long name.
 _nqueens_opts_common='-h|--help -V|--version'
-_nqueens_opts_count='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd=
+_nqueens_opts_count='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd= --max-memory=
     --checkpoint= --sync-interval= --progress[=] --no-progress --subtotals= -j|--json
     -u|--unique'
-_nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd=
+_nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd= --max-memory=
     -j|--json'
 _nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-rows=
     --no-pin --progress[=] --no-progress'
 _nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup= -f|--format=
-    -o|--out= --export= --prefix-rows= --no-pin --devices= --simd='
+    -o|--out= --export= --prefix-rows= --no-pin --devices= --simd= --max-memory='
 _nqueens_opts_mpi_count="$_nqueens_opts_count --worker-timeout="
 
 # _nqueens_reply CUR [PREFIX] WORD...: COMPREPLY = the WORDs that start with CUR, each

@@ -17,6 +17,7 @@ for c in count verify bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -s e -l engine -x -a "auto prefix d4 cuda join" -d 'engine'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l devices -x -d 'GPUs for the cuda engine'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_simd)" -d 'vector path of the join engine'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l max-memory -x -a "none" -d 'refuse a count that needs more memory (512M, 8G)'
 end
 for c in count verify list bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l prefix-rows -x -d 'rows the task source places'

@@ -155,12 +155,50 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     return rc;
 }
 
+int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit)
+{
+    nq_settings rs;
+    const engine_desc *e;
+    int rc;
+
+    if (!s || !bytes || !limit)
+        return NQ_EINVAL;
+    rc = check_settings(s);
+    if (rc != NQ_OK)
+        return rc;
+    rs = *s;
+    e = engine_of(&rs);
+    engine_resolve(e, &rs);
+    if (rs.n_threads == 0)
+        rs.n_threads = affinity_cpu_count();
+    *bytes = e->memory_bytes ? e->memory_bytes(&rs) : 0;
+    *limit = s->memory_limit ? s->memory_limit : affinity_memory_bytes();
+    return NQ_OK;
+}
+
+/* NQ_EMEMORY for a count that would not fit its memory limit: refused before the
+ * engine allocates anything, rather than killed (or swapping) hours in. */
+static int memory_fits(const nq_solver *s, nq_result *out)
+{
+    uint64_t bytes, limit;
+    int rc = nq_memory_estimate(&s->s, &bytes, &limit);
+
+    if (rc == NQ_OK && bytes > limit) {
+        memset(out, 0, sizeof(*out));
+        return NQ_EMEMORY;
+    }
+    return rc;
+}
+
 int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
     int rc;
 
     if (!s || !out)
         return NQ_EINVAL;
+    rc = memory_fits(s, out);
+    if (rc != NQ_OK)
+        return rc;
     rc = run_begin(s, out);
     if (rc != NQ_OK)
         return rc;
@@ -262,6 +300,9 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
         if (ids[i] >= n_tasks || (i && ids[i] <= ids[i - 1]))
             return NQ_EINVAL;
     static const uint64_t no_ids[1];
+    rc = memory_fits(s, out);
+    if (rc != NQ_OK)
+        return rc;
     rc = run_begin(s, out);
     if (rc != NQ_OK)
         return rc;
@@ -329,6 +370,7 @@ static const struct {
     {NQ_ENODEV, "no usable GPU (no device, no driver, or none of those selected)"},
     {NQ_EDEVICE, "the GPU reported an error"},
     {NQ_EBUSY, "the solver is busy with another run"},
+    {NQ_EMEMORY, "the count needs more memory than its limit"},
 };
 
 const char *nq_strerror(int status)

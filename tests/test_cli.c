@@ -54,6 +54,10 @@ Test(unit, cli_bad_arguments_exit_2)
         {"count", "8", "--progress", "json", NULL},
         {"count", "8", "--p", "3", NULL},
         {"count", "8", "--thraeds", "2", NULL},
+        {"count", "8", "--max-memory", "0", NULL},
+        {"count", "8", "--max-memory", "12X", NULL},
+        {"count", "8", "--max-memory", "-1G", NULL},
+        {"bench", "-n", "8", "--max-memory", "lots", NULL},
         {"verify", "--threads", "0", NULL},
         {"verify", "5", "8", "--checkpoint", "x", NULL},
         {"--version", "extra", NULL},
@@ -67,10 +71,10 @@ Test(unit, cli_bad_arguments_exit_2)
         {"verify", "5", "28", NULL},
         {"verify", "9", "3", NULL},
         {"verify", "1", "2", "3", NULL},
-        {"count", "22", "--engine", "join", NULL},
+        {"count", "25", "--engine", "join", NULL},
         {"count", "8", "--engine", "join", "--prefix-rows", "3", NULL},
-        {"verify", "20", "22", "--engine", "join", NULL},
-        {"bench", "--n", "22", "--engine", "join", NULL},
+        {"verify", "23", "25", "--engine", "join", NULL},
+        {"bench", "--n", "25", "--engine", "join", NULL},
         {"count", "8", "--simd", "bogus", NULL},
         {"count", "8", "--simd", "", NULL},
         {"count", "8", "--simd", "AVX2", NULL},
@@ -840,4 +844,25 @@ Test(unit, cli_long_path_keeps_the_reason)
     cr_expect_not_null(strstr(o.err, "/end.csv"), "%s", o.err);
     cr_expect_eq(o.err[strlen(o.err) - 1], '\n', "%s", o.err);
     cr_expect_lt(strlen(o.err), 600, "%s", o.err);
+}
+
+/* A count that needs more memory than allowed is refused at once, one line that says
+ * how much it needs, exit 1, and nothing made: not killed hours in. */
+Test(unit, cli_count_past_max_memory_is_refused)
+{
+    const char *const args[] = {"count", "22", "--threads", "2", "--max-memory", "64M", NULL};
+    const char *const fits[] = {"count", "12", "--max-memory", "1G", NULL};
+    const char *const none[] = {"count", "12", "--max-memory", "none", "--json", NULL};
+
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 1, "exit %d: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "the join engine needs about"), "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "more than the 64.0 MiB allowed"), "%s", o.err);
+    cr_expect_str_eq(o.out, "", "no count");
+    cli_run(&o, fits);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(strtoull(o.out, NULL, 10), oeis_value("A000170", 12), "%s", o.out);
+    cli_run(&o, none);
+    cr_expect_eq(o.status, 0, "%s", o.err);
 }

@@ -431,3 +431,67 @@ Test(unit, refuses_boards_beyond_its_tables)
     cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "auto takes d4 beyond the join's range");
     nq_destroy_solver(&sv);
 }
+
+/* ---- memory ------------------------------------------------------------------------- */
+
+/* The bytes the tables will take, found by a walk before any is made, are those that
+ * join_tables_init makes: its blocks' entries and starts and the four views. */
+Test(unit, table_bytes_are_those_the_tables_take)
+{
+    for (int n = 1; n <= 16; n++) {
+        join_tables jt;
+        uint64_t far = 0, most = 0, bytes = sizeof(join_tables);
+        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
+        for (int i = 0; i < jt.n_blocks; i++) {
+            const join_block *b = &jt.block[i];
+            bytes += (b->entries ? b->entries : 1) * sizeof(uint64_t) +
+                     (jt.binom[n][b->k] + 1) * sizeof(uint32_t);
+        }
+        for (int side = 0; side < 2; side++)
+            for (int f = 0; f < 2; f++) {
+                int k = f ? jt.rows[side] - jt.near[side] : jt.near[side];
+                uint64_t e = join_tables_block(&jt, k)->entries;
+                bytes += 2 * (e + JOIN_VIEW_SLACK) * sizeof(uint64_t);
+                most = e > most ? e : most;
+            }
+        cr_expect_eq(join_tables_bytes(n, &far), bytes, "n=%d", n);
+        cr_expect_eq(far, most, "n=%d", n);
+        join_tables_free(&jt);
+    }
+}
+
+/* A count whose estimate passes settings.memory_limit is refused before it starts, with
+ * NQ_EMEMORY; one within it runs, and so does d4, whose memory is small. */
+Test(unit, count_past_its_memory_limit_is_refused)
+{
+    nq_settings s;
+    nq_solver *sv = NULL;
+    nq_result r;
+    uint64_t need, limit;
+
+    nq_default_settings(&s);
+    s.n = 12;
+    s.n_threads = 2;
+    s.engine = NQ_ENGINE_JOIN;
+    cr_assert_eq(nq_memory_estimate(&s, &need, &limit), NQ_OK);
+    cr_expect_gt(limit, need, "the machine holds n=12's tables");
+    s.n_threads = 4;
+    uint64_t four;
+    cr_assert_eq(nq_memory_estimate(&s, &four, &limit), NQ_OK);
+    cr_expect_gt(four, need, "each worker has its scratch");
+    s.memory_limit = four - 1;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_expect_eq(nq_count(sv, NULL, &r), NQ_EMEMORY);
+    cr_expect_eq(r.tasks, 0, "nothing ran");
+    nq_destroy_solver(&sv);
+    s.memory_limit = four;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+    cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+    nq_destroy_solver(&sv);
+    s.engine = NQ_ENGINE_D4;
+    s.memory_limit = 1;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    cr_expect_eq(nq_count(sv, NULL, &r), NQ_OK, "d4 asks for no tables");
+    nq_destroy_solver(&sv);
+}

@@ -41,8 +41,10 @@ enum nq_status {
     NQ_EMISMATCH = -10,   /* a journal belongs to another run (board, engine or task set) */
     NQ_ENODEV = -11,      /* no usable GPU: no device, no driver, or none of those selected */
     NQ_EDEVICE = -12,     /* the GPU or its driver reported an error during the run */
-    NQ_EBUSY = -13        /* another run (nq_count, nq_count_tasks, nq_list) is in progress
+    NQ_EBUSY = -13,       /* another run (nq_count, nq_count_tasks, nq_list) is in progress
                              on this solver */
+    NQ_EMEMORY = -14      /* the count would need more memory than settings.memory_limit
+                             (nq_memory_estimate), refused before any is allocated */
 };
 
 enum nq_engine {
@@ -96,6 +98,10 @@ typedef struct nq_settings {
     uint64_t devices;
     nq_gpu_settings gpu; /* cuda engine tuning; all 0 (nq_default_settings): built-in */
     int simd;            /* enum nq_simd: the vector path of the hot loops; 0 = auto */
+    /* The most memory a count may take, in bytes: nq_count and nq_count_tasks refuse
+     * with NQ_EMEMORY a count whose nq_memory_estimate is larger. 0 = this machine's
+     * physical memory; UINT64_MAX = no limit. */
+    uint64_t memory_limit;
 } nq_settings;
 
 typedef struct nq_result {
@@ -239,6 +245,11 @@ NQ_API const char *nq_engine_name(int engine);
 /* The largest n the engine takes (NQ_MAX_N, or less for an engine whose tables would
  * not fit: join), or NQ_EINVAL for an unknown engine. */
 NQ_API int nq_engine_max_n(int engine);
+/* The peak memory a count of s would take, in bytes (its engine's tables and every
+ * worker's scratch, estimated without making them: docs/join.md compares it with
+ * measured peaks), and into *limit the limit it is held to (settings.memory_limit, or
+ * the machine's physical memory). NQ_OK, or the error nq_create_solver gives for s. */
+NQ_API int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit);
 /* The engine called name, or NQ_EINVAL; NQ_EUNSUPPORTED for an engine this build
  * leaves out ("cuda" without CUDA). */
 NQ_API int nq_engine_from_name(const char *name);

@@ -1,6 +1,7 @@
 /* Argument parsing shared by the subcommands: getopt_long over each command's option
  * table, the help printed from the same table, and the messages. Everything a person
  * types is checked here in full (range, trailing garbage) before the library sees it. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,30 @@
 const char *args_program = "nqueens";
 
 /* ---- numbers ------------------------------------------------------------------------ */
+
+int args_parse_size(const char *s, uint64_t *out)
+{
+    static const char units[] = "KMGT";
+    char *end;
+    double v, scale = 1;
+
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (*end) {
+        const char *u = strchr(units, toupper((unsigned char)*end));
+        if (!u || end[1] || !*end)
+            return -1;
+        for (long i = 0; i <= u - units; i++)
+            scale *= 1024;
+    }
+    v *= scale;
+    if (errno || !(v >= 1) || v >= 18e18)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
 
 int args_parse_long(const char *s, long min, long max, long *out)
 {
@@ -826,6 +851,17 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
         return 1;
     case OPT_SIMD:
         return take_simd(o, cmd, value);
+    case OPT_MAX_MEMORY:
+        if (strcmp(value, "none") == 0) {
+            o->memory_limit = UINT64_MAX;
+            return 1;
+        }
+        if (args_parse_size(value, &o->memory_limit) != 0)
+            return args_usage_error(cmd,
+                                    "invalid --max-memory '%s': expected a size such as 512M, "
+                                    "8G or 1.5T, or 'none'",
+                                    value);
+        return 1;
     case OPT_DEVICES:
         if (devices_parse(value, &o->devices) != 0)
             return args_usage_error(cmd,
@@ -883,6 +919,7 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
     s->pin_threads = o->pin;
     s->devices = o->devices;
     s->simd = o->simd;
+    s->memory_limit = o->memory_limit;
     devices_env(&s->gpu);
 }
 

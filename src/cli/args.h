@@ -18,6 +18,9 @@ extern const char *args_program;
 /* Parse a whole decimal integer in [min, max]: no sign other than a leading '-', no
  * spaces, no trailing characters. Returns 0 on success, -1 otherwise. */
 int args_parse_long(const char *s, long min, long max, long *out);
+/* A size in bytes, with an optional K, M, G or T (powers of 1024; "1.5G" too); 0, or -1
+ * when s is not one or is 0. */
+int args_parse_size(const char *s, uint64_t *out);
 /* The same for an unsigned 64-bit value in [min, UINT64_MAX]: no sign at all. */
 int args_parse_u64(const char *s, uint64_t min, uint64_t *out);
 
@@ -67,6 +70,7 @@ enum args_id {
     OPT_OUT,
     OPT_EXPORT,
     OPT_SIMD,
+    OPT_MAX_MEMORY,
     OPT_WORKER_TIMEOUT,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
@@ -173,6 +177,13 @@ int args_next(args_parser *p);
             "avx2 or scalar (default: auto, the widest this CPU has)",                             \
             NULL, NULL                                                                             \
     }
+#define ARGS_OPT_MAX_MEMORY                                                                        \
+    {                                                                                              \
+        OPT_MAX_MEMORY, "max-memory", 0, required_argument, "SIZE",                                \
+            "refuse a count that needs more memory than SIZE\n"                                    \
+            "(512M, 8G, ...; default: this machine's; none: no limit)",                            \
+            NULL, NULL                                                                             \
+    }
 #define ARGS_OPT_END                                                                               \
     {                                                                                              \
         0, NULL, 0, 0, NULL, NULL, NULL, NULL                                                      \
@@ -186,9 +197,10 @@ typedef struct count_opts {
     int engine_set;  /* --engine was given (a resumed journal's engine yields to it) */
     int prefix_rows; /* 0 = auto */
     int pin;
-    uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
-    int devices_set;  /* --devices was given */
-    int simd;         /* enum nq_simd */
+    uint64_t devices;      /* cuda engine: bit mask of GPUs, 0 = all */
+    int devices_set;       /* --devices was given */
+    int simd;              /* enum nq_simd */
+    uint64_t memory_limit; /* settings.memory_limit: 0 = the machine's */
 } count_opts;
 
 void count_opts_default(count_opts *o);

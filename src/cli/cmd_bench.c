@@ -52,6 +52,7 @@ static const args_option bench_options[] = {
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
     ARGS_OPT_SIMD,
+    ARGS_OPT_MAX_MEMORY,
     ARGS_OPT_END,
 };
 

@@ -15,6 +15,7 @@ static const args_option verify_options[] = {
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
     ARGS_OPT_SIMD,
+    ARGS_OPT_MAX_MEMORY,
     {OPT_JSON, "json", 'j', no_argument, NULL,
      "one JSON object per n (count's, with expected_total\nand expected_unique), no summary", NULL,
      NULL},

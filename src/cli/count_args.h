@@ -18,7 +18,7 @@ typedef struct count_args {
 /* The entries of count's options, for a table; count_args_options ends them. */
 #define COUNT_ARGS_OPTIONS                                                                         \
     ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
-        ARGS_OPT_SIMD, COUNT_RUN_OPTIONS,                                                          \
+        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY, COUNT_RUN_OPTIONS,                                     \
         {OPT_JSON,    "json", 'j',                                                                 \
          no_argument, NULL,   "print one JSON object (see README: JSON output)",                   \
          NULL,        NULL},                                                                       \

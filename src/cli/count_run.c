@@ -112,6 +112,39 @@ static int describe(const char *cmd, const nq_settings *s, const nq_task_set *fo
     return 0;
 }
 
+/* bytes in the unit that suits it: "1.9 GiB". */
+static void format_bytes(uint64_t bytes, char *buf, size_t size)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+
+    while (v >= 1024 && u < 6)
+        v /= 1024, u++;
+    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/* A count that would not fit its memory is refused here, before a journal or a table is
+ * made, with what it needs: the library would only say NQ_EMEMORY. */
+static int memory_check(const char *cmd, const nq_settings *s)
+{
+    uint64_t need, limit;
+    nq_settings rs = *s;
+    char a[32], b[32];
+
+    if (nq_memory_estimate(s, &need, &limit) != NQ_OK || need <= limit ||
+        nq_resolve_settings(&rs) != NQ_OK)
+        return 0;
+    format_bytes(need, a, sizeof(a));
+    format_bytes(limit, b, sizeof(b));
+    return args_run_error(cmd,
+                          "the %s engine needs about %s for n=%d on %d workers, more than the %s "
+                          "%s (--max-memory sets the limit; --engine d4 needs a few MB)",
+                          nq_engine_name(rs.engine), a, s->n,
+                          rs.n_threads ? rs.n_threads : nq_available_cpus(), b,
+                          s->memory_limit ? "allowed" : "this machine has");
+}
+
 /* What to say when the count failed (not a signal, not the journal's disk). */
 static int report_failure(const char *cmd, const count_run_opts *r, const nq_settings *s, int rc,
                           uint64_t recorded, uint64_t tasks)
@@ -148,6 +181,8 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
     memset(&found, 0, sizeof(found));
     signals_install();
     if (r->checkpoint && (exit_code = checkpoint_adopt(r->checkpoint, o, unique, s, &found)) != 0)
+        goto done;
+    if ((exit_code = memory_check(cmd, s)) != 0)
         goto done;
     /* Task ids are only needed by a journal or the subtotals: a count without them
      * takes any prefix depth the engine does. */

@@ -51,6 +51,10 @@ typedef struct engine_desc {
     int can_list;     /* nq_list accepts it (listing always runs engines/list.c) */
 
     int max_n; /* the largest board it takes (its tables' limit); 0: NQ_MAX_N */
+    /* The peak bytes a count of resolved settings s allocates, its tables and every
+     * worker's scratch, estimated without making them (nq_memory_estimate). NULL: a few
+     * MB at most, never refused. */
+    uint64_t (*memory_bytes)(const nq_settings *s);
 
     /* Fill the automatic parameters of s (those left at 0) as a count on threads workers
      * would choose them. nq_resolve_settings and task sets apply it. */

@@ -120,6 +120,17 @@ static void *join_shared_init(const nq_settings *s)
     return jt;
 }
 
+/* The tables, exact, and each worker's scratch: its pair-counter tables and four lists
+ * of half-boards (two sides, those that fit a middle queen, the counter's tmp of two),
+ * the longest of which is taken as half the larger block's placements: measured, the
+ * longest list of a count is 0.2 to 0.8 of them at n = 16..24 (docs/join.md). */
+static uint64_t join_memory_bytes(const nq_settings *s)
+{
+    uint64_t far, tables = join_tables_bytes(s->n, &far);
+    uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + 5 * (far / 2) * sizeof(uint64_t);
+    return tables + (uint64_t)s->n_threads * worker;
+}
+
 static void join_shared_free(void *p)
 {
     join_tables_free(p);
@@ -283,6 +294,7 @@ const engine_desc engine_join = {
     .built = 1,
     .can_list = 0,
     .max_n = JOIN_MAX_N,
+    .memory_bytes = join_memory_bytes,
     .resolve = prefix_resolve, /* prefix_rows means nothing here; filled as for the others */
     .params_format = join_params_format,
     .params_parse = join_params_parse,

@@ -13,8 +13,9 @@
 #include "engines/task.h"
 
 /* Largest board the join engine takes: its half-board tables grow like the number of
- * placements of n/4 rows (a count's peak is about 100 MB at n = 21). */
-#define JOIN_MAX_N 21
+ * placements of n/4 rows (join_tables_bytes: 0.6 GB at n = 22, 1.9 GB at n = 24; at
+ * n = 26 they would pass 10 GB, and a count would take weeks). */
+#define JOIN_MAX_N 24
 
 /* ---- Disjoint pairs (join_pairs.c) -------------------------------------------------
  *
@@ -97,6 +98,10 @@ typedef struct join_tables {
 
 /* Tables for board n, whose half-boards kernel makes (join_kernel_find). */
 int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel);
+/* The bytes join_tables_init allocates for board n, found without making them (a walk
+ * over the block placements, a fraction of a second at n = 24); *far_entries gets the
+ * placements of the larger block, which bound a side's half-boards per column set. */
+uint64_t join_tables_bytes(int n, uint64_t *far_entries);
 void join_tables_free(join_tables *jt);
 /* The block table for k rows. */
 const join_block *join_tables_block(const join_tables *jt, int k);

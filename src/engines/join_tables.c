@@ -35,6 +35,59 @@ static void block_place(block_walk *w, int i, uint32_t cols, uint32_t ld, uint32
     }
 }
 
+/* The placements of k rows on n columns, from row i with the columns and diagonals
+ * taken: block_place's walk, counting only. */
+static uint64_t placements(uint32_t all, int i, int k, uint32_t cols, uint32_t ld, uint32_t rd)
+{
+    uint64_t count = 0;
+    if (i == k)
+        return 1;
+    for (uint32_t avail = all & ~(cols | ld | rd); avail; avail &= avail - 1) {
+        uint32_t bit = avail & -avail;
+        count += placements(all, i + 1, k, cols | bit, ((ld | bit) << 1) & all, (rd | bit) >> 1);
+    }
+    return count;
+}
+
+/* The rows of each side and of its near block, as join_tables_init splits them. */
+static int side_rows(int n, int side)
+{
+    return side == JOIN_TOP || n % 2 ? n / 2 : n - n / 2;
+}
+
+/* The bytes of the block table for k rows: its entries and its starts per column set. */
+static uint64_t block_bytes(int n, int k, uint64_t entries)
+{
+    uint64_t ranks = 1;
+    for (int j = 0; j < k; j++)
+        ranks = ranks * (uint64_t)(n - j) / (uint64_t)(j + 1);
+    return (entries ? entries : 1) * sizeof(uint64_t) + (ranks + 1) * sizeof(uint32_t);
+}
+
+uint64_t join_tables_bytes(int n, uint64_t *far_entries)
+{
+    uint64_t bytes = sizeof(join_tables), entries[4];
+    int sizes[4], blocks = 0;
+
+    assert(n >= 1 && n <= JOIN_MAX_N);
+    *far_entries = 0;
+    for (int side = 0; side < 2; side++)
+        for (int far = 0; far < 2; far++) {
+            int rows = side_rows(n, side), k = far ? rows - rows / 2 : rows / 2, x = 0;
+            while (x < blocks && sizes[x] != k)
+                x++;
+            if (x == blocks) { /* one table per block size, as join_tables_block finds them */
+                sizes[blocks] = k;
+                entries[blocks] = placements(board_mask(n), 0, k, 0, 0, 0);
+                bytes += block_bytes(n, k, entries[blocks++]);
+            }
+            bytes += 2 * (entries[x] + JOIN_VIEW_SLACK) * sizeof(uint64_t); /* diag, mask */
+            if (entries[x] > *far_entries)
+                *far_entries = entries[x];
+        }
+    return bytes;
+}
+
 static int block_init(join_block *b, const join_tables *jt, int k)
 {
     uint32_t ranks = jt->binom[jt->n][k];
@@ -189,10 +242,10 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
     jt->n = n;
     jt->kernel = kernel;
     jt->h = n / 2;
-    jt->rows[JOIN_TOP] = jt->h;
+    jt->rows[JOIN_TOP] = side_rows(n, JOIN_TOP);
     jt->d0[JOIN_TOP] = 1;
     /* even: row h is the bottom side's first; odd: the middle row, apart from both */
-    jt->rows[JOIN_BOTTOM] = n % 2 ? jt->h : n - jt->h;
+    jt->rows[JOIN_BOTTOM] = side_rows(n, JOIN_BOTTOM);
     jt->d0[JOIN_BOTTOM] = n % 2 ? 1 : 0;
     for (int i = 0; i <= 32; i++)
         for (int j = 0; j <= i; j++)

@@ -3,7 +3,9 @@
  * any failure leaves the thread where the scheduler put it. */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "runtime/affinity.h"
@@ -17,6 +19,27 @@ int affinity_cpu_count(void)
         return 1;
     n = CPU_COUNT(&set);
     return n > 0 ? n : 1;
+}
+
+/* The cgroup v2 limit the process sees at its root (what containers and Slurm's
+ * cgroup plugin set): "max" or missing means none. */
+static uint64_t cgroup_memory_limit(void)
+{
+    unsigned long long v = 0;
+    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+    int got = f ? fscanf(f, "%llu", &v) : 0;
+
+    if (f)
+        fclose(f);
+    return got == 1 && v > 0 ? (uint64_t)v : UINT64_MAX;
+}
+
+uint64_t affinity_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
+    uint64_t group = cgroup_memory_limit();
+    return group < phys ? group : phys;
 }
 
 #if NQ_HAVE_HWLOC
