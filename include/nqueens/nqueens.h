@@ -231,7 +231,9 @@ typedef struct nq_estimate_options {
     double seconds;     /* wall time to sample for, > 0 (default 10); the tasks started
                            before it ends are finished */
     uint64_t seed;      /* the same seed, settings and max_tasks give the same sample */
-    uint64_t max_tasks; /* stop after this many tasks; 0: only seconds limits */
+    uint64_t max_tasks; /* stop once this many tasks are sampled (checked after each
+                           sampling unit: past 1024 tasks, a block of consecutive ids);
+                           0: only seconds limits */
     int max_strata;     /* 0: 64 */
     /* Relative uncertainty of the CPU time of a count as such, run to run, on this
      * machine, added to the interval in quadrature (a full count's own time varies
