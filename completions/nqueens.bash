@@ -16,6 +16,8 @@ _nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-
     --no-pin --progress[=] --no-progress'
 _nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup= -f|--format=
     -o|--out= --export= --prefix-rows= --no-pin --devices= --simd= --max-memory='
+_nqueens_opts_estimate='-t|--threads= -e|--engine= --prefix-rows= --simd= -s|--seconds= --seed=
+    --max-tasks= --sample= -j|--json'
 _nqueens_opts_mpi_count="$_nqueens_opts_count --worker-timeout="
 
 # _nqueens_reply CUR [PREFIX] WORD...: COMPREPLY = the WORDs that start with CUR, each
@@ -66,7 +68,7 @@ _nqueens_value()
 {
     local tool=$1 cmd=$2 opt=$3 cur=$4 prefix=$5
     case $opt in
-    --checkpoint | --subtotals | --out)
+    --checkpoint | --subtotals | --out | --sample)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -P "$prefix" -- "$cur")
         return
@@ -131,7 +133,7 @@ _nqueens()
     COMPREPLY=()
     case $prog in
     nqueens-mpi) commands='count help' ;;
-    *) commands='count verify list bench help' ;;
+    *) commands='count verify list bench estimate help' ;;
     esac
     if [ "$cword" -eq 1 ]; then
         _nqueens_reply "$cur" "" "$commands" --help --version

@@ -1,5 +1,5 @@
 # fish completion for nqueens: the commands and the options of each.
-set -l commands count verify list bench help
+set -l commands count verify list bench estimate help
 # auto and the vector paths built in, from "join vector paths: scalar, avx2 (auto here: avx2)"
 function __nqueens_simd
     echo auto
@@ -7,15 +7,19 @@ function __nqueens_simd
 end
 complete -c nqueens -f
 complete -c nqueens -n "not __fish_seen_subcommand_from $commands" -a "$commands"
-complete -c nqueens -n "__fish_seen_subcommand_from help" -a "count verify list bench"
+complete -c nqueens -n "__fish_seen_subcommand_from help" -a "count verify list bench estimate"
 complete -c nqueens -s h -l help -d 'this help'
 complete -c nqueens -s V -l version -d 'the version and what this build has'
-for c in count verify list bench
+for c in count verify list bench estimate
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -s t -l threads -x -a "max" -d 'workers, 1..4096 or max'
 end
-for c in count verify bench
+for c in count verify bench estimate
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -s e -l engine -x -a "auto prefix d4 cuda join" -d 'engine'
+end
+for c in count verify bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l devices -x -d 'GPUs for the cuda engine'
+end
+for c in count verify bench estimate
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_simd)" -d 'vector path of the join engine'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l max-memory -x -a "none" -d 'refuse a count that needs more memory (512M, 8G)'
 end
@@ -23,7 +27,7 @@ for c in count verify list bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l prefix-rows -x -d 'rows the task source places'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l no-pin -d 'do not pin workers to cores'
 end
-complete -c nqueens -n "__fish_seen_subcommand_from count verify" -s j -l json -d 'JSON output'
+complete -c nqueens -n "__fish_seen_subcommand_from count verify estimate" -s j -l json -d 'JSON output'
 complete -c nqueens -n "__fish_seen_subcommand_from count list" -s u -l unique -d 'up to symmetry'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l checkpoint -r -F -d 'journal for resuming'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l subtotals -r -F -d 'CSV of task subtotals'
@@ -38,3 +42,8 @@ complete -c nqueens -n "__fish_seen_subcommand_from bench" -s w -l warmup -x -d 
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -s f -l format -x -a "text json csv google-benchmark github bencher hyperfine" -d 'report format'
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -s o -l out -r -F -d 'report file'
 complete -c nqueens -n "__fish_seen_subcommand_from bench" -l export -x -a "text= json= csv= google-benchmark= github= bencher= hyperfine=" -d 'also write format F to FILE (F=FILE)'
+complete -c nqueens -n "__fish_seen_subcommand_from estimate" -s s -l seconds -x -d 'seconds to sample for'
+complete -c nqueens -n "__fish_seen_subcommand_from estimate" -l seed -x -d "the sample's seed"
+complete -c nqueens -n "__fish_seen_subcommand_from estimate" -l max-tasks -x -d 'stop after K sampled tasks'
+complete -c nqueens -n "__fish_seen_subcommand_from estimate" -l sample -r -F -d 'CSV of the sampled tasks'
+complete -c nqueens -n "__fish_seen_subcommand_from estimate" -l prefix-rows -x -d 'rows the task source places'

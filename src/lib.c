@@ -1,5 +1,6 @@
 /* The public API: settings, the solver handle, and dispatch to the engines. Checks every
  * argument at this edge so that the engines can assume sane input. */
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "engines/join.h"
 #include "engines/list.h"
 #include "runtime/affinity.h"
+#include "runtime/estimate.h"
 #include "runtime/pool.h"
 
 /* The largest worker count accepted: far beyond any machine, small enough that a typo
@@ -311,6 +313,53 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
     rc = count_running(s, hooks, out);
     s->run.only = NULL;
     s->run.n_only = 0;
+    run_end(s);
+    return rc;
+}
+
+void nq_default_estimate_options(nq_estimate_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof(*o));
+    o->seconds = 10;
+    /* the run-to-run spread of a count's CPU time on the shared development machine:
+     * docs/estimate.md */
+    o->timing_error = 0.05;
+}
+
+static int check_estimate_options(const nq_estimate_options *o)
+{
+    if (!(o->seconds > 0) || !isfinite(o->seconds))
+        return NQ_EINVAL;
+    if (!(o->timing_error >= 0) || !isfinite(o->timing_error) || o->max_strata < 0)
+        return NQ_EINVAL;
+    return NQ_OK;
+}
+
+int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *out)
+{
+    const engine_desc *e;
+    nq_settings rs;
+    nq_result busy;
+    int rc;
+
+    if (!s || !o || !out)
+        return NQ_EINVAL;
+    memset(out, 0, sizeof(*out));
+    rc = check_estimate_options(o);
+    if (rc != NQ_OK)
+        return rc;
+    e = engine_of(&s->s);
+    if (e->run)
+        return NQ_EUNSUPPORTED; /* a runtime of its own: no per-task CPU time to sample */
+    rc = run_begin(s, &busy);
+    if (rc != NQ_OK)
+        return rc;
+    rs = s->s;
+    rs.engine = e->id;
+    engine_resolve(e, &rs);
+    rc = estimate_run(&s->run, e, &rs, o, out);
     run_end(s);
     return rc;
 }

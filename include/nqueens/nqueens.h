@@ -214,6 +214,69 @@ NQ_API int nq_task_count(const nq_settings *s, uint64_t *n_tasks);
 NQ_API int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hooks *hooks,
                           nq_result *out);
 
+/* ---- Estimating a count before running it -----------------------------------------
+ *
+ * nq_estimate completes a random sample of the count's tasks in the calling thread, with
+ * the engine's own completion, timing each on the thread's CPU clock, and projects the
+ * CPU time of the whole count (what nq_result's user + system seconds would be) and its
+ * wall time on the solver's threads. The tasks are split into strata of equal predicted
+ * cost (the engine's cost model; without one, runs of consecutive task ids) and sampled
+ * without replacement, round by round across the strata, until the time is up; the total
+ * is a stratified ratio estimate with a finite-population variance. docs/estimate.md has
+ * the method and how well it did against full counts. */
+
+typedef struct nq_estimate_task {
+    uint64_t id;        /* the task id, as in nq_hooks */
+    uint64_t subtotal;  /* its unweighted subtotal, as nq_hooks.task_done sees it */
+    uint32_t weight;    /* boards it stands for: subtotal * weight adds to the total */
+    int stratum;        /* 0..strata-1 */
+    double cpu_seconds; /* its completion's CPU time on this thread */
+} nq_estimate_task;
+
+typedef struct nq_estimate_options {
+    double seconds;     /* wall time to sample for, > 0 (default 10); the tasks started
+                           before it ends are finished */
+    uint64_t seed;      /* the same seed, settings and max_tasks give the same sample */
+    uint64_t max_tasks; /* stop once this many tasks are sampled (checked after each
+                           sampling unit: past 1024 tasks, a block of consecutive ids);
+                           0: only seconds limits */
+    int max_strata;     /* 0: 64 */
+    /* Relative uncertainty of the CPU time of a count as such, run to run, on this
+     * machine, added to the interval in quadrature (a full count's own time varies
+     * under other users' load); 0: none. Default 0.05: docs/estimate.md. */
+    double timing_error;
+    /* Called in the calling thread after each sampled task, NULL: not; a nonzero
+     * return stops the estimate with NQ_ECALLBACK. */
+    int (*sampled)(void *user, const nq_estimate_task *t);
+    void *user;
+} nq_estimate_options;
+
+typedef struct nq_estimate_result {
+    double cpu_seconds;        /* projected CPU time of the count: setup + tasks */
+    double cpu_seconds_low;    /* 95% interval of it; NaN when the sample is too small */
+    double cpu_seconds_high;   /* (fewer than two tasks) */
+    double wall_seconds;       /* projected wall time on n_threads workers */
+    double setup_cpu_seconds;  /* measured: the engine's shared tables and the task source */
+    double max_task_seconds;   /* the largest task, projected (the tail of the wall time) */
+    double sample_cpu_seconds; /* the sampled tasks' measured CPU time */
+    double seconds;            /* wall time nq_estimate took */
+    uint64_t tasks;            /* the count's tasks */
+    uint64_t sampled;          /* tasks in the sample */
+    nq_u128 sample_total;      /* their weighted subtotals */
+    int strata;
+    int n_threads;      /* the solver's workers, which the wall time is for */
+    int usable_threads; /* of them, as many as this process has CPUs (and tasks) */
+    int engine;         /* enum nq_engine */
+    int simd;           /* as nq_result.simd */
+} nq_estimate_result;
+
+NQ_API void nq_default_estimate_options(nq_estimate_options *o);
+/* Estimate what nq_count on s would take (engines driven by the worker pool: not cuda,
+ * NQ_EUNSUPPORTED). A run on s like the others: NQ_EBUSY while one is in progress, and
+ * nq_solver_cancel stops it within a task (NQ_ECANCELED, *out holds the estimate from
+ * the sample so far). NQ_EINVAL for seconds <= 0 or not finite, timing_error < 0. */
+NQ_API int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *out);
+
 /* The published OEIS A000170 value for n (0..27), or NQ_EUNKNOWN. */
 NQ_API int nq_known_total(int n, nq_u128 *out);
 

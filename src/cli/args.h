@@ -72,6 +72,10 @@ enum args_id {
     OPT_SIMD,
     OPT_MAX_MEMORY,
     OPT_WORKER_TIMEOUT,
+    OPT_SECONDS,
+    OPT_SEED,
+    OPT_MAX_TASKS,
+    OPT_SAMPLE,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 

@@ -19,6 +19,8 @@ static const struct {
     {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170/A002562"},
     {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
     {"bench", cmd_bench, "time counts over engines, sizes and thread counts; verified reports"},
+    {"estimate", cmd_estimate,
+     "project a count's CPU and wall time from a timed sample of its tasks"},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -46,3 +46,9 @@ void engine_resolve(const engine_desc *e, nq_settings *s)
 {
     e->resolve(s, s->n_threads ? s->n_threads : affinity_cpu_count());
 }
+
+/* Provisional: the slice branch brings the engines' own cost models. */
+double engine_task_cost(const engine_desc *e, const void *shared, const task *t)
+{
+    return e->task_cost ? e->task_cost(shared, t) : 1.0;
+}

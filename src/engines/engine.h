@@ -77,6 +77,10 @@ typedef struct engine_desc {
     uint64_t (*source)(const nq_settings *s, task_emit_fn emit, void *user);
     /* Rows the source places, which nq_result.prefix_rows reports (NULL with run). */
     int (*placed_rows)(const nq_settings *s);
+    /* The predicted cost of task t, in any unit, for splitting and sampling the task set
+     * by expected work; shared is what shared_init made (NULL without it). NULL: every
+     * task costs 1. Read it through engine_task_cost. */
+    double (*task_cost)(const void *shared, const task *t);
 
     /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
      * before its first task and freed after its last; NULL worker_init: none. A NULL return fails
@@ -120,6 +124,9 @@ const engine_desc *engine_find(int id);
  * chosen for the board. */
 const engine_desc *engine_of(const nq_settings *s);
 const engine_desc *engine_by_name(const char *name);
+
+/* e's predicted cost of task t (engine_desc.task_cost), 1 for an engine without one. */
+double engine_task_cost(const engine_desc *e, const void *shared, const task *t);
 
 /* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
  * process may use), as nq_count would run it; s must be checked. */

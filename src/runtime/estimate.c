@@ -1,0 +1,303 @@
+/* nq_estimate's run (see estimate.h): the same setup a count makes (the engine's shared
+ * tables, the task source), then tasks drawn round by round across the strata, each
+ * completed as a pool worker completes it and timed on this thread's CPU clock, until
+ * the time is up; then the projection. Runs in the calling thread only. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "runtime/affinity.h"
+#include "runtime/estimate.h"
+#include "runtime/sample.h"
+
+#define DEFAULT_STRATA 64
+/* Sampling units at least: tasks are grouped into blocks of consecutive ids past this
+ * many, so that a sampled block runs with the cache locality its neighbours give it in
+ * a count (the join engine's neighbouring tasks share half-boards: timed one by one in
+ * random order, its tasks took 10-20% longer than in the count). */
+#define MIN_UNITS 1024
+
+typedef struct task_list {
+    task *at;
+    uint64_t n, cap;
+} task_list;
+
+/* What one estimate holds: the tasks in id order, the sampling units (blocks of block
+ * consecutive tasks) and their predicted costs, the strata of units (idx, start:
+ * sample.h), and each stratum's sample so far. */
+typedef struct sampler {
+    const engine_desc *e;
+    const nq_settings *s;
+    const nq_estimate_options *o;
+    task_list tasks;
+    double *cost; /* per unit */
+    uint64_t block, units;
+    uint64_t *idx, *start;
+    int strata;
+    sample_stratum *st;
+    double *max_time, *max_cost; /* per stratum: the largest measured and predicted */
+    void *shared;
+    engine_worker w;
+    run_stop stop;
+    double setup_cpu;
+    uint64_t sampled;
+    u128 sample_total;
+} sampler;
+
+static int keep(void *user, const task *t)
+{
+    task_list *l = user;
+    if (l->n == l->cap) {
+        uint64_t cap = l->cap ? 2 * l->cap : 1024;
+        task *at = realloc(l->at, cap * sizeof(*at));
+        if (!at)
+            return 1;
+        l->at = at;
+        l->cap = cap;
+    }
+    l->at[l->n++] = *t;
+    return 0;
+}
+
+/* The count's fixed part, timed as the count pays it: the shared tables and the task
+ * source (what the calling thread of a pool run does besides feeding the queue). */
+static int prepare_setup(sampler *sm)
+{
+    const engine_desc *e = sm->e;
+    double t0 = clock_thread_cpu();
+    uint64_t emitted;
+
+    if (e->shared_init && !(sm->shared = e->shared_init(sm->s)))
+        return NQ_ENOMEM;
+    emitted = e->source(sm->s, keep, &sm->tasks);
+    sm->setup_cpu = clock_thread_cpu() - t0;
+    return emitted == sm->tasks.n ? NQ_OK : NQ_ENOMEM;
+}
+
+/* The units' predicted costs, and the largest task's of each unit's stratum later. */
+static int unit_costs(sampler *sm, double *task_max)
+{
+    uint64_t n = sm->tasks.n;
+
+    sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
+    sm->units = (n + sm->block - 1) / sm->block;
+    sm->cost = calloc(sm->units ? sm->units : 1, sizeof(*sm->cost));
+    if (!sm->cost)
+        return NQ_ENOMEM;
+    for (uint64_t i = 0; i < n; i++) {
+        double c = engine_task_cost(sm->e, sm->shared, &sm->tasks.at[i]);
+        sm->cost[i / sm->block] += c;
+        if (c > task_max[i / sm->block])
+            task_max[i / sm->block] = c;
+    }
+    return NQ_OK;
+}
+
+/* Costs, strata and the seeded order within each stratum. */
+static int prepare_strata(sampler *sm)
+{
+    uint64_t n = sm->tasks.n, units;
+    int max = sm->o->max_strata ? sm->o->max_strata : DEFAULT_STRATA;
+    double *task_max = calloc(n ? n : 1, sizeof(*task_max));
+
+    if (!task_max || unit_costs(sm, task_max) != NQ_OK) {
+        free(task_max);
+        return NQ_ENOMEM;
+    }
+    units = sm->units;
+    sm->idx = malloc((units ? units : 1) * sizeof(*sm->idx));
+    sm->start = malloc(((size_t)max + 1) * sizeof(*sm->start));
+    if (!sm->idx || !sm->start) {
+        free(task_max);
+        return NQ_ENOMEM;
+    }
+    sm->strata = units ? sample_stratify(sm->cost, units, max, sm->idx, sm->start) : 0;
+    if (sm->strata < 0) {
+        free(task_max);
+        return NQ_ENOMEM;
+    }
+    sample_shuffle(sm->idx, sm->start, sm->strata, sm->o->seed);
+    sm->st = calloc((size_t)sm->strata + 1, sizeof(*sm->st));
+    sm->max_time = calloc((size_t)sm->strata + 1, sizeof(*sm->max_time));
+    sm->max_cost = calloc((size_t)sm->strata + 1, sizeof(*sm->max_cost));
+    if (!sm->st || !sm->max_time || !sm->max_cost) {
+        free(task_max);
+        return NQ_ENOMEM;
+    }
+    for (int h = 0; h < sm->strata; h++)
+        for (uint64_t k = sm->start[h]; k < sm->start[h + 1]; k++) {
+            sm->st[h].size++;
+            sm->st[h].cost += sm->cost[sm->idx[k]];
+            if (task_max[sm->idx[k]] > sm->max_cost[h])
+                sm->max_cost[h] = task_max[sm->idx[k]];
+        }
+    free(task_max);
+    return NQ_OK;
+}
+
+/* Complete task t of stratum h as a pool worker would (complete, then unique) and add
+ * its time to *time; nonzero when the run is stopping. */
+static int sample_task(sampler *sm, int h, const task *t, double *time)
+{
+    const engine_desc *e = sm->e;
+    double t0 = clock_thread_cpu(), dt;
+    uint64_t sub;
+
+    if (e->complete(&sm->w, t, &sub) != 0)
+        return 1; /* given up on a stop: not in the sample */
+    if (e->unique)
+        (void)e->unique(&sm->w, t, sub);
+    dt = clock_thread_cpu() - t0;
+    *time += dt;
+    if (dt > sm->max_time[h])
+        sm->max_time[h] = dt;
+    sm->sampled++;
+    sm->sample_total += (u128)sub * t->weight;
+    if (sm->o->sampled) {
+        nq_estimate_task et = {t->id, sub, t->weight, h, dt};
+        if (sm->o->sampled(sm->o->user, &et) != 0) {
+            run_halt(&sm->stop, NQ_ECALLBACK);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Unit u of stratum h: its tasks in id order, as a count runs neighbours, and their time
+ * into the stratum's sample. A unit stopped half way is not in it. */
+static int sample_unit(sampler *sm, int h, uint64_t u)
+{
+    uint64_t first = u * sm->block, end = first + sm->block;
+    double time = 0;
+
+    if (end > sm->tasks.n)
+        end = sm->tasks.n;
+    for (uint64_t i = first; i < end; i++)
+        if (sample_task(sm, h, &sm->tasks.at[i], &time) != 0)
+            return 1;
+    sample_add(&sm->st[h], sm->cost[u], time);
+    return 0;
+}
+
+/* Round r takes the r-th unit of every stratum's shuffled run, so that at any moment
+ * each stratum's sample is a simple random sample of it and the strata are sampled in
+ * proportion to their (equal) predicted cost. */
+static void sample_rounds(sampler *sm, double deadline)
+{
+    uint64_t limit = sm->o->max_tasks;
+
+    for (uint64_t r = 0;; r++) {
+        int any = 0;
+        for (int h = 0; h < sm->strata; h++) {
+            uint64_t k = sm->start[h] + r;
+            if (k >= sm->start[h + 1])
+                continue;
+            any = 1;
+            if (run_stopping(&sm->stop) || sample_unit(sm, h, sm->idx[k]) != 0)
+                return;
+            if ((limit && sm->sampled >= limit) || clock_seconds() >= deadline)
+                return;
+        }
+        if (!any)
+            return; /* every task sampled: a census */
+    }
+}
+
+/* The largest task: per stratum the largest time seen, or its largest predicted cost at
+ * the stratum's rate, whichever is more. */
+static double largest_task(const sampler *sm)
+{
+    double most = 0;
+    for (int h = 0; h < sm->strata; h++) {
+        const sample_stratum *st = &sm->st[h];
+        double p = sm->max_time[h];
+        if (st->n && st->sx > 0 && st->sy / st->sx * sm->max_cost[h] > p)
+            p = st->sy / st->sx * sm->max_cost[h];
+        if (p > most)
+            most = p;
+    }
+    return most;
+}
+
+static void project(const sampler *sm, nq_estimate_result *out)
+{
+    sample_estimate est;
+    double tasks_cpu, half, timing;
+    int usable = sm->s->n_threads, cpus = affinity_cpu_count();
+
+    sample_estimate_total(sm->st, sm->strata, &est);
+    tasks_cpu = sm->tasks.n ? est.total : 0.0;
+    out->cpu_seconds = sm->setup_cpu + tasks_cpu;
+    /* the sample's error and the count's own run-to-run spread, independent */
+    timing = 1.959964 * sm->o->timing_error * out->cpu_seconds;
+    half = est.df ? sqrt(pow(sample_t95(est.df), 2) * est.variance + timing * timing) : NAN;
+    if (!sm->tasks.n)
+        half = 0;
+    out->cpu_seconds_low = fmax(out->cpu_seconds - half, sm->setup_cpu);
+    out->cpu_seconds_high = out->cpu_seconds + half;
+    if (isnan(half))
+        out->cpu_seconds_low = out->cpu_seconds_high = NAN;
+    if (usable > cpus)
+        usable = cpus; /* more workers than CPUs take turns */
+    if ((uint64_t)usable > sm->tasks.n)
+        usable = sm->tasks.n ? (int)sm->tasks.n : 1;
+    out->max_task_seconds = largest_task(sm);
+    /* the pool hands out tasks as workers free up: no faster than an even split, nor
+     * than the largest task */
+    out->wall_seconds = fmax(tasks_cpu / usable, out->max_task_seconds) + sm->setup_cpu;
+    out->usable_threads = usable;
+    out->n_threads = sm->s->n_threads;
+    out->setup_cpu_seconds = sm->setup_cpu;
+    out->tasks = sm->tasks.n;
+    out->sampled = sm->sampled;
+    out->sample_total = u128_pack(sm->sample_total);
+    out->strata = sm->strata;
+    out->engine = sm->e->id;
+    out->simd = sm->e->simd ? sm->e->simd(sm->s) : NQ_SIMD_AUTO;
+    for (int h = 0; h < sm->strata; h++)
+        out->sample_cpu_seconds += sm->st[h].sy;
+}
+
+static void sampler_free(sampler *sm)
+{
+    if (sm->w.scratch && sm->e->worker_free)
+        sm->e->worker_free(sm->w.scratch);
+    if (sm->shared)
+        sm->e->shared_free(sm->shared);
+    free(sm->tasks.at);
+    free(sm->cost);
+    free(sm->idx);
+    free(sm->start);
+    free(sm->st);
+    free(sm->max_time);
+    free(sm->max_cost);
+}
+
+int estimate_run(run_state *rs, const engine_desc *e, const nq_settings *s,
+                 const nq_estimate_options *o, nq_estimate_result *out)
+{
+    sampler sm = {.e = e, .s = s, .o = o};
+    double t0 = clock_seconds();
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    run_stop_init(&sm.stop, rs);
+    run_progress_reset(rs, 0);
+    rc = prepare_setup(&sm);
+    if (rc == NQ_OK)
+        rc = prepare_strata(&sm);
+    if (rc == NQ_OK && e->worker_init && !(sm.w.scratch = e->worker_init(s)))
+        rc = NQ_ENOMEM;
+    if (rc != NQ_OK) {
+        sampler_free(&sm);
+        return rc;
+    }
+    sm.w = (engine_worker){s, sm.w.scratch, run_stopping_fn, &sm.stop, sm.shared};
+    sample_rounds(&sm, t0 + o->seconds);
+    project(&sm, out);
+    out->seconds = clock_seconds() - t0;
+    rc = run_outcome(&sm.stop, !run_stopping(&sm.stop));
+    sampler_free(&sm);
+    return rc;
+}

@@ -1,0 +1,174 @@
+/* The sample of nq_estimate: which tasks, and what their times say about the whole (see
+ * sample.h). Pure functions: no clock, no engine, no allocation but the sort's. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "runtime/sample.h"
+
+uint64_t sample_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+uint64_t sample_below(uint64_t *state, uint64_t bound)
+{
+    /* reject the top values that would make some residues more likely than others */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % bound, r;
+    do
+        r = sample_rand(state);
+    while (r >= limit);
+    return r % bound;
+}
+
+typedef struct keyed {
+    double cost;
+    uint64_t index;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Predicted costs order the items; a negative or NaN cost counts as none. */
+static double clean_cost(double c)
+{
+    return c > 0 ? c : 0.0;
+}
+
+int sample_stratify(const double *cost, uint64_t n, int max_strata, uint64_t *idx, uint64_t *start)
+{
+    keyed *k = malloc((n ? n : 1) * sizeof(*k));
+    double total = 0, before = 0;
+    int strata = 0;
+
+    if (!k)
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        k[i] = (keyed){clean_cost(cost[i]), i};
+        total += k[i].cost;
+    }
+    qsort(k, n, sizeof(*k), keyed_cmp);
+    if ((uint64_t)max_strata > n)
+        max_strata = (int)n;
+    for (uint64_t i = 0; i < n; i++) {
+        /* the stratum whose share of the total cost this item starts in; a model
+         * without costs (all 0) falls back to equal counts */
+        double at = total > 0 ? before / total : (double)i / (double)n;
+        int h = (int)(at * max_strata);
+        idx[i] = k[i].index;
+        before += k[i].cost;
+        if (i == 0 || h >= strata)
+            start[strata++] = i;
+    }
+    start[strata] = n;
+    free(k);
+    return strata;
+}
+
+void sample_shuffle(uint64_t *idx, const uint64_t *start, int strata, uint64_t seed)
+{
+    uint64_t state = seed;
+
+    for (int h = 0; h < strata; h++) {
+        uint64_t *v = idx + start[h], size = start[h + 1] - start[h];
+        for (uint64_t i = 0; i + 1 < size; i++) {
+            uint64_t j = i + sample_below(&state, size - i), t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+    }
+}
+
+void sample_add(sample_stratum *st, double x, double y)
+{
+    st->n++;
+    st->sx += x;
+    st->sy += y;
+    st->sxx += x * x;
+    st->sxy += x * y;
+    st->syy += y * y;
+}
+
+static void merge(sample_stratum *g, const sample_stratum *h)
+{
+    g->size += h->size;
+    g->cost += h->cost;
+    g->n += h->n;
+    g->sx += h->sx;
+    g->sy += h->sy;
+    g->sxx += h->sxx;
+    g->sxy += h->sxy;
+    g->syy += h->syy;
+}
+
+/* One group's ratio estimate and its variance (NaN with one sample). */
+static void group_estimate(const sample_stratum *g, double *total, double *variance)
+{
+    double r, e2, f;
+
+    if (g->n == 0 || g->sx <= 0) {
+        *total = *variance = NAN;
+        return;
+    }
+    r = g->sy / g->sx;
+    *total = r * g->cost;
+    if (g->n < 2) {
+        *variance = NAN;
+        return;
+    }
+    e2 = g->syy - 2 * r * g->sxy + r * r * g->sxx; /* the residuals y - r x, squared */
+    if (e2 < 0)
+        e2 = 0; /* rounding: a census of equal values */
+    f = (double)g->n / (double)g->size;
+    *variance =
+        (double)g->size * (double)g->size * (1 - f) / (double)g->n * e2 / (double)(g->n - 1);
+}
+
+void sample_estimate_total(const sample_stratum *st, int strata, sample_estimate *out)
+{
+    sample_stratum g = {0};
+    double total = 0, variance = 0, t, v;
+    uint64_t samples = 0;
+    int groups = 0;
+
+    for (int h = 0; h < strata; h++) {
+        int last = h + 1 == strata;
+        merge(&g, &st[h]);
+        /* close a group at two samples, unless what is left could not make one */
+        uint64_t left = 0;
+        for (int k = h + 1; k < strata && left < 2; k++)
+            left += st[k].n;
+        if (!last && (g.n < 2 || left < 2))
+            continue;
+        group_estimate(&g, &t, &v);
+        total += t;
+        variance += v;
+        samples += g.n;
+        groups++;
+        g = (sample_stratum){0};
+    }
+    out->total = total;
+    out->groups = groups;
+    out->df = samples > (uint64_t)groups && !isnan(variance) ? samples - (uint64_t)groups : 0;
+    out->variance = out->df ? variance : NAN;
+}
+
+double sample_t95(uint64_t df)
+{
+    static const double small[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571,
+                                   2.447, 2.365,  2.306, 2.262, 2.228};
+    const double z = 1.959964;
+    double d = (double)df;
+
+    if (df < sizeof(small) / sizeof(small[0]))
+        return small[df];
+    /* Cornish-Fisher: within 0.001 of the table from df = 10 on */
+    return z + (z * z * z + z) / (4 * d) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * d * d);
+}

@@ -1,0 +1,421 @@
+/* nqueens estimate: the statistics on populations whose total is known (runtime/sample.c),
+ * the library call's checks and exact sample, and the command's errors, seed, JSON and
+ * sample file. No assertion on a time. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_run.h"
+#include "nqueens/nqueens.h"
+#include "runtime/sample.h"
+
+/* ---- the statistics ------------------------------------------------------------------ */
+
+Test(unit, estimate_stratify_flat_keeps_id_order)
+{
+    double cost[100];
+    uint64_t idx[100], start[11];
+    for (int i = 0; i < 100; i++)
+        cost[i] = 1;
+    cr_assert_eq(sample_stratify(cost, 100, 10, idx, start), 10);
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(idx[i], (uint64_t)i, "a flat model keeps the id order");
+    for (int h = 0; h <= 10; h++)
+        cr_assert_eq(start[h], (uint64_t)(10 * h), "equal runs of ids");
+}
+
+Test(unit, estimate_stratify_equal_cost)
+{
+    enum { N = 1000, H = 8 };
+    double cost[N], total = 0;
+    uint64_t idx[N], start[H + 1];
+    int strata;
+
+    for (int i = 0; i < N; i++)
+        total += cost[i] = (double)((i * 7919) % 97 + 1);
+    strata = sample_stratify(cost, N, H, idx, start);
+    cr_assert_eq(strata, H);
+    for (int h = 0; h < strata; h++) {
+        double sum = 0;
+        for (uint64_t k = start[h]; k < start[h + 1]; k++) {
+            sum += cost[idx[k]];
+            if (k > start[0])
+                cr_assert_leq(cost[idx[k - 1]], cost[idx[k]], "ordered by predicted cost");
+        }
+        cr_assert_lt(fabs(sum - total / H), 100, "stratum %d holds %f of %f", h, sum, total / H);
+    }
+}
+
+Test(unit, estimate_shuffle_is_seeded_and_stays_in_strata)
+{
+    uint64_t a[50], b[50], c[50], start[] = {0, 20, 50};
+    int differ = 0;
+    for (int i = 0; i < 50; i++)
+        a[i] = b[i] = c[i] = (uint64_t)i;
+    sample_shuffle(a, start, 2, 7);
+    sample_shuffle(b, start, 2, 7);
+    sample_shuffle(c, start, 2, 8);
+    for (int i = 0; i < 50; i++) {
+        cr_assert_eq(a[i], b[i], "the same seed, the same order");
+        differ += a[i] != c[i];
+        cr_assert(i < 20 ? a[i] < 20 : a[i] >= 20, "items stay in their stratum");
+    }
+    cr_assert_gt(differ, 0, "another seed, another order");
+}
+
+Test(unit, estimate_census_is_exact)
+{
+    sample_stratum st[3] = {{0}};
+    sample_estimate e;
+    double truth = 0;
+    for (int i = 0; i < 30; i++) {
+        double x = 1 + i % 4, y = x * (1 + 0.1 * (i % 3));
+        st[i / 10].size++;
+        st[i / 10].cost += x;
+        sample_add(&st[i / 10], x, y);
+        truth += y;
+    }
+    sample_estimate_total(st, 3, &e);
+    cr_assert_float_eq(e.total, truth, 1e-9);
+    cr_assert_float_eq(e.variance, 0, 1e-12, "no sampling error in a census");
+}
+
+Test(unit, estimate_one_sample_has_no_interval)
+{
+    sample_stratum st = {10, 10, 0, 0, 0, 0, 0, 0};
+    sample_estimate e;
+    sample_add(&st, 1, 2.5);
+    sample_estimate_total(&st, 1, &e);
+    cr_assert_float_eq(e.total, 25, 1e-9);
+    cr_assert_eq(e.df, 0);
+    cr_assert(isnan(e.variance));
+}
+
+Test(unit, estimate_t95)
+{
+    cr_assert_float_eq(sample_t95(1), 12.706, 1e-3);
+    cr_assert_float_eq(sample_t95(10), 2.228, 1e-3);
+    cr_assert_float_eq(sample_t95(30), 2.042, 2e-3);
+    cr_assert_float_eq(sample_t95(100000), 1.960, 1e-3);
+}
+
+/* A skewed population with a known total, sampled many times the way nq_estimate does
+ * (strata of equal predicted cost, the first k of each shuffled run): the estimator is
+ * unbiased and its 95% interval covers the truth about 95% of the time. */
+enum { POP = 2000, STRATA = 16, PER = 12, DRAWS = 400 };
+
+static double population(double *cost, double *y)
+{
+    uint64_t state = 99;
+    double total = 0;
+    for (int i = 0; i < POP; i++) {
+        double u = (double)(sample_rand(&state) >> 11) / 9007199254740992.0;
+        cost[i] = 1 + 50 * u * u * u; /* heavy right tail */
+        y[i] = cost[i] * (0.5 + (double)(sample_rand(&state) % 1000) / 1000.0); /* noisy */
+        total += y[i];
+    }
+    return total;
+}
+
+static void draw(const double *cost, const double *y, uint64_t seed, sample_estimate *e)
+{
+    static uint64_t idx[POP], start[STRATA + 1];
+    sample_stratum st[STRATA] = {{0}};
+    int strata = sample_stratify(cost, POP, STRATA, idx, start);
+
+    sample_shuffle(idx, start, strata, seed);
+    for (int h = 0; h < strata; h++) {
+        for (uint64_t k = start[h]; k < start[h + 1]; k++) {
+            st[h].size++;
+            st[h].cost += cost[idx[k]];
+        }
+        for (uint64_t k = start[h]; k < start[h] + PER && k < start[h + 1]; k++)
+            sample_add(&st[h], cost[idx[k]], y[idx[k]]);
+    }
+    sample_estimate_total(st, strata, e);
+}
+
+Test(unit, estimate_synthetic_population_coverage)
+{
+    static double cost[POP], y[POP];
+    double truth = population(cost, y), mean = 0;
+    int covered = 0;
+
+    for (uint64_t seed = 1; seed <= DRAWS; seed++) {
+        sample_estimate e;
+        draw(cost, y, seed, &e);
+        double half = sample_t95(e.df) * sqrt(e.variance);
+        covered += fabs(e.total - truth) <= half;
+        mean += e.total / DRAWS;
+    }
+    cr_assert_lt(fabs(mean / truth - 1), 0.01, "mean estimate %f, truth %f", mean, truth);
+    cr_assert_geq(covered, DRAWS * 90 / 100, "covered %d of %d", covered, DRAWS);
+    cr_assert_leq(covered, DRAWS * 99 / 100, "covered %d of %d: too wide", covered, DRAWS);
+}
+
+/* ---- the library call ---------------------------------------------------------------- */
+
+static nq_solver *solver(int n, int engine)
+{
+    nq_settings s;
+    nq_solver *sv;
+    nq_default_settings(&s);
+    s.n = n;
+    s.engine = engine;
+    s.n_threads = 1;
+    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    return sv;
+}
+
+Test(unit, estimate_api_rejects_bad_options)
+{
+    nq_solver *sv = solver(8, NQ_ENGINE_D4);
+    nq_estimate_options o;
+    nq_estimate_result r;
+    const double bad[] = {0, -1, NAN, INFINITY};
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        nq_default_estimate_options(&o);
+        o.seconds = bad[i];
+        cr_assert_eq(nq_estimate(sv, &o, &r), NQ_EINVAL, "seconds %f", bad[i]);
+    }
+    nq_default_estimate_options(&o);
+    o.timing_error = -0.1;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_EINVAL);
+    nq_default_estimate_options(&o);
+    cr_assert_eq(nq_estimate(sv, NULL, &r), NQ_EINVAL);
+    nq_destroy_solver(&sv);
+}
+
+typedef struct seen {
+    uint64_t sub[4096];
+    int have[4096];
+    uint64_t n;
+} seen;
+
+static int note_done(void *user, uint64_t id, uint64_t subtotal)
+{
+    seen *s = user;
+    s->sub[id] = subtotal;
+    s->have[id] = 1;
+    return 0;
+}
+
+static int note_sampled(void *user, const nq_estimate_task *t)
+{
+    seen *s = user;
+    cr_assert(t->id < 4096 && s->have[t->id]);
+    cr_assert_eq(t->subtotal, s->sub[t->id], "task %llu", (unsigned long long)t->id);
+    s->n++;
+    return 0;
+}
+
+/* Every sampled task's subtotal is the one a full count gives that id, and a sample of
+ * every task adds up to the total. */
+static void check_exact(int n, int engine)
+{
+    nq_solver *sv = solver(n, engine);
+    static seen s;
+    nq_hooks h = {&s, NULL, note_done};
+    nq_estimate_options o;
+    nq_estimate_result r;
+    nq_result full;
+    nq_u128 want;
+
+    memset(&s, 0, sizeof(s));
+    cr_assert_eq(nq_count(sv, &h, &full), NQ_OK);
+    nq_default_estimate_options(&o);
+    o.seconds = 600; /* a census: these boards take milliseconds */
+    o.sampled = note_sampled;
+    o.user = &s;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_eq(r.sampled, full.tasks);
+    cr_assert_eq(s.n, full.tasks);
+    nq_known_total(n, &want);
+    cr_assert(r.sample_total.lo == want.lo && r.sample_total.hi == want.hi);
+    cr_assert_leq(r.cpu_seconds_low, r.cpu_seconds);
+    cr_assert_leq(r.cpu_seconds, r.cpu_seconds_high);
+    nq_destroy_solver(&sv);
+}
+
+Test(unit, estimate_api_sample_is_exact)
+{
+    check_exact(11, NQ_ENGINE_D4);
+    check_exact(12, NQ_ENGINE_JOIN);
+    check_exact(10, NQ_ENGINE_PREFIX);
+}
+
+Test(unit, estimate_api_max_tasks)
+{
+    nq_solver *sv = solver(14, NQ_ENGINE_JOIN);
+    nq_estimate_options o;
+    nq_estimate_result r;
+    nq_default_estimate_options(&o);
+    o.max_tasks = 25;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_eq(r.sampled, 25);
+    cr_assert_gt(r.tasks, 25);
+    nq_destroy_solver(&sv);
+}
+
+/* ---- the command ----------------------------------------------------------------------- */
+
+static int one_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl && nl[1] == '\0';
+}
+
+Test(unit, estimate_cli_usage_errors)
+{
+    static const char *const cases[][8] = {
+        {"estimate", NULL},
+        {"estimate", "0", NULL},
+        {"estimate", "33", NULL},
+        {"estimate", "x", NULL},
+        {"estimate", "8", "--seconds", "0", NULL},
+        {"estimate", "8", "--seconds", "-1", NULL},
+        {"estimate", "8", "--seconds", "1e9", NULL},
+        {"estimate", "8", "--seconds", "nan", NULL},
+        {"estimate", "8", "--seconds", "2x", NULL},
+        {"estimate", "8", "--seed", "-1", NULL},
+        {"estimate", "8", "--seed", "x", NULL},
+        {"estimate", "8", "--seed", "18446744073709551616", NULL},
+        {"estimate", "8", "--max-tasks", "0", NULL},
+        {"estimate", "8", "--engine", "nope", NULL},
+        {"estimate", "8", "--engine", "cuda", NULL},
+        {"estimate", "8", "--devices", "0", NULL},
+        {"estimate", "8", "9", NULL},
+    };
+    static cli_out o;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cli_run(&o, cases[i]);
+        cr_assert_eq(o.status, 2, "case %zu: exit %d, stderr %s", i, o.status, o.err);
+        cr_assert(one_line(o.err), "case %zu: one line: %s", i, o.err);
+        cr_assert_eq(o.out[0], '\0');
+    }
+}
+
+/* The task and subtotal columns of a --sample file. */
+static void read_sample(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    size_t len = 0;
+    cr_assert(f);
+    cr_assert(fgets(line, sizeof(line), f));
+    cr_assert_str_eq(line, "task,stratum,subtotal,weight,weighted,cpu_seconds\n");
+    while (fgets(line, sizeof(line), f)) {
+        char *last = strrchr(line, ',');
+        cr_assert(last);
+        *last = '\0'; /* the time differs run to run */
+        len += (size_t)snprintf(buf + len, size - len, "%s\n", line);
+    }
+    fclose(f);
+}
+
+static void sample_with_seed(const char *seed, const char *path, char *buf, size_t size)
+{
+    const char *const args[] = {"estimate",    "16", "--engine", "d4", "--seed", seed,
+                                "--max-tasks", "30", "--sample", path, NULL};
+    static cli_out o;
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    read_sample(path, buf, size);
+}
+
+Test(unit, estimate_cli_seed_reproduces_the_sample)
+{
+    char path[] = "/tmp/nq-est-XXXXXX";
+    static char a[16384], b[16384], c[16384];
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    sample_with_seed("12345", path, a, sizeof(a));
+    sample_with_seed("12345", path, b, sizeof(b));
+    sample_with_seed("54321", path, c, sizeof(c));
+    unlink(path);
+    cr_assert_str_eq(a, b, "the same seed draws the same tasks");
+    cr_assert_str_neq(a, c, "another seed draws others");
+}
+
+Test(unit, estimate_cli_json_fields)
+{
+    const char *const args[] = {"estimate", "12", "--seed", "3", "--json", NULL};
+    static const char *const names[] = {
+        "\"schema\": 2",          "\"cpu_seconds\": ",   "\"cpu_seconds_low\": ",
+        "\"cpu_seconds_high\": ", "\"wall_seconds\": ",  "\"seed\": 3,",
+        "\"engine\": \"join\"",   "\"sampled_tasks\": ", "\"tasks\": ",
+        "\"sample_total\": 14200"};
+    static cli_out o;
+
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(one_line(o.out), "%s", o.out);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        cr_assert(strstr(o.out, names[i]), "%s in %s", names[i], o.out);
+}
+
+/* The sampled subtotals are the count's: every line of the sample is a line of count's
+ * --subtotals (task, subtotal, weight, weighted) for that id. */
+Test(unit, estimate_cli_sample_matches_count_subtotals)
+{
+    char sp[] = "/tmp/nq-est-sub-XXXXXX", ep[] = "/tmp/nq-est-smp-XXXXXX", line[256];
+    static char subs[1 << 16];
+    const char *const count[] = {"count", "13", "--engine", "d4", "--subtotals", sp, NULL};
+    const char *const est[] = {"estimate",    "13", "--engine", "d4", "--seed", "9",
+                               "--max-tasks", "40", "--sample", ep,   NULL};
+    static cli_out o;
+    FILE *f;
+    int matched = 0;
+
+    close(mkstemp(sp));
+    close(mkstemp(ep));
+    cli_run(&o, count);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    f = fopen(sp, "r");
+    subs[fread(subs, 1, sizeof(subs) - 1, f)] = '\0';
+    fclose(f);
+    cli_run(&o, est);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    f = fopen(ep, "r");
+    cr_assert(fgets(line, sizeof(line), f));
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long id, sub, weighted;
+        unsigned weight;
+        int stratum;
+        char want[128];
+        cr_assert_eq(sscanf(line, "%llu,%d,%llu,%u,%llu,", &id, &stratum, &sub, &weight, &weighted),
+                     5);
+        snprintf(want, sizeof(want), "\n%llu,%llu,%u,%llu\n", id, sub, weight, weighted);
+        cr_assert(strstr(subs, want), "task %llu: %s not in count's subtotals", id, line);
+        matched++;
+    }
+    fclose(f);
+    unlink(sp);
+    unlink(ep);
+    cr_assert_eq(matched, 40);
+}
+
+/* Ctrl-C ends a long estimate like a count: exit 128 + SIGINT, one line. */
+Test(unit, estimate_cli_sigint_stops)
+{
+    const char *const args[] = {"estimate", "19", "--engine", "d4", "--seconds", "300", NULL};
+    char err_path[] = "/tmp/nq-est-err-XXXXXX";
+    int fe = mkstemp(err_path);
+    pid_t pid = cli_start(args, -1, fe);
+    static char err[4096];
+
+    usleep(500 * 1000);
+    kill(pid, SIGINT);
+    cr_assert_eq(cli_wait(pid), 128 + SIGINT);
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, err, sizeof(err));
+    close(fe);
+    unlink(err_path);
+    cr_assert(strstr(err, "interrupted by SIGINT"), "%s", err);
+}
