@@ -46,3 +46,9 @@ void engine_resolve(const engine_desc *e, nq_settings *s)
 {
     e->resolve(s, s->n_threads ? s->n_threads : affinity_cpu_count());
 }
+
+double engine_task_cost(const engine_desc *e, const void *shared, const task *t)
+{
+    double c = e->task_cost ? e->task_cost(shared, t) : 1.0;
+    return c > 0 ? c : 0.0; /* a model's NaN or negative value counts as free */
+}

@@ -100,6 +100,16 @@ typedef struct engine_desc {
      * nq_result.simd reports; NULL: an engine without vector paths. */
     int (*simd)(const nq_settings *s);
 
+    /* The expected cost of completing task t, in units of the engine's choosing (only
+     * ratios between tasks of one task set mean anything), from what is cheap to compute:
+     * a count's slices (nq_settings.slice_count) are cut where the running sum reaches
+     * each 1/M of the whole, and a sampling estimator may stratify by it. shared is what
+     * shared_init made for the same resolved settings (NULL without shared_init). Runs in
+     * the calling thread, for every task: it must cost far less than the task (docs/
+     * engines.md has the measured correlation and cost). Pure: the same task, the same
+     * value, on every machine. NULL: every task costs 1. */
+    double (*task_cost)(const void *shared, const task *t);
+
     /* A runtime of its own instead of the pool; NULL: the pool. It plugs into rs as the
      * pool does (runtime/run.h: progress, a run_stop over its cancel flag, the task
      * filter), and fills out whole. */
@@ -116,6 +126,10 @@ const engine_desc *engine_find(int id);
  * chosen for the board. */
 const engine_desc *engine_of(const nq_settings *s);
 const engine_desc *engine_by_name(const char *name);
+
+/* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;
+ * never negative. shared as for task_cost. */
+double engine_task_cost(const engine_desc *e, const void *shared, const task *t);
 
 /* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
  * process may use), as nq_count would run it; s must be checked. */
