@@ -131,8 +131,15 @@ const engine_desc *engine_by_name(const char *name);
  * never negative. shared as for task_cost. */
 double engine_task_cost(const engine_desc *e, const void *shared, const task *t);
 
+/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count):
+ * first .. end - 1, cut by expected cost (engines/slice.c); 0 and the task count without
+ * a slice. NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
+
 /* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
- * process may use), as nq_count would run it; s must be checked. */
+ * process may use), as nq_count would run it, or for a slice as for NQ_SLICE_WORKERS
+ * workers per slice (4096 at most), so that every slice makes the same task set; s must
+ * be checked. */
 void engine_resolve(const engine_desc *e, nq_settings *s);
 
 #endif
