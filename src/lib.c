@@ -127,6 +127,8 @@ static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
     rc = engine_slice_range(e, &rs, &r->first_task, &r->end_task);
     if (rc != NQ_OK)
         return rc;
+    r->slice_index = rs.slice_index;
+    r->slice_count = rs.slice_count;
     s->run.ranged = rs.slice_count > 0;
     s->run.first = r->first_task;
     s->run.end = r->end_task;

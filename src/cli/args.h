@@ -68,6 +68,7 @@ enum args_id {
     OPT_EXPORT,
     OPT_SIMD,
     OPT_WORKER_TIMEOUT,
+    OPT_SLICE,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 
@@ -189,6 +190,8 @@ typedef struct count_opts {
     uint64_t devices; /* cuda engine: bit mask of GPUs, 0 = all */
     int devices_set;  /* --devices was given */
     int simd;         /* enum nq_simd */
+    int slice_index;  /* --slice K/M: K, and M (0: no slice; count only) */
+    int slice_count;
 } count_opts;
 
 void count_opts_default(count_opts *o);
