@@ -139,6 +139,7 @@ typedef struct nq_result {
      * 0 and set_tasks; nq_count_tasks leaves both 0. */
     int partial;
     uint64_t first_task, end_task, set_tasks;
+    int slice_index, slice_count; /* the settings' slice; 0 and 0 without one */
 } nq_result;
 
 /* Optional hooks into a count; any member may be NULL. Task ids are dense, 0..tasks-1,
