@@ -7,16 +7,18 @@
 # Options per command: '=' after a name marks a value, '[=]' a value only after '='
 # (getopt's optional argument); "-e|--engine=" pairs the short letter with the long name.
 _nqueens_opts_common='-h|--help -V|--version'
-_nqueens_opts_count='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd=
-    --checkpoint= --sync-interval= --progress[=] --no-progress --subtotals= -j|--json
+_nqueens_opts_count_shared='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices=
+    --simd= --checkpoint= --sync-interval= --progress[=] --no-progress --subtotals= -j|--json
     -u|--unique'
+_nqueens_opts_count="$_nqueens_opts_count_shared --slice="
+_nqueens_opts_merge='-j|--json -u|--unique'
 _nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd=
     -j|--json'
 _nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-rows=
     --no-pin --progress[=] --no-progress'
 _nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup= -f|--format=
     -o|--out= --export= --prefix-rows= --no-pin --devices= --simd='
-_nqueens_opts_mpi_count="$_nqueens_opts_count --worker-timeout="
+_nqueens_opts_mpi_count="$_nqueens_opts_count_shared --worker-timeout="
 
 # _nqueens_reply CUR [PREFIX] WORD...: COMPREPLY = the WORDs that start with CUR, each
 # after PREFIX (what the word being completed holds before CUR).
@@ -131,7 +133,7 @@ _nqueens()
     COMPREPLY=()
     case $prog in
     nqueens-mpi) commands='count help' ;;
-    *) commands='count verify list bench help' ;;
+    *) commands='count merge verify list bench help' ;;
     esac
     if [ "$cword" -eq 1 ]; then
         _nqueens_reply "$cur" "" "$commands" --help --version
@@ -188,7 +190,11 @@ _nqueens()
             return
         fi
     fi
-    [[ $cur == -* ]] || return
+    if [[ $cur != -* ]]; then
+        # merge's journals; every other positional is a number
+        [ "$cmd" = merge ] && mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+    fi
     # long names, the short letters unless '--' is typed, and '--progress=bar' and the
     # like once the name of an optional value is typed whole
     local -a words=()

@@ -24,10 +24,10 @@ static const args_option merge_options[] = {
 static const args_command merge_command = {
     "merge",
     "JOURNAL... [options]",
-    "Add up the checkpoint journals of the slices of one count (nqueens count N\n"
-    "--slice K/M --checkpoint FILE) and print the total, checked against OEIS\n"
-    "A000170 (and A002562 where the engine counts classes). Refused, exit 1: journals\n"
-    "of different task sets, slices that overlap, a missing slice, an unfinished one.\n",
+    "Add up the checkpoint journals that the slices of one count wrote (see count's\n"
+    "help) and print the total, checked against OEIS A000170 (and A002562 where the\n"
+    "engine counts classes). Refused, exit 1: journals of different task sets, slices\n"
+    "that overlap, a missing slice, an unfinished one.\n",
     merge_options,
     NULL,
 };
