@@ -7,9 +7,11 @@
 # Options per command: '=' after a name marks a value, '[=]' a value only after '='
 # (getopt's optional argument); "-e|--engine=" pairs the short letter with the long name.
 _nqueens_opts_common='-h|--help -V|--version'
-_nqueens_opts_count='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd= --max-memory=
-    --checkpoint= --sync-interval= --progress[=] --no-progress --subtotals= -j|--json
-    -u|--unique'
+_nqueens_opts_count_shared='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices=
+    --simd= --max-memory= --checkpoint= --sync-interval= --progress[=] --no-progress
+    --subtotals= -j|--json -u|--unique'
+_nqueens_opts_count="$_nqueens_opts_count_shared --slice="
+_nqueens_opts_merge='-j|--json -u|--unique'
 _nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd= --max-memory=
     -j|--json'
 _nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-rows=
@@ -18,7 +20,7 @@ _nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup
     -o|--out= --export= --prefix-rows= --no-pin --devices= --simd= --max-memory='
 _nqueens_opts_estimate='-t|--threads= -e|--engine= --prefix-rows= --simd= -s|--seconds= --seed=
     --max-tasks= --sample= -j|--json'
-_nqueens_opts_mpi_count="$_nqueens_opts_count --worker-timeout="
+_nqueens_opts_mpi_count="$_nqueens_opts_count_shared --worker-timeout="
 
 # _nqueens_reply CUR [PREFIX] WORD...: COMPREPLY = the WORDs that start with CUR, each
 # after PREFIX (what the word being completed holds before CUR).
@@ -133,7 +135,7 @@ _nqueens()
     COMPREPLY=()
     case $prog in
     nqueens-mpi) commands='count help' ;;
-    *) commands='count verify list bench estimate help' ;;
+    *) commands='count merge verify list bench estimate help' ;;
     esac
     if [ "$cword" -eq 1 ]; then
         _nqueens_reply "$cur" "" "$commands" --help --version
@@ -190,7 +192,11 @@ _nqueens()
             return
         fi
     fi
-    [[ $cur == -* ]] || return
+    if [[ $cur != -* ]]; then
+        # merge's journals; every other positional is a number
+        [ "$cmd" = merge ] && mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+    fi
     # long names, the short letters unless '--' is typed, and '--progress=bar' and the
     # like once the name of an optional value is typed whole
     local -a words=()

@@ -1,5 +1,5 @@
 # fish completion for nqueens: the commands and the options of each.
-set -l commands count verify list bench estimate help
+set -l commands count merge verify list bench estimate help
 # auto and the vector paths built in, from "join vector paths: scalar, avx2 (auto here: avx2)"
 function __nqueens_simd
     echo auto
@@ -7,7 +7,7 @@ function __nqueens_simd
 end
 complete -c nqueens -f
 complete -c nqueens -n "not __fish_seen_subcommand_from $commands" -a "$commands"
-complete -c nqueens -n "__fish_seen_subcommand_from help" -a "count verify list bench estimate"
+complete -c nqueens -n "__fish_seen_subcommand_from help" -a "count merge verify list bench estimate"
 complete -c nqueens -s h -l help -d 'this help'
 complete -c nqueens -s V -l version -d 'the version and what this build has'
 for c in count verify list bench estimate
@@ -27,8 +27,10 @@ for c in count verify list bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l prefix-rows -x -d 'rows the task source places'
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l no-pin -d 'do not pin workers to cores'
 end
-complete -c nqueens -n "__fish_seen_subcommand_from count verify estimate" -s j -l json -d 'JSON output'
-complete -c nqueens -n "__fish_seen_subcommand_from count list" -s u -l unique -d 'up to symmetry'
+complete -c nqueens -n "__fish_seen_subcommand_from count merge verify estimate" -s j -l json -d 'JSON output'
+complete -c nqueens -n "__fish_seen_subcommand_from count merge list" -s u -l unique -d 'up to symmetry'
+complete -c nqueens -n "__fish_seen_subcommand_from count" -l slice -x -d 'count only slice K/M'
+complete -c nqueens -n "__fish_seen_subcommand_from merge" -F -d 'slice journal'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l checkpoint -r -F -d 'journal for resuming'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l subtotals -r -F -d 'CSV of task subtotals'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l sync-interval -x -d 'seconds between fsyncs'

@@ -74,6 +74,9 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (!join_kernel_usable(s->simd))
         return NQ_EUNSUPPORTED;
+    if (s->slice_count < 0 || s->slice_count > NQ_MAX_SLICES || s->slice_index < 0 ||
+        (s->slice_count ? s->slice_index >= s->slice_count : s->slice_index != 0))
+        return NQ_EINVAL;
     return NQ_OK;
 }
 
@@ -113,6 +116,27 @@ void nq_destroy_solver(nq_solver **s)
     *s = NULL;
 }
 
+/* The task set's size and, for a slice, its range, which the run's filter then takes:
+ * both go into r. */
+static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
+{
+    nq_settings rs = s->s;
+    int rc;
+
+    rs.engine = e->id;
+    engine_resolve(e, &rs); /* the GPU resolves its own, with the same task ids */
+    r->set_tasks = e->task_count(&rs);
+    rc = engine_slice_range(e, &rs, &r->first_task, &r->end_task);
+    if (rc != NQ_OK)
+        return rc;
+    r->slice_index = rs.slice_index;
+    r->slice_count = rs.slice_count;
+    s->run.ranged = rs.slice_count > 0;
+    s->run.first = r->first_task;
+    s->run.end = r->end_task;
+    return NQ_OK;
+}
+
 /* nq_count's work, inside run_begin / run_end. */
 static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
@@ -129,6 +153,10 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     e = engine_of(&s->s);
     rs = s->s;
     rs.engine = e->id;
+    if ((rc = slice_begin(s, e, &r)) != NQ_OK) {
+        *out = r;
+        return rc;
+    }
     if (e->run) {
         rc = e->run(&rs, hooks, &s->run, &r);
     } else {
@@ -153,6 +181,10 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     r.system_seconds = s1 - s0 - s->run.setup_system;
     r.tasks_reused = s->run.reused_tasks;
     r.reused_total = u128_pack(s->run.reused);
+    r.partial = s->run.only ? r.tasks < r.set_tasks : r.end_task - r.first_task < r.set_tasks;
+    if (s->run.only)
+        r.first_task = r.end_task = 0;
+    s->run.ranged = 0;
     *out = r;
     return rc;
 }
@@ -292,7 +324,8 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
     uint64_t n_tasks;
     int rc;
 
-    if (!s || !out || (n_ids && !ids))
+    /* ids name tasks of the whole set: a slice's solver would make another one */
+    if (!s || !out || (n_ids && !ids) || s->s.slice_count)
         return NQ_EINVAL;
     rc = nq_task_count(&s->s, &n_tasks);
     if (rc != NQ_OK)
@@ -362,6 +395,21 @@ int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *
     rc = estimate_run(&s->run, e, &rs, o, out);
     run_end(s);
     return rc;
+}
+
+int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
+{
+    nq_settings rs;
+    int rc;
+
+    if (!s || !first || !end)
+        return NQ_EINVAL;
+    rc = check_settings(s);
+    if (rc != NQ_OK)
+        return rc;
+    rs = *s;
+    engine_resolve(engine_of(&rs), &rs);
+    return engine_slice_range(engine_of(&rs), &rs, first, end);
 }
 
 int nq_available_cpus(void)

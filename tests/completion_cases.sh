@@ -125,6 +125,8 @@ completion_cases() {
         "bench --export json=" "bench --export=csv="; do
         case_line both file "nqueens $opt$work/jo" journal.nqj "$opt<files>"
     done
+    case_line both file "nqueens merge $work/journal.nqj $work/jo" journal.nqj "merge <journals>"
+    [ -z "$mpi" ] || case_line both lacks "nqueens-mpi count --sl" --slice "nqueens-mpi takes no --slice"
 }
 
 # completion_check KIND WANT GOT NAME LINE: "ok: NAME", or "not ok: ..." and failures+1.

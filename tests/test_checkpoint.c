@@ -652,7 +652,7 @@ Test(unit, fifo_as_journal_or_subtotals_is_refused_at_once)
 Test(unit, forged_header_is_refused_at_once)
 {
     const char *const args[] = {"count", "18", "--no-pin", "--checkpoint", jpath, NULL};
-    nq_task_set ts = {18, "prefix", "prefix_rows=18", 123456789};
+    nq_task_set ts = {.n = 18, .engine = "prefix", .params = "prefix_rows=18", .tasks = 123456789};
     unsigned char hdr[JOURNAL_HEADER_SIZE];
     int fd;
 

@@ -736,3 +736,114 @@ Test(unit, concurrent_appends_are_all_kept, .fini = cleanup)
                   (unsigned long long)i);
     nq_journal_close(&shared_j);
 }
+
+/* ---- version 3: the slice; version 2 still read ------------------------------------ */
+
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A version 2 journal (144-byte header, no slice) of ts with records (id, id + 7) for
+ * ids 0..k-1, bound to that header. */
+static void write_v2(const nq_task_set *ts, uint64_t k)
+{
+    unsigned char hdr[JOURNAL_V2_HEADER_SIZE] = "NQJOURNL", rec[JOURNAL_RECORD_SIZE];
+
+    put_le(hdr + 8, 2, 4);
+    put_le(hdr + 12, (uint64_t)ts->n, 4);
+    put_le(hdr + 16, ts->tasks, 8);
+    memcpy(hdr + 24, ts->engine, strlen(ts->engine));
+    memcpy(hdr + 48, ts->params, strlen(ts->params));
+    memcpy(hdr + 120, "version-2 id 16b", 16);
+    put_le(hdr + 140, journal_crc32(hdr, 140), 4);
+    poke(0, hdr, sizeof(hdr));
+    for (uint64_t i = 0; i < k; i++) {
+        journal_encode_record(journal_record_key(hdr), i, i + 7, rec);
+        poke((off_t)(sizeof(hdr) + i * sizeof(rec)), rec, sizeof(rec));
+    }
+}
+
+Test(unit, version_2_is_read_and_resumed, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3), found;
+    nq_journal *j;
+    nq_journal_info info;
+    uint64_t sub;
+
+    make_path();
+    write_v2(&ts, 5);
+    cr_assert_eq(nq_journal_peek(path, &found, &info), NQ_OK, "%s", info.detail);
+    cr_expect(nq_task_set_equal(&found, &ts));
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.tasks_done, 5);
+    cr_expect(nq_journal_lookup(j, 4, &sub) && sub == 11);
+    cr_expect_eq(nq_journal_append(j, 5, 12), NQ_OK);
+    cr_expect_eq(nq_journal_close(&j), NQ_OK);
+    /* the record appended to it is bound to its own, version 2 header */
+    cr_expect_eq(file_size(), JOURNAL_V2_HEADER_SIZE + 6 * JOURNAL_RECORD_SIZE);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.tasks_done, 6);
+    cr_expect_eq(info.torn_bytes, 0);
+    nq_journal_close(&j);
+}
+
+static nq_task_set slice_set(int k, int m)
+{
+    nq_settings s = settings_for(12, 3, 2);
+    nq_task_set ts;
+    s.slice_index = k;
+    s.slice_count = m;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    return ts;
+}
+
+Test(unit, slice_is_recorded_and_bounds_the_records, .fini = cleanup)
+{
+    nq_task_set ts = slice_set(1, 3), other = slice_set(2, 3), found;
+    nq_journal *j;
+    nq_journal_info info;
+
+    cr_assert(ts.slice_count == 3 && ts.slice_index == 1 && ts.first_task > 0);
+    cr_assert(ts.first_task < ts.end_task && ts.end_task <= ts.tasks);
+    cr_expect_eq(other.first_task, ts.end_task, "slices are contiguous");
+    make_path();
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(nq_journal_append(j, ts.first_task, 3), NQ_OK);
+    cr_expect_eq(nq_journal_append(j, ts.first_task - 1, 3), NQ_EINVAL, "before the slice");
+    cr_expect_eq(nq_journal_append(j, ts.end_task, 3), NQ_EINVAL, "after the slice");
+    nq_journal_close(&j);
+    cr_expect_eq(file_size(), JOURNAL_HEADER_SIZE + JOURNAL_RECORD_SIZE);
+    cr_assert_eq(nq_journal_peek(path, &found, &info), NQ_OK, "%s", info.detail);
+    cr_expect(nq_task_set_equal(&found, &ts));
+    /* another slice of the same set is another run */
+    cr_expect_eq(nq_journal_open(&j, path, &other, 5, &info), NQ_EMISMATCH);
+    /* a record outside the slice, checksum and all, followed by a good one */
+    forge_write(path, -1, ts.end_task, 1, JOURNAL_KIND_TASK);
+    forge_write(path, -1, ts.first_task + 1, 1, JOURNAL_KIND_TASK);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_not_null(strstr(info.detail, "outside the journal's slice"), "%s", info.detail);
+}
+
+Test(unit, slice_fields_out_of_range_are_damage, .fini = cleanup)
+{
+    nq_task_set ts = slice_set(1, 3);
+    unsigned char hdr[JOURNAL_HEADER_SIZE];
+    static const struct {
+        int at, bytes;
+        uint64_t v;
+    } bad[] = {{136, 4, 3}, {144, 8, 1ull << 40}, {152, 8, 1ull << 40}, {165, 1, 1}, {140, 4, 0}};
+    nq_journal_info info;
+    nq_task_set found;
+
+    make_path();
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        journal_encode_header(&ts, (const unsigned char *)"0123456789abcdef", hdr);
+        put_le(hdr + bad[i].at, bad[i].v, bad[i].bytes);
+        put_le(hdr + 172, journal_crc32(hdr, 172), 4);
+        poke(0, hdr, sizeof(hdr));
+        cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_ECORRUPT, "case %zu", i);
+        cr_expect_not_null(strstr(info.detail, "out of range"), "%s", info.detail);
+    }
+}

@@ -102,7 +102,19 @@ typedef struct nq_settings {
      * with NQ_EMEMORY a count whose nq_memory_estimate is larger. 0 = this machine's
      * physical memory; UINT64_MAX = no limit. */
     uint64_t memory_limit;
+    /* Count only slice slice_index (0 <= slice_index < slice_count) of slice_count of
+     * the tasks: a contiguous range of task ids cut so that every slice has about the
+     * same expected cost (nq_slice_range). slice_count 0 (nq_default_settings): every
+     * task. With a slice, automatic engine parameters are resolved as for
+     * NQ_SLICE_WORKERS x slice_count workers (4096 at most) whatever n_threads says, so that the
+     * slices of one count, run anywhere, share one task set. */
+    int slice_index, slice_count;
 } nq_settings;
+
+/* Most slices of one count, and the workers per slice that automatic parameters are
+ * resolved for (see nq_settings.slice_count). */
+#define NQ_MAX_SLICES 1000000
+#define NQ_SLICE_WORKERS 16
 
 typedef struct nq_result {
     nq_u128 total;   /* solutions on the n x n board (OEIS A000170) */
@@ -127,6 +139,13 @@ typedef struct nq_result {
                               not counted by this run */
     nq_u128 reused_total;  /* their weighted share of total: this run counted
                               total - reused_total in seconds */
+    /* A count of only some of the task set's set_tasks tasks: a slice, or nq_count_tasks
+     * with fewer ids. total (and unique, where has_unique) are then that part's sums.
+     * A slice ran the ids first_task .. end_task - 1 (tasks of them); a whole count has
+     * 0 and set_tasks; nq_count_tasks leaves both 0. */
+    int partial;
+    uint64_t first_task, end_task, set_tasks;
+    int slice_index, slice_count; /* the settings' slice; 0 and 0 without one */
 } nq_result;
 
 /* Optional hooks into a count; any member may be NULL. Task ids are dense, 0..tasks-1,
@@ -276,6 +295,14 @@ NQ_API void nq_default_estimate_options(nq_estimate_options *o);
  * nq_solver_cancel stops it within a task (NQ_ECANCELED, *out holds the estimate from
  * the sample so far). NQ_EINVAL for seconds <= 0 or not finite, timing_error < 0. */
 NQ_API int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *out);
+/* The task ids of s's slice (nq_settings.slice_index of slice_count): first .. end - 1,
+ * where the running sum of the engine's expected task costs reaches slice_index and
+ * slice_index + 1 parts of slice_count of the whole; the slices of one count tile the
+ * ids exactly, and some may be empty. Without a slice, 0 and the task count. Walks the
+ * task source and prices every task, far less than a count (the engine's tables
+ * included: the join engine makes them). The cut depends on this build's cost models;
+ * a journal records the range, so that merging does not. */
+NQ_API int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end);
 
 /* The published OEIS A000170 value for n (0..27), or NQ_EUNKNOWN. */
 NQ_API int nq_known_total(int n, nq_u128 *out);
@@ -344,6 +371,11 @@ typedef struct nq_task_set {
     char engine[24]; /* nq_engine_name */
     char params[72]; /* engine parameters, "key=value" joined by ',' (e.g. "prefix_rows=3") */
     uint64_t tasks;  /* number of task ids, 0..tasks-1 */
+    /* A slice of the set (nq_settings.slice_index of slice_count): its ids are
+     * first_task .. end_task - 1. slice_count 0: the whole set, and all three 0. Two
+     * slices of one set differ here only (nq_task_set_equal tells them apart). */
+    uint32_t slice_index, slice_count;
+    uint64_t first_task, end_task;
 } nq_task_set;
 
 /* The task set a solver with settings s will run (auto parameters resolved as nq_count
@@ -361,7 +393,7 @@ NQ_API int nq_task_set_apply(const nq_task_set *ts, nq_settings *s);
  * weighted subtotal, the subtotal nq_hooks.task_done reports times its weight, is its
  * share of the total. Weights are 1, 2, 4 or 8. NQ_EINVAL if ts is not a valid set. */
 NQ_API int nq_task_set_weights(const nq_task_set *ts, uint8_t *weights);
-/* Nonzero if a and b name the same task set. */
+/* Nonzero if a and b name the same task set, and the same slice of it. */
 NQ_API int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b);
 
 /* What opening or reading a journal found; detail is one line of text for a person. */
@@ -408,7 +440,8 @@ NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtota
  * never follow a torn one. An id that is recorded already (in the file, or appended
  * through j) with another subtotal is refused with NQ_ECORRUPT and nothing is written
  * (the journal stays usable); the same subtotal again is accepted. NQ_EINVAL: id is
- * not below the task count. Keeps each appended (id, subtotal) in memory to tell. */
+ * not below the task count, or outside the journal's slice. Keeps each appended (id, subtotal) in
+ * memory to tell. */
 NQ_API int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal);
 
 /* fsync now if anything was appended since the last one. */

@@ -920,6 +920,8 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
     s->devices = o->devices;
     s->simd = o->simd;
     s->memory_limit = o->memory_limit;
+    s->slice_index = o->slice_index;
+    s->slice_count = o->slice_count;
     devices_env(&s->gpu);
 }
 

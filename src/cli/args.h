@@ -76,6 +76,7 @@ enum args_id {
     OPT_SEED,
     OPT_MAX_TASKS,
     OPT_SAMPLE,
+    OPT_SLICE,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 
@@ -205,6 +206,8 @@ typedef struct count_opts {
     int devices_set;       /* --devices was given */
     int simd;              /* enum nq_simd */
     uint64_t memory_limit; /* settings.memory_limit: 0 = the machine's */
+    int slice_index;       /* --slice K/M: K, and M (0: no slice; count only) */
+    int slice_count;
 } count_opts;
 
 void count_opts_default(count_opts *o);

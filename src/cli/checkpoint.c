@@ -45,6 +45,16 @@ int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_setti
     if (o->engine_set && !same_ids(found->engine, nq_engine_name(s->engine)))
         return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
                               found->engine, nq_engine_name(s->engine), found->engine);
+    /* Without --slice, resuming a slice's journal resumes the slice. */
+    if (o->slice_count &&
+        ((int)found->slice_count != o->slice_count || (int)found->slice_index != o->slice_index)) {
+        if (!found->slice_count)
+            return args_run_error(cmd, "journal %s is of a whole count, not of slice %d/%d", path,
+                                  o->slice_index, o->slice_count);
+        return args_run_error(cmd, "journal %s is of slice %u/%u, not %d/%d", path,
+                              found->slice_index, found->slice_count, o->slice_index,
+                              o->slice_count);
+    }
     as = *found;
     if (o->engine_set) /* the engine asked for, on the journal's ids (d4 for cuda) */
         snprintf(as.engine, sizeof(as.engine), "%s", nq_engine_name(s->engine));
@@ -76,9 +86,11 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
             rc == NQ_EMISMATCH ? "; this run is " : "", rc == NQ_EMISMATCH ? ts->params : "");
     if (info.torn_bytes)
         args_note(cmd, "journal %s: %s; that task will be recomputed", path, info.detail);
-    if (info.tasks_done)
-        args_note(cmd, "resuming from %s: %llu of %llu tasks already done", path,
-                  (unsigned long long)info.tasks_done, (unsigned long long)ts->tasks);
+    if (info.tasks_done) /* of a slice: of its tasks */
+        args_note(
+            cmd, "resuming from %s: %llu of %llu tasks already done", path,
+            (unsigned long long)info.tasks_done,
+            (unsigned long long)(ts->slice_count ? ts->end_task - ts->first_task : ts->tasks));
     *tasks_done = info.tasks_done;
     return 0;
 }

@@ -12,7 +12,7 @@ static const args_command count_command = {
     "count",
     "N [options]",
     "Count the solutions of the N-queens problem (1 <= N <= 32) and print the total.\n",
-    count_args_options,
+    count_args_slice_options,
     NULL,
 };
 

@@ -7,5 +7,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

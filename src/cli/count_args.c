@@ -8,6 +8,29 @@
 #include "progress.h"
 
 const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
+const args_option count_args_slice_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_SLICE,
+                                                ARGS_OPT_END};
+
+/* "K/M" with 0 <= K < M <= NQ_MAX_SLICES. */
+static int parse_slice(const char *cmd, const char *value, count_opts *o)
+{
+    const char *slash = strchr(value, '/');
+    char k[24];
+    long kv, mv;
+
+    if (slash && (size_t)(slash - value) < sizeof(k)) {
+        memcpy(k, value, (size_t)(slash - value));
+        k[slash - value] = '\0';
+        if (args_parse_long(k, 0, NQ_MAX_SLICES - 1, &kv) == 0 &&
+            args_parse_long(slash + 1, 1, NQ_MAX_SLICES, &mv) == 0 && kv < mv) {
+            o->slice_index = (int)kv;
+            o->slice_count = (int)mv;
+            return 1;
+        }
+    }
+    return args_usage_error(cmd, "invalid --slice '%s': expected K/M with 0 <= K < M <= %d", value,
+                            NQ_MAX_SLICES);
+}
 
 void count_run_default(count_run_opts *r)
 {
@@ -63,6 +86,10 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
         case OPT_UNIQUE:
             a->unique = 1;
             continue;
+        case OPT_SLICE:
+            if (parse_slice(cmd, p.value, &a->o) != 1)
+                return EXIT_USAGE;
+            continue;
         case OPT_WORKER_TIMEOUT:
             if (args_parse_long(p.value, 0, 86400, &a->worker_timeout) != 0)
                 return args_usage_error(cmd,
@@ -80,6 +107,12 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
     if (a->json && a->unique)
         return args_usage_error(cmd, "--json and --unique: the JSON object has both counts "
                                      "(\"total\", \"unique\"); give one of them");
+    if (a->o.slice_count && a->unique)
+        return args_usage_error(cmd, "--slice and --unique: a slice's share is no count of "
+                                     "classes; nqueens merge prints the unique count");
+    if (a->o.slice_count && a->r.subtotals)
+        return args_usage_error(cmd, "--slice and --subtotals: the subtotals are of a whole "
+                                     "count; a slice's are in its --checkpoint journal");
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)

@@ -29,6 +29,17 @@ typedef struct count_args {
 /* The options of count, for a command's table (args_command.options). */
 extern const args_option count_args_options[];
 
+/* nqueens count's --slice (nqueens-mpi runs whole counts). */
+#define COUNT_ARGS_OPT_SLICE                                                                       \
+    {                                                                                              \
+        OPT_SLICE, "slice", 0, required_argument, "K/M",                                           \
+            "count only slice K of M (0 <= K < M <= 1000000), cut\n"                               \
+            "by expected cost; nqueens merge adds the journals up",                                \
+            NULL, NULL                                                                             \
+    }
+/* count's table: the shared options and --slice. */
+extern const args_option count_args_slice_options[];
+
 /* nqueens-mpi's --worker-timeout, and its default: minutes, far above the second or
  * two a rank goes between its messages. */
 #define COUNT_ARGS_WORKER_TIMEOUT 300

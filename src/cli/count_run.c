@@ -232,6 +232,8 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
     recorded = journal ? done_before + nq_journal_appended(journal) : 0;
     if (!r->checkpoint && !r->subtotals)
         ts.tasks = out->tasks;
+    else if (ts.slice_count) /* a slice runs its own tasks of the set */
+        ts.tasks = ts.end_task - ts.first_task;
 
     if (rc == NQ_OK && out->tasks != ts.tasks) {
         /* The journal's identity and the run disagree: never trust such a total. */

@@ -16,6 +16,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"count", cmd_count, "count the solutions for one board size"},
+    {"merge", cmd_merge, "add up the journals of a count's slices (count --slice K/M)"},
     {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170/A002562"},
     {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
     {"bench", cmd_bench, "time counts over engines, sizes and thread counts; verified reports"},

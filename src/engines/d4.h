@@ -9,6 +9,7 @@
 #include "engines/engine.h"
 #include "engines/prefix.h"
 #include "engines/task.h"
+#include "engines/task_cost.h"
 
 /* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
  * degrees (clockwise), then the mirrors left-right, top-bottom, main diagonal, anti
@@ -61,11 +62,17 @@ int d4_params_parse(const char *params, nq_settings *s);
 uint64_t d4_task_count(const nq_settings *s);
 uint64_t d4_source(const nq_settings *s, task_emit_fn emit, void *user);
 
+/* The d4 cost model (engine_desc.task_cost): the placements of the first inner rows,
+ * the border's attacks included; shared is a task_cost_board (engines/task_cost.h). */
+double d4_task_cost(const void *shared, const task *t);
+
 /* Those members of an engine_desc initializer. resolve fills prefix_rows as for the
  * other engines (prefix_resolve, prefix.h): d4 ignores it, the GPU engine places that
- * many inner rows per sub-task (a count left at 0 chooses them by engine_auto_rows). */
+ * many inner rows per sub-task (a count left at 0 chooses them by engine_auto_rows).
+ * shared_init is the board the cost model reads (the GPU's runtime makes none). */
 #define D4_TASK_SET_MEMBERS                                                                        \
     .resolve = prefix_resolve, .params_format = d4_params_format, .params_parse = d4_params_parse, \
-    .task_count = d4_task_count, .source = d4_source
+    .task_count = d4_task_count, .source = d4_source, .task_cost = d4_task_cost,                   \
+    .shared_init = task_cost_board_init, .shared_free = task_cost_board_free
 
 #endif

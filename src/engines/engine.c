@@ -44,11 +44,17 @@ const engine_desc *engine_by_name(const char *name)
 
 void engine_resolve(const engine_desc *e, nq_settings *s)
 {
-    e->resolve(s, s->n_threads ? s->n_threads : affinity_cpu_count());
+    int threads = s->n_threads ? s->n_threads : affinity_cpu_count();
+    /* the same on every machine a slice may run on; capped so that a prefix depth stays
+     * one that a count would choose for a large machine */
+    if (s->slice_count)
+        threads =
+            s->slice_count < 4096 / NQ_SLICE_WORKERS ? NQ_SLICE_WORKERS * s->slice_count : 4096;
+    e->resolve(s, threads);
 }
 
-/* Provisional: the slice branch brings the engines' own cost models. */
 double engine_task_cost(const engine_desc *e, const void *shared, const task *t)
 {
-    return e->task_cost ? e->task_cost(shared, t) : 1.0;
+    double c = e->task_cost ? e->task_cost(shared, t) : 1.0;
+    return c > 0 ? c : 0.0; /* a model's NaN or negative value counts as free */
 }

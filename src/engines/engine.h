@@ -77,10 +77,6 @@ typedef struct engine_desc {
     uint64_t (*source)(const nq_settings *s, task_emit_fn emit, void *user);
     /* Rows the source places, which nq_result.prefix_rows reports (NULL with run). */
     int (*placed_rows)(const nq_settings *s);
-    /* The predicted cost of task t, in any unit, for splitting and sampling the task set
-     * by expected work; shared is what shared_init made (NULL without it). NULL: every
-     * task costs 1. Read it through engine_task_cost. */
-    double (*task_cost)(const void *shared, const task *t);
 
     /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
      * before its first task and freed after its last; NULL worker_init: none. A NULL return fails
@@ -108,6 +104,16 @@ typedef struct engine_desc {
      * nq_result.simd reports; NULL: an engine without vector paths. */
     int (*simd)(const nq_settings *s);
 
+    /* The expected cost of completing task t, in units of the engine's choosing (only
+     * ratios between tasks of one task set mean anything), from what is cheap to compute:
+     * a count's slices (nq_settings.slice_count) are cut where the running sum reaches
+     * each 1/M of the whole, and a sampling estimator may stratify by it. shared is what
+     * shared_init made for the same resolved settings (NULL without shared_init). Runs in
+     * the calling thread, for every task: it must cost far less than the task (docs/
+     * engines.md has the measured correlation and cost). Pure: the same task, the same
+     * value, on every machine. NULL: every task costs 1. */
+    double (*task_cost)(const void *shared, const task *t);
+
     /* A runtime of its own instead of the pool; NULL: the pool. It plugs into rs as the
      * pool does (runtime/run.h: progress, a run_stop over its cancel flag, the task
      * filter), and fills out whole. */
@@ -125,11 +131,19 @@ const engine_desc *engine_find(int id);
 const engine_desc *engine_of(const nq_settings *s);
 const engine_desc *engine_by_name(const char *name);
 
-/* e's predicted cost of task t (engine_desc.task_cost), 1 for an engine without one. */
+/* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;
+ * never negative. shared as for task_cost. */
 double engine_task_cost(const engine_desc *e, const void *shared, const task *t);
 
+/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count):
+ * first .. end - 1, cut by expected cost (engines/slice.c); 0 and the task count without
+ * a slice. NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
+
 /* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
- * process may use), as nq_count would run it; s must be checked. */
+ * process may use), as nq_count would run it, or for a slice as for NQ_SLICE_WORKERS
+ * workers per slice (4096 at most), so that every slice makes the same task set; s must
+ * be checked. */
 void engine_resolve(const engine_desc *e, nq_settings *s);
 
 #endif

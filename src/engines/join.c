@@ -9,10 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 #include "engines/board.h"
 #include "engines/engine.h"
 #include "engines/join.h"
 #include "engines/prefix.h"
+
+/* The weight of a candidate pair against a candidate of one side (the fit of docs/
+ * engines.md). */
+#define JOIN_COST_PAIR 1.0
 
 static uint32_t reversed(int n, uint32_t c)
 {
@@ -107,20 +115,37 @@ typedef struct join_scratch {
     void *work;                 /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
 } join_scratch;
 
-static void *join_shared_init(const nq_settings *s)
-{
-    join_tables *jt = malloc(sizeof(*jt));
-    const join_kernel *kernel = join_kernel_find(s->simd);
+/* What a count's workers share: the tables, and for the cost model the placements of
+ * each block size on every column set, indexed by the set itself, so that a task's cost
+ * takes no rank computations (2^n entries per block size; join_task_cost). */
+typedef struct join_shared {
+    join_tables jt;             /* first: the kernels take it alone */
+    uint16_t *placements[2][2]; /* by side and near (0) or far (1) block; may alias */
+} join_shared;
 
-    assert(kernel); /* lib.c refused a path this CPU lacks */
-    if (!jt || join_tables_init(jt, s->n, kernel) != 0) {
-        free(jt);
-        return NULL;
+/* Every block has at most 6 rows up to JOIN_MAX_N, so at most 6! = 720 placements on one
+ * column set: 16 bits hold the count. A larger board needs wider entries. */
+_Static_assert(JOIN_MAX_N <= 25, "join_shared.placements holds counts of up to 6 rows");
+
+static uint16_t *placements_by_set(const join_tables *jt, int k)
+{
+    const join_block *b = join_tables_block(jt, k);
+    uint16_t *by = calloc((size_t)1 << jt->n, sizeof(*by));
+    uint32_t r = 0;
+
+    /* Gosper's order of the k-sets is colex order: the block's rank order */
+    for (uint32_t c = k ? (1u << k) - 1 : 0; by && !(c >> jt->n); r++) {
+        by[c] = (uint16_t)(b->start[r + 1] - b->start[r]);
+        if (k == 0)
+            break;
+        uint32_t low = c & -c, ripple = c + low;
+        c = ripple | (((c ^ ripple) >> 2) / low);
     }
-    return jt;
+    return by;
 }
 
-/* The tables, exact, and each worker's scratch: its pair-counter tables and four lists
+/* The tables, exact, the cost model's placements per column set (two block sizes at
+ * most), and each worker's scratch: its pair-counter tables and four lists
  * of half-boards (two sides, those that fit a middle queen, the counter's tmp of two),
  * the longest of which is taken as half the larger block's placements: measured, the
  * longest list of a count is 0.2 to 0.8 of them at n = 16..24 (docs/join.md). */
@@ -128,13 +153,49 @@ static uint64_t join_memory_bytes(const nq_settings *s)
 {
     uint64_t far, tables = join_tables_bytes(s->n, &far);
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + 5 * (far / 2) * sizeof(uint64_t);
-    return tables + (uint64_t)s->n_threads * worker;
+    uint64_t costs = 2 * ((uint64_t)1 << s->n) * sizeof(uint16_t);
+    return tables + costs + (uint64_t)s->n_threads * worker;
 }
 
 static void join_shared_free(void *p)
 {
-    join_tables_free(p);
-    free(p);
+    join_shared *sh = p;
+    for (int i = 0; i < 4; i++) {
+        uint16_t *q = sh->placements[i / 2][i % 2];
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= sh->placements[j / 2][j % 2] == q;
+        if (!seen)
+            free(q);
+    }
+    join_tables_free(&sh->jt);
+    free(sh);
+}
+
+static void *join_shared_init(const nq_settings *s)
+{
+    join_shared *sh = calloc(1, sizeof(*sh));
+    const join_kernel *kernel = join_kernel_find(s->simd);
+
+    assert(kernel); /* lib.c refused a path this CPU lacks */
+    if (!sh || join_tables_init(&sh->jt, s->n, kernel) != 0) {
+        free(sh);
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        int side = i / 2, k = i % 2 ? sh->jt.rows[side] - sh->jt.near[side] : sh->jt.near[side];
+        for (int j = 0; j < i && !sh->placements[side][i % 2]; j++) {
+            int sj = j / 2, kj = j % 2 ? sh->jt.rows[sj] - sh->jt.near[sj] : sh->jt.near[sj];
+            if (kj == k)
+                sh->placements[side][i % 2] = sh->placements[sj][j % 2];
+        }
+        if (!sh->placements[side][i % 2] &&
+            !(sh->placements[side][i % 2] = placements_by_set(&sh->jt, k))) {
+            join_shared_free(sh);
+            return NULL;
+        }
+    }
+    return sh;
 }
 
 static void *join_worker_init(const nq_settings *s)
@@ -203,7 +264,7 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
 
 static int join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
-    const join_tables *jt = w->shared;
+    const join_tables *jt = &((const join_shared *)w->shared)->jt;
     join_scratch *js = w->scratch;
     uint32_t top = (uint32_t)t->payload;
     uint64_t pairs, fixed, sum = 0, fixed_sum = 0;
@@ -254,6 +315,63 @@ static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subt
             fixed *= join_orbit_size(n, top, centre);
     }
     return t->weight * (subtotal + fixed);
+}
+
+/* ---- the cost model ---------------------------------------------------------------------- */
+
+/* The near x far placement pairs that join_halves tests for one side on columns cols:
+ * its work, and an upper bound on the half-boards it makes. */
+static double side_candidates(const join_shared *sh, int side, uint32_t cols)
+{
+    const uint16_t *near = sh->placements[side][0], *far = sh->placements[side][1];
+    int kn = sh->jt.near[side], m = __builtin_popcount(cols);
+    uint32_t x = kn ? (1u << kn) - 1 : 0;
+    uint64_t sum = 0;
+#if !defined(__BMI2__)
+    uint32_t col[32];
+    for (int i = 0, j = 0; cols >> i; i++) /* the columns, lowest first */
+        if (cols >> i & 1)
+            col[j++] = 1u << i;
+#endif
+
+    for (;;) {
+#if defined(__BMI2__)
+        uint32_t c1 = _pdep_u32(x, cols); /* the members of cols that x's index bits pick */
+#else
+        uint32_t c1 = 0;
+        for (uint32_t y = x; y; y &= y - 1)
+            c1 |= col[__builtin_ctz(y)];
+#endif
+        sum += (uint64_t)near[c1] * far[cols & ~c1];
+        if (kn == 0 || kn == m)
+            break;
+        uint32_t low = x & -x, ripple = x + low;
+        x = ripple | (((x ^ ripple) >> 2) / low);
+        if (x >> m)
+            break;
+    }
+    return (double)sum;
+}
+
+/* A task makes its top half-boards once and, per middle column (one on even boards),
+ * its bottom ones, then counts the pairs: the candidates of each side stand for the
+ * making, their product for the pair count, which dominates (docs/engines.md has the
+ * fit). */
+static double join_task_cost(const void *shared, const task *t)
+{
+    const join_shared *sh = shared;
+    const join_tables *jt = &sh->jt;
+    uint32_t top = (uint32_t)t->payload;
+    double ct = side_candidates(sh, JOIN_TOP, top), sum = ct;
+
+    for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
+        if (m >= 0 && !join_orbit_size(jt->n, top, m))
+            continue;
+        uint32_t bottom = board_mask(jt->n) & ~top & ~(m >= 0 ? 1u << m : 0);
+        double cb = side_candidates(sh, JOIN_BOTTOM, bottom);
+        sum += cb + JOIN_COST_PAIR * ct * cb;
+    }
+    return sum;
 }
 
 static void join_params_format(const nq_settings *s, char *buf, size_t size)
@@ -309,4 +427,5 @@ const engine_desc engine_join = {
     .unique = join_unique,
     .unique_scale = 8,
     .simd = join_simd,
+    .task_cost = join_task_cost,
 };

@@ -10,6 +10,7 @@
 #include "engines/dfs.h"
 #include "engines/engine.h"
 #include "engines/prefix.h"
+#include "engines/task_cost.h"
 
 typedef struct walk {
     int n, rows;
@@ -154,6 +155,19 @@ static int prefix_complete(const engine_worker *w, const task *t, uint64_t *subt
     return stopped;
 }
 
+/* A prefix's subtree grows with its placements a few rows deeper: every subtree below
+ * is about as deep, so their sizes differ mostly by how many branches survive early. */
+static double prefix_task_cost(const void *shared, const task *t)
+{
+    const task_cost_board *b = shared;
+    uint32_t all = board_mask(b->n), free[TASK_COST_ROWS], shift[TASK_COST_ROWS];
+    int rows = b->n - t->row < TASK_COST_ROWS ? b->n - t->row : TASK_COST_ROWS;
+
+    for (int d = 0; d < rows; d++)
+        free[d] = all, shift[d] = 1;
+    return (double)task_cost_placements(free, shift, rows, t->cols, t->ld, t->rd);
+}
+
 const engine_desc engine_prefix = {
     .name = "prefix",
     .id = NQ_ENGINE_PREFIX,
@@ -166,5 +180,8 @@ const engine_desc engine_prefix = {
     .task_count_bounded = prefix_task_count_bounded,
     .source = prefix_source,
     .placed_rows = prefix_placed_rows,
+    .shared_init = task_cost_board_init, /* the board, for the cost model */
+    .shared_free = task_cost_board_free,
     .complete = prefix_complete,
+    .task_cost = prefix_task_cost,
 };

@@ -195,7 +195,7 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     run_sum(rs, &total, &unique, &done);
     out->total = u128_pack(total);
     /* a scaled sum is a count of classes only over the whole task set */
-    out->has_unique = e->unique != NULL && (scale == 1 || !rs->only);
+    out->has_unique = e->unique != NULL && (scale == 1 || !run_filtered(rs));
     out->unique = u128_pack(out->has_unique ? unique / (u128)scale : 0);
     out->tasks = expected;
     out->n_threads = job->n_threads;

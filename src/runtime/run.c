@@ -49,6 +49,8 @@ affinity *run_affinity(run_state *rs, int n_threads)
 
 int run_wants(const run_state *rs, uint64_t *cursor, uint64_t id)
 {
+    if (rs->ranged)
+        return id >= rs->end ? -1 : id >= rs->first;
     if (!rs->only)
         return 1;
     if (*cursor == rs->n_only)
@@ -61,7 +63,14 @@ int run_wants(const run_state *rs, uint64_t *cursor, uint64_t id)
 
 uint64_t run_wanted(const run_state *rs, uint64_t n_tasks)
 {
+    if (rs->ranged)
+        return rs->end - rs->first;
     return rs->only ? rs->n_only : n_tasks;
+}
+
+int run_filtered(const run_state *rs)
+{
+    return rs->ranged || rs->only;
 }
 
 static void wide_add(atomic_uint_fast64_t *lo_p, atomic_uint_fast64_t *hi_p, u128 v)

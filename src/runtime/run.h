@@ -32,6 +32,10 @@ typedef struct run_state {
      * so that a subset runs through whichever runtime the engine uses. */
     const uint64_t *only;
     uint64_t n_only;
+    /* A slice (nq_settings.slice_count): the next run takes the ids first..end-1 only.
+     * Set around one count, like only, and never together with it. */
+    int ranged;
+    uint64_t first, end;
     struct affinity *aff; /* pinning plan, made by the first pinned run (NULL: none) */
     int aff_planned;
     /* Of the run in progress, written by the calling thread only (run_begin_count
@@ -51,11 +55,14 @@ void run_state_free(run_state *rs);
  * pinning is unavailable. */
 struct affinity *run_affinity(run_state *rs, int n_threads);
 
-/* Whether a run over ids in ascending order wants task id (see only): 1 yes, 0 not this
- * one, -1 none from here on. *cursor starts at 0 and is the run's place in only. */
+/* Whether a run over ids in ascending order wants task id (see only and first..end): 1
+ * yes, 0 not this one, -1 none from here on. *cursor starts at 0 and is the run's place
+ * in only. */
 int run_wants(const run_state *rs, uint64_t *cursor, uint64_t id);
 /* The tasks a run of n_tasks will take: n_tasks, or the filter's size. */
 uint64_t run_wanted(const run_state *rs, uint64_t n_tasks);
+/* Whether the run takes only some of the tasks (a filter or a range is set). */
+int run_filtered(const run_state *rs);
 
 /* Slot i (0..n_slots-2: workers; run_source_slot: the calling thread). */
 static inline run_slot *run_state_slot(run_state *rs, int i)

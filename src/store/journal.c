@@ -126,7 +126,8 @@ struct nq_journal {
     journal_table tab;
     id_map added; /* ids appended through this handle */
     nq_task_set ts;
-    uint32_t key; /* journal_record_key of the file's header */
+    uint32_t key;       /* journal_record_key of the file's header */
+    size_t header_size; /* that header's (an older version's may be smaller) */
     double interval, last_sync;
     off_t end;
     int dirty, err;
@@ -269,6 +270,7 @@ static int write_header(nq_journal *j, nq_journal_info *info)
     if ((e = write_all(j->fd, hdr, sizeof(hdr), 0)) != 0 || (e = sync_fd(j->fd)) != 0)
         return io_fail(info, e, "cannot write the header");
     j->key = journal_record_key(hdr);
+    j->header_size = JOURNAL_HEADER_SIZE;
     j->end = JOURNAL_HEADER_SIZE;
     return NQ_OK;
 }
@@ -359,6 +361,7 @@ static int load_journal(nq_journal *j, unsigned char *buf, size_t len, nq_journa
                            (unsigned long long)(len - keep), keep);
     }
     j->key = journal_record_key(buf);
+    j->header_size = j->tab.header_size;
     j->end = (off_t)keep;
     return NQ_OK;
 }
@@ -533,13 +536,13 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
 
     if (!j)
         return NQ_EINVAL;
-    if (id >= j->ts.tasks)
+    if (id >= j->ts.tasks || (j->ts.slice_count && (id < j->ts.first_task || id >= j->ts.end_task)))
         return NQ_EINVAL;
     journal_encode_record(j->key, id, subtotal, rec);
     pthread_mutex_lock(&j->lock);
     /* whole records after the header, so that a record never follows a torn one */
-    assert(j->end >= JOURNAL_HEADER_SIZE &&
-           (j->end - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE == 0);
+    assert((size_t)j->end >= j->header_size &&
+           ((size_t)j->end - j->header_size) % JOURNAL_RECORD_SIZE == 0);
     if (j->err) {
         rc = NQ_EIO;
     } else if (nq_journal_lookup(j, id, &before) || map_find(&j->added, id, &before)) {

@@ -90,11 +90,28 @@ enum {
     H_ENGINE = 24,
     H_PARAMS = 48,
     H_ID = 120,
-    H_RESERVED = 136,
-    H_CRC = 140,
+    H_SLICE_INDEX = 136,
+    H_SLICE_COUNT = 140,
+    H_FIRST = 144,
+    H_END = 152,
+    H_RESERVED = 160, /* 12 bytes */
+    H_CRC = 172,
+    V2_RESERVED = 136, /* version 2: no slice, CRC at byte 140 */
+    V2_CRC = 140,
     V1_HEADER_SIZE = 128, /* version 1: no id, CRC at byte 124 */
     V1_CRC = 124,
 };
+
+/* Where a header of this version keeps its CRC (the bytes before it are checked). */
+static size_t crc_offset(uint32_t version)
+{
+    return version == 2 ? V2_CRC : H_CRC;
+}
+
+size_t journal_header_size(const unsigned char *hdr)
+{
+    return get32(hdr + H_VERSION) == 2 ? JOURNAL_V2_HEADER_SIZE : JOURNAL_HEADER_SIZE;
+}
 
 void journal_encode_header(const nq_task_set *ts, const unsigned char id[JOURNAL_ID_SIZE],
                            unsigned char out[JOURNAL_HEADER_SIZE])
@@ -108,14 +125,20 @@ void journal_encode_header(const nq_task_set *ts, const unsigned char id[JOURNAL
     memcpy(out + H_ENGINE, ts->engine, strnlen(ts->engine, sizeof(ts->engine) - 1));
     memcpy(out + H_PARAMS, ts->params, strnlen(ts->params, sizeof(ts->params) - 1));
     memcpy(out + H_ID, id, JOURNAL_ID_SIZE);
+    if (ts->slice_count) {
+        put32(out + H_SLICE_INDEX, ts->slice_index);
+        put32(out + H_SLICE_COUNT, ts->slice_count);
+        put64(out + H_FIRST, ts->first_task);
+        put64(out + H_END, ts->end_task);
+    }
     put32(out + H_CRC, journal_crc32(out, H_CRC));
 }
 
-uint32_t journal_record_key(const unsigned char hdr[JOURNAL_HEADER_SIZE])
+uint32_t journal_record_key(const unsigned char *hdr)
 {
     /* Not over the CRC field too: a CRC-32 run over its own checksum gives the same
      * residue for every header. */
-    return journal_crc32(hdr, H_CRC);
+    return journal_crc32(hdr, crc_offset(get32(hdr + H_VERSION)));
 }
 
 /* A text field must be printable ASCII, NUL-terminated inside the field and zero after
@@ -146,8 +169,8 @@ static int check_version(const unsigned char *buf, size_t len, nq_journal_info *
         get32(buf + V1_CRC) == journal_crc32(buf, V1_CRC)) {
         journal_set_detail(info,
                            "journal format version 1 (records not bound to their journal); "
-                           "this build reads version %d: finish it with the build that "
-                           "started it, or remove it",
+                           "this build reads versions 2 and %d: finish it with the build "
+                           "that started it, or remove it",
                            JOURNAL_VERSION);
         return NQ_EUNSUPPORTED;
     }
@@ -159,10 +182,51 @@ static int check_version(const unsigned char *buf, size_t len, nq_journal_info *
     return NQ_OK;
 }
 
+/* A slice that names part of a set of tasks: index below count, ids within the set;
+ * no slice (count 0) has all four 0, so that one task set has one encoding. */
+static int slice_ok(const unsigned char *buf, uint64_t tasks)
+{
+    uint32_t k = get32(buf + H_SLICE_INDEX), m = get32(buf + H_SLICE_COUNT);
+    uint64_t first = get64(buf + H_FIRST), end = get64(buf + H_END);
+
+    for (int i = H_RESERVED; i < H_CRC; i++)
+        if (buf[i])
+            return 0;
+    if (m == 0)
+        return k == 0 && first == 0 && end == 0;
+    return m <= NQ_MAX_SLICES && k < m && first <= end && end <= tasks;
+}
+
+/* The fields every version has, and for version 3 the slice. */
+static int fields_ok(const unsigned char *buf, uint32_t version, nq_task_set *ts)
+{
+    uint32_t n = get32(buf + H_N);
+
+    if (n < 1 || n > NQ_MAX_N || get64(buf + H_TASKS) == 0 ||
+        !text_field_ok(buf + H_ENGINE, sizeof(ts->engine), 0) ||
+        !text_field_ok(buf + H_PARAMS, sizeof(ts->params), 1))
+        return 0;
+    if (version == 2 ? get32(buf + V2_RESERVED) != 0 : !slice_ok(buf, get64(buf + H_TASKS)))
+        return 0;
+    memset(ts, 0, sizeof(*ts));
+    ts->n = (int)n;
+    ts->tasks = get64(buf + H_TASKS);
+    memcpy(ts->engine, buf + H_ENGINE, sizeof(ts->engine));
+    memcpy(ts->params, buf + H_PARAMS, sizeof(ts->params));
+    if (version == 3 && get32(buf + H_SLICE_COUNT)) {
+        ts->slice_index = get32(buf + H_SLICE_INDEX);
+        ts->slice_count = get32(buf + H_SLICE_COUNT);
+        ts->first_task = get64(buf + H_FIRST);
+        ts->end_task = get64(buf + H_END);
+    }
+    return 1;
+}
+
 int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
                           nq_journal_info *info)
 {
-    uint32_t n;
+    uint32_t version;
+    size_t size;
     int rc;
 
     if (len < sizeof(magic) || memcmp(buf, magic, sizeof(magic)) != 0) {
@@ -172,27 +236,20 @@ int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
     rc = check_version(buf, len, info);
     if (rc != NQ_OK)
         return rc;
-    if (len < JOURNAL_HEADER_SIZE) {
-        journal_set_detail(info, "header cut short: %zu of %d bytes", len, JOURNAL_HEADER_SIZE);
+    version = len >= H_VERSION + 4 ? get32(buf + H_VERSION) : 0;
+    size = version == 2 ? JOURNAL_V2_HEADER_SIZE : JOURNAL_HEADER_SIZE;
+    if (len < size) {
+        journal_set_detail(info, "header cut short: %zu of %zu bytes", len, size);
         return NQ_ECORRUPT;
     }
-    if (get32(buf + H_CRC) != journal_crc32(buf, H_CRC)) {
+    if (get32(buf + crc_offset(version)) != journal_crc32(buf, crc_offset(version))) {
         journal_set_detail(info, "header checksum mismatch");
         return NQ_ECORRUPT;
     }
-    n = get32(buf + H_N);
-    if (get32(buf + H_VERSION) != JOURNAL_VERSION || n < 1 || n > NQ_MAX_N ||
-        get64(buf + H_TASKS) == 0 || get32(buf + H_RESERVED) != 0 ||
-        !text_field_ok(buf + H_ENGINE, sizeof(ts->engine), 0) ||
-        !text_field_ok(buf + H_PARAMS, sizeof(ts->params), 1)) {
+    if ((version != 2 && version != JOURNAL_VERSION) || !fields_ok(buf, version, ts)) {
         journal_set_detail(info, "header fields out of range");
         return NQ_ECORRUPT;
     }
-    memset(ts, 0, sizeof(*ts));
-    ts->n = (int)n;
-    ts->tasks = get64(buf + H_TASKS);
-    memcpy(ts->engine, buf + H_ENGINE, sizeof(ts->engine));
-    memcpy(ts->params, buf + H_PARAMS, sizeof(ts->params));
     return NQ_OK;
 }
 
@@ -233,19 +290,22 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
                   nq_journal_info *info)
 {
     nq_task_set ts;
-    size_t body, n_full, n_good, out = 0;
+    size_t body, n_full, n_good, out = 0, hsize;
     uint32_t key;
     int rc;
 
     tab->e = NULL;
     tab->len = 0;
+    tab->header_size = 0;
     *keep = 0;
     rc = journal_decode_header(buf, len, &ts, info);
     if (rc != NQ_OK)
         return rc;
     if (info)
         info->found = ts;
-    body = len - JOURNAL_HEADER_SIZE;
+    tab->header_size = journal_header_size(buf);
+    hsize = tab->header_size;
+    body = len - hsize;
     n_full = body / JOURNAL_RECORD_SIZE;
     /* Records are written one at a time at the end, so a crash can tear at most the last
      * one: either a fragment shorter than a record, or (no fragment) a last full record
@@ -253,7 +313,7 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     key = journal_record_key(buf);
     n_good = n_full;
     if (body % JOURNAL_RECORD_SIZE == 0 && n_full > 0 &&
-        !record_crc_ok(key, buf + JOURNAL_HEADER_SIZE + (n_full - 1) * JOURNAL_RECORD_SIZE))
+        !record_crc_ok(key, buf + hsize + (n_full - 1) * JOURNAL_RECORD_SIZE))
         n_good = n_full - 1;
     if (n_good) {
         tab->e = malloc(n_good * sizeof(*tab->e));
@@ -261,7 +321,7 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
             return NQ_ENOMEM;
     }
     for (size_t i = 0; i < n_good; i++) {
-        const unsigned char *p = buf + JOURNAL_HEADER_SIZE + i * JOURNAL_RECORD_SIZE;
+        const unsigned char *p = buf + hsize + i * JOURNAL_RECORD_SIZE;
         if (!record_crc_ok(key, p) || get32(p + 16) != JOURNAL_KIND_TASK) {
             if (info)
                 info->offset = (uint64_t)(p - buf);
@@ -288,6 +348,17 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
             rc = NQ_ECORRUPT;
             goto fail;
         }
+        if (ts.slice_count && (tab->e[i].id < ts.first_task || tab->e[i].id >= ts.end_task)) {
+            if (info)
+                info->offset = (uint64_t)(p - buf);
+            journal_set_detail(info,
+                               "record %zu names task %llu, outside the journal's slice "
+                               "[%llu, %llu)",
+                               i, (unsigned long long)tab->e[i].id,
+                               (unsigned long long)ts.first_task, (unsigned long long)ts.end_task);
+            rc = NQ_ECORRUPT;
+            goto fail;
+        }
     }
     /* Sort, then fold duplicates: the same id twice with the same subtotal is harmless
      * (two writers agreeing); with different subtotals one of them is wrong. */
@@ -311,7 +382,7 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     }
     tab->len = out;
     assert(table_sorted_unique(tab));
-    *keep = JOURNAL_HEADER_SIZE + n_good * JOURNAL_RECORD_SIZE;
+    *keep = hsize + n_good * JOURNAL_RECORD_SIZE;
     assert(*keep <= len && len - *keep < 2 * JOURNAL_RECORD_SIZE); /* at most the last one */
     if (info) {
         info->records = n_good;

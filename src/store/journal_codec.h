@@ -8,18 +8,24 @@
 
 #include "nqueens/nqueens.h"
 
-/* Layout (version 2; docs/journal.md), all integers little-endian:
- *   header (144 bytes): magic "NQJOURNL", u32 version, u32 n, u64 tasks, engine[24],
+/* Layout (version 3; docs/journal.md), all integers little-endian:
+ *   header (176 bytes): magic "NQJOURNL", u32 version, u32 n, u64 tasks, engine[24],
  *                       params[72], journal id[16] (random, one per journal),
- *                       u32 reserved (0), u32 CRC-32 of bytes 0..139
+ *                       u32 slice index, u32 slice count (0: the whole set),
+ *                       u64 first task, u64 end task (the slice's ids; 0 and 0 without),
+ *                       reserved[12] (0), u32 CRC-32 of bytes 0..171
  *   record (24 bytes):  u64 task id, u64 subtotal, u32 kind (1 = task done),
- *                       u32 CRC-32 of header bytes 0..139 followed by record bytes 0..19
- * Text fields are NUL-padded printable ASCII, so equal task sets are equal bytes. A
- * record's checksum covers its journal's header, id included, so that records copied
- * from another journal (another run, or another n) fail their checksum here. */
+ *                       u32 CRC-32 of the header's bytes before its CRC, then record
+ *                       bytes 0..19
+ * Version 2 (144-byte header: no slice, reserved u32 at 136, CRC at 140) is still read
+ * and resumed, its records keyed by its own header. Text fields are NUL-padded
+ * printable ASCII, so equal task sets are equal bytes. A record's checksum covers its
+ * journal's header, id included, so that records copied from another journal (another
+ * run, or another n) fail their checksum here. */
 enum {
-    JOURNAL_VERSION = 2,
-    JOURNAL_HEADER_SIZE = 144,
+    JOURNAL_VERSION = 3,
+    JOURNAL_HEADER_SIZE = 176, /* this version's; the largest */
+    JOURNAL_V2_HEADER_SIZE = 144,
     JOURNAL_RECORD_SIZE = 24,
     JOURNAL_ID_SIZE = 16,
     JOURNAL_KIND_TASK = 1,
@@ -29,10 +35,12 @@ typedef struct journal_entry {
     uint64_t id, subtotal;
 } journal_entry;
 
-/* The records of a journal, sorted by id, one per id. */
+/* The records of a journal, sorted by id, one per id, and the size of the header they
+ * follow (the journal's version's). */
 typedef struct journal_table {
     journal_entry *e;
     size_t len;
+    size_t header_size;
 } journal_table;
 
 uint32_t journal_crc32(const void *buf, size_t len);
@@ -47,8 +55,12 @@ void journal_encode_header(const nq_task_set *ts, const unsigned char id[JOURNAL
 int journal_decode_header(const unsigned char *buf, size_t len, nq_task_set *ts,
                           nq_journal_info *info);
 
-/* The key that binds records to a journal: the CRC-32 of its header's bytes 0..139. */
-uint32_t journal_record_key(const unsigned char hdr[JOURNAL_HEADER_SIZE]);
+/* The key that binds records to a journal: the CRC-32 of its header's bytes before the
+ * header's own CRC (0..171; 0..139 in version 2). hdr holds a whole header that
+ * journal_decode_header accepted, or one journal_encode_header wrote. */
+uint32_t journal_record_key(const unsigned char *hdr);
+/* The size of the header that starts hdr (which journal_decode_header accepted). */
+size_t journal_header_size(const unsigned char *hdr);
 
 /* One task-done record of the journal whose record key is key. */
 void journal_encode_record(uint32_t key, uint64_t id, uint64_t subtotal,

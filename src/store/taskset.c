@@ -14,6 +14,19 @@
  * boards is 67 M tasks, a journal of 1.6 GB. */
 #define TASK_SOURCE_MAX_NODES (1ull << 26)
 
+/* A slice's place in the set, once the set is known to be within the bound. */
+static int describe_slice(const engine_desc *e, const nq_settings *rs, nq_task_set *ts)
+{
+    if (!rs->slice_count)
+        return NQ_OK;
+    if (rs->slice_index < 0 || rs->slice_index >= rs->slice_count ||
+        rs->slice_count > NQ_MAX_SLICES)
+        return NQ_EINVAL;
+    ts->slice_index = (uint32_t)rs->slice_index;
+    ts->slice_count = (uint32_t)rs->slice_count;
+    return engine_slice_range(e, rs, &ts->first_task, &ts->end_task);
+}
+
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
     const engine_desc *e = s ? engine_of(s) : NULL;
@@ -33,11 +46,13 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
     ts->n = s->n;
     snprintf(ts->engine, sizeof(ts->engine), "%s", e->name);
     e->params_format(&rs, ts->params, sizeof(ts->params));
-    if (e->task_count_bounded)
-        return e->task_count_bounded(&rs, TASK_SOURCE_MAX_NODES, &ts->tasks) == 0 ? NQ_OK
-                                                                                  : NQ_EINVAL;
-    ts->tasks = e->task_count(&rs);
-    return NQ_OK;
+    if (e->task_count_bounded) {
+        if (e->task_count_bounded(&rs, TASK_SOURCE_MAX_NODES, &ts->tasks) != 0)
+            return NQ_EINVAL;
+    } else {
+        ts->tasks = e->task_count(&rs);
+    }
+    return describe_slice(e, &rs, ts);
 }
 
 int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
@@ -51,6 +66,10 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
     t = *s;
     t.n = ts->n;
     t.engine = e->id;
+    t.slice_index = (int)ts->slice_index;
+    t.slice_count = (int)ts->slice_count;
+    if (ts->slice_count > NQ_MAX_SLICES || (ts->slice_count && ts->slice_index >= ts->slice_count))
+        return NQ_EINVAL;
     if (e->params_parse(ts->params, &t) != NQ_OK)
         return NQ_EINVAL;
     /* Round trip: the settings must describe exactly the recorded set, tasks included
@@ -65,7 +84,9 @@ int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b)
 {
     return a && b && a->n == b->n && a->tasks == b->tasks &&
            strncmp(a->engine, b->engine, sizeof(a->engine)) == 0 &&
-           strncmp(a->params, b->params, sizeof(a->params)) == 0;
+           strncmp(a->params, b->params, sizeof(a->params)) == 0 &&
+           a->slice_index == b->slice_index && a->slice_count == b->slice_count &&
+           a->first_task == b->first_task && a->end_task == b->end_task;
 }
 
 typedef struct weight_sink {

@@ -20,14 +20,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort(); /* an error must leave nothing to free */
         return 0;
     }
-    if (keep > size || keep < JOURNAL_HEADER_SIZE ||
-        (keep - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE != 0 ||
-        size - keep > JOURNAL_RECORD_SIZE)
+    if ((tab.header_size != JOURNAL_HEADER_SIZE && tab.header_size != JOURNAL_V2_HEADER_SIZE) ||
+        keep > size || keep < tab.header_size ||
+        (keep - tab.header_size) % JOURNAL_RECORD_SIZE != 0 || size - keep > JOURNAL_RECORD_SIZE)
+        abort();
+    if (info.found.slice_count &&
+        (info.found.slice_index >= info.found.slice_count ||
+         info.found.first_task > info.found.end_task || info.found.end_task > info.found.tasks))
         abort();
     if (info.torn_bytes != size - keep || info.tasks_done != tab.len || tab.len > info.records)
         abort();
     for (size_t i = 0; i < tab.len; i++)
-        if (tab.e[i].id >= info.found.tasks || (i && tab.e[i - 1].id >= tab.e[i].id))
+        if (tab.e[i].id >= info.found.tasks || (i && tab.e[i - 1].id >= tab.e[i].id) ||
+            (info.found.slice_count &&
+             (tab.e[i].id < info.found.first_task || tab.e[i].id >= info.found.end_task)))
             abort();
     free(tab.e);
     return 0;

@@ -1,0 +1,67 @@
+/* Slices of a count: contiguous ranges of task ids cut where the running sum of the
+ * engine's expected task costs (engine_desc.task_cost) reaches each 1/M of the whole, so
+ * that the slices of a job array take about the same time whatever the spread of the
+ * tasks. The costs are summed in id order, one double at a time, so that one build
+ * always cuts one task set the same way. */
+#include <stdlib.h>
+
+#include "engines/engine.h"
+
+typedef struct cost_walk {
+    const engine_desc *e;
+    const void *shared;
+    double *cost;
+    uint64_t n;
+} cost_walk;
+
+static int take_cost(void *user, const task *t)
+{
+    cost_walk *w = user;
+    if (t->id >= w->n)
+        return 1;
+    w->cost[t->id] = engine_task_cost(w->e, w->shared, t);
+    return 0;
+}
+
+/* The first id of slice j of m: the first whose preceding costs reach j/m of total. */
+static uint64_t slice_bound(const double *cost, uint64_t n, double total, int j, int m)
+{
+    double target = total * j / m, sum = 0;
+    uint64_t i = 0;
+
+    if (j == m)
+        return n; /* the last slice takes any trailing tasks of cost 0 */
+    while (i < n && sum < target)
+        sum += cost[i++];
+    return i;
+}
+
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end)
+{
+    cost_walk w = {e, NULL, NULL, e->task_count(s)};
+    double total = 0;
+
+    if (!s->slice_count) {
+        *first = 0, *end = w.n;
+        return NQ_OK;
+    }
+    w.cost = malloc((w.n ? w.n : 1) * sizeof(*w.cost));
+    if (!w.cost || (e->shared_init && !(w.shared = e->shared_init(s)))) {
+        free(w.cost);
+        return NQ_ENOMEM;
+    }
+    if (e->source(s, take_cost, &w) != w.n) {
+        free(w.cost);
+        if (w.shared)
+            e->shared_free((void *)w.shared);
+        return NQ_EINVAL;
+    }
+    if (w.shared)
+        e->shared_free((void *)w.shared);
+    for (uint64_t i = 0; i < w.n; i++)
+        total += w.cost[i];
+    *first = slice_bound(w.cost, w.n, total, s->slice_index, s->slice_count);
+    *end = slice_bound(w.cost, w.n, total, s->slice_index + 1, s->slice_count);
+    free(w.cost);
+    return NQ_OK;
+}

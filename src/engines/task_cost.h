@@ -1,0 +1,29 @@
+/* What the engines' cost models (engine_desc.task_cost) share: the board a model needs
+ * when the engine has no tables of its own, and a count of partial placements a few rows
+ * deeper, the proxy for a DFS subtree's size that prefix and d4 use. */
+#ifndef NQ_TASK_COST_H
+#define NQ_TASK_COST_H
+
+#include <stdint.h>
+
+#include "nqueens/nqueens.h"
+
+/* Rows below a task that its cost model places: deeper follows the subtree better (see
+ * docs/engines.md, "Cost models": 4 rows correlate at 0.9 with d4's task times, 3 rows
+ * at 0.75) but cost about n times more per row. */
+#define TASK_COST_ROWS 4
+
+/* The shared_init of an engine whose cost model needs only the board. */
+typedef struct task_cost_board {
+    int n;
+} task_cost_board;
+void *task_cost_board_init(const nq_settings *s);
+void task_cost_board_free(void *shared);
+
+/* The placements of the next rows rows, row d taking the squares free[d] outside cols
+ * and the diagonals ld, rd (attacking row 0 of them), which move by shift[d] rows to the
+ * next. */
+uint64_t task_cost_placements(const uint32_t *free, const uint32_t *shift, int rows, uint32_t cols,
+                              uint32_t ld, uint32_t rd);
+
+#endif
