@@ -35,7 +35,7 @@ for pkg in libopenmpi-dev clang-format libcriterion-dev help2man bash-completion
     check "test installs $pkg" yes "$t" "$pkg"
 done
 c=$(missing cross)
-for pkg in gcc-aarch64-linux-gnu qemu-user meson; do
+for pkg in gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user meson; do
     check "cross installs $pkg" yes "$c" "$pkg"
 done
 check "cross leaves Criterion out" no "$c" libcriterion-dev
