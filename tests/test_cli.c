@@ -354,7 +354,7 @@ Test(unit, cli_messages_help_the_user)
         {{"count", "8", "--jsno", NULL}, "did you mean --json?"},
         {{"count", "8", "--p", "3", NULL}, "ambiguous option '--p': --prefix-rows, --progress"},
         {{"count", "8", "--progress", "json", NULL}, "write --progress=json"},
-        {{"count", "8", "--engine", "nope", NULL}, "expected one of auto, prefix, d4, cuda, join"},
+        {{"count", "8", "--engine", "nope", NULL}, "expected one of auto, prefix, d4, cuda"},
         {{"list", "6", "--engine", "cuda", NULL}, "list has one engine"},
         {{"count", "8", "--threads", "0", NULL}, "expected 1..4096, or 'max'"},
         {{"cuont", "8", NULL}, "did you mean count?"},
