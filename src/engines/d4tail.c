@@ -51,7 +51,7 @@ static inline int plan_alive(const d4_plan *p, int d, uint32_t nc, uint32_t nl, 
 #define SEARCH_SETTLE_ROWS (TAIL_ROWS + 1)
 #define SEARCH_SETTLE(c, d, nc, nl, nr, na)                                                        \
     tail_settle(&(c)->tail, (c)->p->cols & ~(nc), na, nl, nr, (c)->p->shift[(d) + 1], 0)
-#define SEARCH_STOP_MASK SEARCH_STOP_MASK_COUNT
+#define SEARCH_STOP_MASK SEARCH_STOP_MASK_TAIL
 #define SEARCH_STOPPING(c) search_stopping(&(c)->stop)
 #include "engines/search_tmpl.c"
 

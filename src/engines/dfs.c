@@ -21,7 +21,7 @@ typedef struct dfs_ctx {
 #define SEARCH_SHIFT(c, d) 1u
 #define SEARCH_SETTLE_ROWS (TAIL_ROWS + 1)
 #define SEARCH_SETTLE(c, d, nc, nl, nr, na) tail_settle(NULL, (c)->all & ~(nc), na, nl, nr, 1, 1)
-#define SEARCH_STOP_MASK SEARCH_STOP_MASK_COUNT
+#define SEARCH_STOP_MASK SEARCH_STOP_MASK_TAIL
 #define SEARCH_STOPPING(c) search_stopping(&(c)->stop)
 #include "engines/search_tmpl.c"
 
