@@ -35,7 +35,11 @@ static void on_signal(int sig)
     nq_solver_cancel(atomic_load(&target));
 }
 
-/* Takes the blocked signals as they come; cancelled (in sigtimedwait) by signals_restore. */
+/* Takes the blocked signals as they come; cancelled (in sigtimedwait) by signals_restore.
+ * A cancel only stops a run in progress, so after a signal each tick cancels the target
+ * again: a signal that came while the solver was being made stops its run within a tick
+ * of the start, whatever hooks the run calls (count's look at signals_caught when a task
+ * is handed out or ends; an engine with a runtime of its own may call none for long). */
 static void *watch(void *unused)
 {
     const struct timespec tick = {0, 50L * 1000 * 1000};
@@ -44,6 +48,8 @@ static void *watch(void *unused)
         int sig = sigtimedwait(&watched, NULL, &tick);
         if (sig > 0)
             on_signal(sig);
+        else if (atomic_load(&caught))
+            nq_solver_cancel(atomic_load(&target));
     }
     return NULL;
 }
