@@ -262,7 +262,7 @@ typedef struct nq_estimate_options {
     int max_strata;     /* 0: 64 */
     /* Relative uncertainty of the CPU time of a count as such, run to run, on this
      * machine, added to the interval in quadrature (a full count's own time varies
-     * under other users' load); 0: none. Default 0.05: docs/estimate.md. */
+     * under other users' load); 0: none. Default 0.08: docs/estimate.md. */
     double timing_error;
     /* Called in the calling thread after each sampled task, NULL: not; a nonzero
      * return stops the estimate with NQ_ECALLBACK. */
