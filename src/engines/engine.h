@@ -1,7 +1,9 @@
 /* The engine table: every engine is one descriptor, defined in the engine's own file,
  * and the library (lib.c, store/taskset.c, the worker pool) reaches engines only through
- * it. Adding an engine is its file, one row in engine_table (engines/engine.c), one enum
- * value in include/nqueens/nqueens.h and its source in meson.build.
+ * it; what an engine can do (the options it takes, its n range, whether auto picks it)
+ * is in the descriptor too, and the tools ask nq_engine_describe, never the id. Adding
+ * an engine is its file, one row in ENGINE_ROWS (engines/engine.c), one enum value in
+ * include/nqueens/nqueens.h and its source in meson.build (docs/engines.md).
  *
  * Settings an engine sees are checked (lib.c's check_settings) and, except in resolve,
  * resolved: every automatic parameter (prefix_rows = 0) replaced by its value, so that
@@ -44,13 +46,27 @@ static inline int engine_stopping(const engine_worker *w)
     return w->stopping && w->stopping(w->run);
 }
 
+struct list_job;
+
 typedef struct engine_desc {
     const char *name; /* nq_engine_name; also the engine of a task set and journal */
-    int id;           /* enum nq_engine */
+    int id;           /* enum nq_engine: its row in engine_table */
     int built;        /* 0: left out of this build (NQ_EUNSUPPORTED), name and tasks known */
-    int can_list;     /* nq_list accepts it (listing always runs engines/list.c) */
 
-    int max_n; /* the largest board it takes (its tables' limit); 0: NQ_MAX_N */
+    /* What it can do, which nq_engine_describe reports (nq_engine_info says what each
+     * means to a caller). */
+    int min_n, max_n;      /* the boards it takes (max_n: its tables' limit); 0: 1, NQ_MAX_N */
+    int auto_rank;         /* auto runs the built engine of highest rank whose range holds
+                              n; 0: never picked by auto */
+    int takes_prefix_rows; /* settings.prefix_rows means something to it */
+    int takes_devices;     /* it runs on the GPUs of settings.devices, not on CPU workers */
+    int pins_workers;      /* settings.pin_threads binds its CPU workers */
+    /* The engine whose task ids and subtotals it has (a journal of one is the other's);
+     * NULL: its own. */
+    const struct engine_desc *task_family;
+    /* The listing runtime nq_list runs for it (engines/list.c); NULL: no listing. */
+    int (*list)(const struct list_job *job, nq_result *out);
+
     /* The peak bytes a count of resolved settings s allocates, its tables and every
      * worker's scratch, estimated without making them (nq_memory_estimate). NULL: a few
      * MB at most, never refused. */
@@ -127,8 +143,15 @@ extern const int engine_count;
 /* The engine with this enum nq_engine id or name; NULL if there is none (built or not). */
 const engine_desc *engine_find(int id);
 /* The engine settings s run: engine_find(s->engine), or for NQ_ENGINE_AUTO the one
- * chosen for the board. */
+ * chosen for the board (engine_pick). */
 const engine_desc *engine_of(const nq_settings *s);
+/* auto's choice for board n: the built engine of highest auto_rank whose n range holds
+ * n and, with listing, that lists; NULL if none. */
+const engine_desc *engine_pick(int n, int listing);
+/* The boards e takes, and its task family (e itself when it shares none). */
+int engine_min_n(const engine_desc *e);
+int engine_max_n(const engine_desc *e);
+const engine_desc *engine_family(const engine_desc *e);
 const engine_desc *engine_by_name(const char *name);
 
 /* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;

@@ -9,6 +9,7 @@
 
 #include "engines/dfs.h"
 #include "engines/engine.h"
+#include "engines/list.h"
 #include "engines/prefix.h"
 #include "engines/task_cost.h"
 
@@ -172,7 +173,9 @@ const engine_desc engine_prefix = {
     .name = "prefix",
     .id = NQ_ENGINE_PREFIX,
     .built = 1,
-    .can_list = 1,
+    .takes_prefix_rows = 1,
+    .pins_workers = 1,
+    .list = list_run,
     .resolve = prefix_resolve,
     .params_format = prefix_params_format,
     .params_parse = prefix_params_parse,
