@@ -363,11 +363,11 @@ static int d4_placed_rows(const nq_settings *s)
     return s->n > 1 ? 2 : 1;
 }
 
-static int d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+static engine_status d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
     int stopped;
     *subtotal = d4_search(w->s->n, t, w, &stopped);
-    return stopped;
+    return stopped ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
 uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal)

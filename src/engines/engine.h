@@ -46,6 +46,13 @@ static inline int engine_stopping(const engine_worker *w)
     return w->stopping && w->stopping(w->run);
 }
 
+/* What complete returns. */
+typedef enum engine_status {
+    ENGINE_DONE = 0, /* *subtotal is the task's */
+    ENGINE_STOPPED,  /* it saw engine_stopping and gave up: the task is not recorded */
+    ENGINE_FAILED    /* it could not finish (no memory): the run fails with NQ_ENOMEM */
+} engine_status;
+
 struct list_job;
 
 typedef struct engine_desc {
@@ -95,19 +102,22 @@ typedef struct engine_desc {
     int (*placed_rows)(const nq_settings *s);
 
     /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
-     * before its first task and freed after its last; NULL worker_init: none. A NULL return fails
-     * the run with NQ_ENOMEM. */
-    void *(*worker_init)(const nq_settings *s);
+     * before its first task and freed after its last, sized there for the largest task
+     * of the run (shared, what shared_init made, tells it), so that complete never
+     * allocates; NULL worker_init: none. A NULL return fails the run with NQ_ENOMEM. */
+    void *(*worker_init)(const nq_settings *s, const void *shared);
     void (*worker_free)(void *scratch);
     /* What all workers of one count share read-only (tables): made in the calling thread
      * before the workers start, freed after they end; NULL shared_init: nothing. A NULL
      * return fails the run with NQ_ENOMEM. */
     void *(*shared_init)(const nq_settings *s);
     void (*shared_free)(void *shared);
-    /* Complete task t: its raw, unweighted subtotal into *subtotal, and 0. Nonzero when
-     * it saw engine_stopping(w) and gave up: the task is then not recorded, so a resumed
-     * run does it again. Runs in the worker threads, concurrently; no allocation. */
-    int (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
+    /* Complete task t: its raw, unweighted subtotal into *subtotal, and ENGINE_DONE.
+     * ENGINE_STOPPED when it saw engine_stopping(w) and gave up: the task is then not
+     * recorded, so a resumed run does it again; ENGINE_FAILED when it could not finish
+     * (the run fails with NQ_ENOMEM). Runs in the worker threads, concurrently; no
+     * allocation (worker_init sized the scratch). */
+    engine_status (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
     /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
      * the engine does not know them (nq_result.has_unique = 0). Also called in the
      * calling thread for tasks a reuse hook supplies, with w->scratch NULL. */

@@ -148,12 +148,12 @@ static int prefix_placed_rows(const nq_settings *s)
     return s->prefix_rows;
 }
 
-static int prefix_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+static engine_status prefix_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
     int stopped;
     *subtotal =
         dfs_search(board_mask(w->s->n), w->s->n - t->row, t->cols, t->ld, t->rd, w, &stopped);
-    return stopped;
+    return stopped ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
 /* A prefix's subtree grows with its placements a few rows deeper: every subtree below
