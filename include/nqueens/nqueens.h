@@ -52,7 +52,8 @@ enum nq_engine {
     NQ_ENGINE_D4 = 1,     /* border queens canonical under the square's 8 symmetries */
     NQ_ENGINE_CUDA = 2,   /* the d4 tasks completed on NVIDIA GPUs (builds with CUDA only) */
     NQ_ENGINE_JOIN = 3,   /* half-boards matched by their diagonals, not every solution visited */
-    /* Not an engine: the library picks one for the board (join up to n = 21, d4 beyond);
+    /* Not an engine: the library picks one for the board, the built engine of highest
+     * nq_engine_info.auto_rank whose n range holds n (join up to n = 24, d4 beyond);
      * nq_result.engine and task sets name the one that ran. */
     NQ_ENGINE_AUTO = 100
 };
