@@ -68,7 +68,7 @@ static int check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->prefix_rows < 0 || s->prefix_rows > s->n)
         return NQ_EINVAL;
-    if (s->n > nq_engine_max_n(e->id))
+    if (s->n < engine_min_n(e) || s->n > engine_max_n(e))
         return NQ_EINVAL;
     if (s->simd < NQ_SIMD_AUTO || s->simd > NQ_SIMD_AVX512)
         return NQ_EINVAL;
@@ -243,6 +243,7 @@ int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 
 int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out)
 {
+    const engine_desc *e;
     list_job job;
     nq_result r;
     double t0, u0, s0;
@@ -250,8 +251,9 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
 
     if (!s || !fn || !out)
         return NQ_EINVAL;
-    /* auto lists with the listing engine, whatever it would count with */
-    if (s->s.engine != NQ_ENGINE_AUTO && !engine_of(&s->s)->can_list)
+    /* auto lists with its preferred engine that lists, whatever it would count with */
+    e = s->s.engine == NQ_ENGINE_AUTO ? engine_pick(s->s.n, 1) : engine_find(s->s.engine);
+    if (!e || !e->list)
         return NQ_EUNSUPPORTED;
     rc = run_begin(s, out);
     if (rc != NQ_OK)
@@ -261,7 +263,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
                      user,   limit,          &s->run};
     clock_cpu_split(&u0, &s0);
-    rc = list_run(&job, &r);
+    rc = e->list(&job, &r);
     run_end(s);
     r.seconds = clock_seconds() - t0;
     clock_cpu_split(&r.user_seconds, &r.system_seconds);
@@ -428,13 +430,68 @@ const char *nq_engine_name(int engine)
 
 int nq_engine_max_n(int engine)
 {
+    nq_engine_info info;
+    int rc = nq_engine_describe(engine, &info);
+
+    return rc == NQ_OK ? info.max_n : rc;
+}
+
+static void engine_info_of(const engine_desc *e, nq_engine_info *out)
+{
+    *out = (nq_engine_info){
+        .engine = e->id,
+        .name = e->name,
+        .built = e->built,
+        .min_n = engine_min_n(e),
+        .max_n = engine_max_n(e),
+        .task_family = engine_family(e)->id,
+        .takes_prefix_rows = e->takes_prefix_rows,
+        .takes_devices = e->takes_devices,
+        .pins_workers = e->pins_workers,
+        .has_simd = e->simd != NULL,
+        .has_unique = e->unique != NULL,
+        .can_list = e->list != NULL,
+        .auto_rank = e->auto_rank,
+    };
+}
+
+/* auto: what the engines it may pick have, one flag at a time. */
+static void auto_info(nq_engine_info *out)
+{
+    *out = (nq_engine_info){.engine = NQ_ENGINE_AUTO,
+                            .name = "auto",
+                            .built = 1,
+                            .min_n = NQ_MAX_N + 1,
+                            .task_family = NQ_ENGINE_AUTO};
+    for (int i = 0; i < engine_count; i++) {
+        nq_engine_info c;
+        if (!engine_table[i]->built || engine_table[i]->auto_rank <= 0)
+            continue;
+        engine_info_of(engine_table[i], &c);
+        out->min_n = c.min_n < out->min_n ? c.min_n : out->min_n;
+        out->max_n = c.max_n > out->max_n ? c.max_n : out->max_n;
+        out->takes_prefix_rows |= c.takes_prefix_rows;
+        out->takes_devices |= c.takes_devices;
+        out->pins_workers |= c.pins_workers;
+        out->has_simd |= c.has_simd;
+        out->has_unique |= c.has_unique;
+        out->can_list |= c.can_list;
+    }
+}
+
+int nq_engine_describe(int engine, nq_engine_info *out)
+{
     const engine_desc *e = engine_find(engine);
 
-    if (engine == NQ_ENGINE_AUTO)
-        return NQ_MAX_N;
-    if (!e)
+    if (!out)
         return NQ_EINVAL;
-    return e->max_n ? e->max_n : NQ_MAX_N;
+    if (engine == NQ_ENGINE_AUTO)
+        auto_info(out);
+    else if (e)
+        engine_info_of(e, out);
+    else
+        return NQ_EINVAL;
+    return NQ_OK;
 }
 
 int nq_engine_from_name(const char *name)

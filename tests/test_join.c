@@ -308,7 +308,9 @@ static int cmp_mask(const void *x, const void *y)
 static size_t sorted_halves(const join_kernel *jk, const join_tables *jt, int side, uint32_t cols,
                             uint64_t forbid, join_buf *out)
 {
-    size_t k = jk->halves(jt, side, cols, forbid, out);
+    join_tables with = *jt;
+    with.kernel = jk;
+    size_t k = join_halves_growing(&with, side, cols, forbid, out);
     cr_assert_neq(k, SIZE_MAX, "%s: out of memory", nq_simd_name(jk->simd));
     qsort(out->v, k, sizeof(uint64_t), cmp_mask);
     return k;

@@ -52,7 +52,8 @@ enum nq_engine {
     NQ_ENGINE_D4 = 1,     /* border queens canonical under the square's 8 symmetries */
     NQ_ENGINE_CUDA = 2,   /* the d4 tasks completed on NVIDIA GPUs (builds with CUDA only) */
     NQ_ENGINE_JOIN = 3,   /* half-boards matched by their diagonals, not every solution visited */
-    /* Not an engine: the library picks one for the board (join up to n = 21, d4 beyond);
+    /* Not an engine: the library picks one for the board, the built engine of highest
+     * nq_engine_info.auto_rank whose n range holds n (join up to n = 24, d4 beyond);
      * nq_result.engine and task sets name the one that ran. */
     NQ_ENGINE_AUTO = 100
 };
@@ -335,6 +336,37 @@ NQ_API const char *nq_engine_name(int engine);
 /* The largest n the engine takes (NQ_MAX_N, or less for an engine whose tables would
  * not fit: join), or NQ_EINVAL for an unknown engine. */
 NQ_API int nq_engine_max_n(int engine);
+
+/* What an engine can do, for a tool that offers options per engine: ask this, never
+ * the engine's id or name. The ids are 0, 1, 2, ... up to the first that answers
+ * NQ_EINVAL, plus NQ_ENGINE_AUTO. */
+typedef struct nq_engine_info {
+    int engine;       /* enum nq_engine, as asked */
+    const char *name; /* nq_engine_name */
+    int built;        /* 1: this library has it; 0: known, but nq_create_solver refuses it
+                         with NQ_EUNSUPPORTED (its name, tasks and journals still work) */
+    int min_n, max_n; /* the boards it takes */
+    /* The engine whose task ids and subtotals it has: itself, or another (cuda has
+     * d4's), so that a journal or subtotals of one serve the other. Auto: auto. */
+    int task_family;
+    int takes_prefix_rows; /* settings.prefix_rows means something to it (the rows its
+                              task source places; cuda: inner rows per GPU sub-task) */
+    int takes_devices;     /* it runs on GPUs: settings.devices selects them and
+                              nq_result.n_threads counts them; 0: CPU workers */
+    int pins_workers;      /* settings.pin_threads binds its workers to cores */
+    int has_simd;          /* settings.simd picks the vector path of its hot loops */
+    int has_unique;        /* its counts report symmetry classes (nq_result.has_unique) */
+    int can_list;          /* nq_list accepts it */
+    /* Auto's preference: auto counts with the built engine of highest rank whose
+     * min_n..max_n holds n (and lists with the highest that can list); 0: only by name. */
+    int auto_rank;
+} nq_engine_info;
+
+/* The capabilities of engine into *out: NQ_OK, also for an engine this build leaves
+ * out (built = 0); NQ_EINVAL for an id that names none. For NQ_ENGINE_AUTO each
+ * capability is what some engine auto may pick (a built one of rank > 0) has, the n
+ * range their union, and auto_rank 0. */
+NQ_API int nq_engine_describe(int engine, nq_engine_info *out);
 /* The peak memory a count of s would take, in bytes (its engine's tables and every
  * worker's scratch, estimated without making them: docs/join.md compares it with
  * measured peaks), and into *limit the limit it is held to (settings.memory_limit, or

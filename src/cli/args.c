@@ -875,37 +875,59 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
     }
 }
 
-int count_opts_engine_takes_prefix_rows(int engine)
+nq_engine_info args_engine_info(int engine)
 {
-    /* d4 and join place their rows themselves, and auto picks one of them */
-    return engine == NQ_ENGINE_PREFIX || engine == NQ_ENGINE_CUDA;
+    nq_engine_info info;
+
+    if (nq_engine_describe(engine, &info) != NQ_OK)
+        memset(&info, 0, sizeof(info));
+    return info;
+}
+
+int args_engine_id(const char *name)
+{
+    nq_engine_info info;
+
+    for (int e = 0; name && nq_engine_describe(e, &info) == NQ_OK; e++)
+        if (strcmp(info.name, name) == 0)
+            return e;
+    return NQ_EINVAL;
+}
+
+/* The first engine that has the capability (the one a message points to), or "" */
+static const char *engine_with(int devices)
+{
+    nq_engine_info info;
+
+    for (int e = 0; nq_engine_describe(e, &info) == NQ_OK; e++)
+        if (devices ? info.takes_devices : info.has_simd)
+            return info.name;
+    return "";
 }
 
 int count_opts_check_engine(const char *cmd, const count_opts *o, int engine)
 {
-    if (o->prefix_rows && !count_opts_engine_takes_prefix_rows(engine))
+    /* auto's capabilities are those of some engine it may pick (nq_engine_describe):
+     * it never picks the GPUs, and --simd is harmless past the boards of the engine
+     * that has vector paths */
+    nq_engine_info info = args_engine_info(engine);
+
+    if (o->prefix_rows && !info.takes_prefix_rows)
         return args_usage_error(cmd,
                                 "--prefix-rows does not apply to --engine %s, which places "
                                 "its rows itself",
                                 nq_engine_name(engine));
-    /* auto never picks the GPUs: it counts on the CPU */
-    if (o->devices_set && engine != NQ_ENGINE_CUDA)
+    if (o->devices_set && !info.takes_devices)
         return args_usage_error(cmd,
                                 "--devices does not apply to --engine %s, which runs on the "
-                                "CPU (GPUs: --engine cuda)",
-                                nq_engine_name(engine));
-    if (o->simd != NQ_SIMD_AUTO && !count_opts_engine_takes_simd(engine))
+                                "CPU (GPUs: --engine %s)",
+                                nq_engine_name(engine), engine_with(1));
+    if (o->simd != NQ_SIMD_AUTO && !info.has_simd)
         return args_usage_error(cmd,
                                 "--simd does not apply to --engine %s, which has no vector "
-                                "paths (--simd picks the join engine's)",
-                                nq_engine_name(engine));
+                                "paths (--simd picks the %s engine's)",
+                                nq_engine_name(engine), engine_with(0));
     return 0;
-}
-
-int count_opts_engine_takes_simd(int engine)
-{
-    /* auto counts with join up to its largest board, and the setting is harmless past it */
-    return engine == NQ_ENGINE_JOIN || engine == NQ_ENGINE_AUTO;
 }
 
 void count_opts_settings(const count_opts *o, int n, nq_settings *s)
@@ -938,9 +960,9 @@ int args_parse_n(const char *cmd, const char *s, int *n)
 void args_warn_unpinned(const count_opts *o, const nq_result *r)
 {
     static int warned;
-    /* A build without hwloc leaves pinning out on purpose; the cuda engine's n_threads
-     * are GPUs. */
-    if (!NQ_BUILT_HWLOC || r->engine == NQ_ENGINE_CUDA || !o->pin || warned ||
+    /* A build without hwloc leaves pinning out on purpose; a GPU engine's n_threads are
+     * GPUs, not pinned workers. */
+    if (!NQ_BUILT_HWLOC || !args_engine_info(r->engine).pins_workers || !o->pin || warned ||
         r->n_pinned >= r->n_threads)
         return;
     warned = 1;

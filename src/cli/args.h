@@ -218,16 +218,15 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value);
 int count_opts_engine(const char *cmd, const char *value);
 /* Settings for board n from the options. */
 void count_opts_settings(const count_opts *o, int n, nq_settings *s);
-/* Whether --prefix-rows means something to engine: d4 places its border rows itself,
- * and silently ignoring a depth would mislead. */
-int count_opts_engine_takes_prefix_rows(int engine);
-/* One rule for the options that only some engines use (--prefix-rows, --devices): given
- * with an engine that does not use them, they are a usage error, never ignored. Returns
- * 0, or EXIT_USAGE after a one-line message. */
+/* What engine can do (nq_engine_describe), all 0 for an id that names none: the tools
+ * decide which options an engine takes from this, never from its id or name. */
+nq_engine_info args_engine_info(int engine);
+/* The engine called name, whether this build has it or not; NQ_EINVAL if none is. */
+int args_engine_id(const char *name);
+/* One rule for the options that only some engines use (--prefix-rows, --devices,
+ * --simd): given with an engine that does not use them (args_engine_info), they are a
+ * usage error, never ignored. Returns 0, or EXIT_USAGE after a one-line message. */
 int count_opts_check_engine(const char *cmd, const count_opts *o, int engine);
-/* Whether --simd means something to engine: the join engine's loops have vector paths,
- * the others none. */
-int count_opts_engine_takes_simd(int engine);
 
 /* Parse a board size argument; 0 on success, else EXIT_USAGE after printing. */
 int args_parse_n(const char *cmd, const char *s, int *n);

@@ -12,16 +12,15 @@
 
 static const char *const cmd = "count";
 
-/* d4 and cuda run the same task ids with the same subtotals: either may finish what the
- * other started (a GPU run whose machine lost its GPU, a CPU run moved to one). */
-static int d4_ids(const char *engine)
-{
-    return strcmp(engine, "d4") == 0 || strcmp(engine, "cuda") == 0;
-}
-
+/* Engines of one task family run the same task ids with the same subtotals (d4 and
+ * cuda): either may finish what the other started (a GPU run whose machine lost its GPU,
+ * a CPU run moved to one). */
 static int same_ids(const char *a, const char *b)
 {
-    return strcmp(a, b) == 0 || (d4_ids(a) && d4_ids(b));
+    int ea = args_engine_id(a), eb = args_engine_id(b);
+    return strcmp(a, b) == 0 ||
+           (ea >= 0 && eb >= 0 &&
+            args_engine_info(ea).task_family == args_engine_info(eb).task_family);
 }
 
 int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_settings *s,

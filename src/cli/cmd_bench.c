@@ -78,8 +78,8 @@ static int bench_parse_engines(const char *s, int *out, int cap)
 
     if (strcmp(s, "all") == 0) {
         for (int e = 0; strcmp(nq_engine_name(e), "unknown") != 0 && len < cap; e++)
-            if (e != NQ_ENGINE_CUDA && nq_engine_from_name(nq_engine_name(e)) == e)
-                out[len++] = e; /* the GPU is asked for by name: most hosts have none */
+            if (!args_engine_info(e).takes_devices && nq_engine_from_name(nq_engine_name(e)) == e)
+                out[len++] = e; /* a GPU engine is asked for by name: most hosts have none */
         return len;
     }
     for (const char *p = s;;) {
@@ -358,7 +358,7 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     for (int e = 0; e < b->n_engines; e++) {
         if (count_opts_check_engine(cmd, &each, b->engines[e]) != 0)
             return EXIT_USAGE;
-        takes_simd |= count_opts_engine_takes_simd(b->engines[e]);
+        takes_simd |= args_engine_info(b->engines[e]).has_simd;
     }
     if (b->co.simd != NQ_SIMD_AUTO && !takes_simd)
         return args_usage_error(cmd, "--simd does not apply to these engines, which have no "
@@ -468,7 +468,7 @@ static double bench_expected_total(int n)
 }
 
 /* What the lists ask for, in seconds, from a rough rate per worker (the CPU engines at
- * one thread: about 1.5e7 solutions/s on a 2024 core; a GPU about 3e10): only to warn
+ * one thread: about 1.5e7 solutions/s on a 2024 core; a GPU engine about 3e10): only to warn
  * before a run of hours, never to refuse it. */
 static double bench_estimate(const bench_opts *b)
 {
@@ -477,7 +477,8 @@ static double bench_estimate(const bench_opts *b)
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
             for (int t = 0; t < b->n_threads; t++) {
-                double rate = b->engines[e] == NQ_ENGINE_CUDA ? 3e10 : 1.5e7 * b->threads[t];
+                double rate =
+                    args_engine_info(b->engines[e]).takes_devices ? 3e10 : 1.5e7 * b->threads[t];
                 total += (b->repeat + b->warmup) * bench_expected_total(b->ns[i]) / rate;
             }
     return total;

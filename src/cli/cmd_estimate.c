@@ -104,6 +104,27 @@ static int take_own(estimate_args *a, const char *cmd, int id, const char *value
     return count_opts_take(&a->o, cmd, id, value);
 }
 
+/* "auto, prefix, d4 or join": the engines built here that run on CPU workers, whose
+ * tasks' CPU time can be sampled. */
+static const char *cpu_engine_names(void)
+{
+    static char names[160];
+    const char *last = NULL;
+    size_t len = (size_t)snprintf(names, sizeof(names), "%s", nq_engine_name(NQ_ENGINE_AUTO));
+    nq_engine_info info;
+
+    for (int e = 0; nq_engine_describe(e, &info) == NQ_OK; e++) {
+        if (!info.built || info.takes_devices)
+            continue;
+        if (last && len < sizeof(names))
+            len += (size_t)snprintf(names + len, sizeof(names) - len, ", %s", last);
+        last = info.name;
+    }
+    if (last && len < sizeof(names))
+        snprintf(names + len, sizeof(names) - len, " or %s", last);
+    return names;
+}
+
 /* Returns -1 when the estimate should run, else the exit code. */
 static int parse(estimate_args *a, int argc, char **argv)
 {
@@ -131,9 +152,11 @@ static int parse(estimate_args *a, int argc, char **argv)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)
         return EXIT_USAGE;
-    if (a->o.engine == NQ_ENGINE_CUDA)
-        return args_usage_error(cmd, "--engine cuda runs on the GPU, whose tasks have no CPU "
-                                     "time to sample: estimate d4, auto, join or prefix");
+    if (args_engine_info(a->o.engine).takes_devices)
+        return args_usage_error(cmd,
+                                "--engine %s runs on the GPU, whose tasks have no CPU "
+                                "time to sample: estimate %s",
+                                nq_engine_name(a->o.engine), cpu_engine_names());
     if (count_output_check(cmd, &a->o, 0) != 0 || count_output_check_n(cmd, a->o.engine, a->n))
         return EXIT_USAGE;
     return -1;

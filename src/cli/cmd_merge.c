@@ -39,14 +39,16 @@ typedef struct slice_file {
     uint64_t first, end;
 } slice_file;
 
-/* The task set without its slice, d4 for cuda (the same ids and subtotals). */
+/* The task set without its slice, named after its engine's task family (cuda's journals
+ * have d4's ids and subtotals). */
 static nq_task_set whole_set(const nq_task_set *ts)
 {
     nq_task_set w = *ts;
+    int e = args_engine_id(w.engine);
     w.slice_index = w.slice_count = 0;
     w.first_task = w.end_task = 0;
-    if (strcmp(w.engine, "cuda") == 0)
-        snprintf(w.engine, sizeof(w.engine), "d4");
+    if (e >= 0)
+        snprintf(w.engine, sizeof(w.engine), "%s", nq_engine_name(args_engine_info(e).task_family));
     return w;
 }
 

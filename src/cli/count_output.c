@@ -141,7 +141,7 @@ int count_output_check_n(const char *cmd, int engine, int n)
 
 int count_output_check(const char *cmd, const count_opts *o, int unique)
 {
-    if (unique && o->engine == NQ_ENGINE_PREFIX)
+    if (unique && !args_engine_info(o->engine).has_unique)
         return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
                                      "--engine d4");
     return count_opts_check_engine(cmd, o, o->engine);

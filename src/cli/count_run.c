@@ -97,8 +97,10 @@ static int describe(const char *cmd, const nq_settings *s, const nq_task_set *fo
                     nq_task_set *ts)
 {
     int rc = nq_task_set_describe(s, ts);
+    nq_engine_info info = args_engine_info(s->engine);
 
-    if (rc == NQ_EINVAL && s->engine == NQ_ENGINE_PREFIX)
+    /* where the prefix rows make the task set (not cuda's, which has d4's) */
+    if (rc == NQ_EINVAL && info.takes_prefix_rows && info.task_family == s->engine)
         return args_run_error(cmd,
                               "--prefix-rows %d gives n=%d a task set too large to journal "
                               "or write out (its task source alone would visit more than "
@@ -149,13 +151,17 @@ static int memory_check(const char *cmd, const nq_settings *s)
 static int report_failure(const char *cmd, const count_run_opts *r, const nq_settings *s, int rc,
                           uint64_t recorded, uint64_t tasks)
 {
-    if (r->checkpoint && s->engine == NQ_ENGINE_CUDA) {
+    nq_engine_info info = args_engine_info(s->engine);
+    nq_engine_info cpu = args_engine_info(info.task_family);
+
+    /* a GPU engine whose tasks a CPU engine shares: that one can finish the journal */
+    if (r->checkpoint && info.takes_devices && !cpu.takes_devices && cpu.built) {
         char *word = args_shell_word(r->checkpoint);
         args_note(cmd, "count failed: %s; %llu of %llu tasks are recorded in %s", nq_strerror(rc),
                   (unsigned long long)recorded, (unsigned long long)tasks, r->checkpoint);
         if (word) /* a line of its own, whole, to paste */
-            args_hint(cmd, "resume on the CPUs with: %s count %d --engine d4 --checkpoint %s",
-                      args_program, s->n, word);
+            args_hint(cmd, "resume on the CPUs with: %s count %d --engine %s --checkpoint %s",
+                      args_program, s->n, cpu.name, word);
         free(word);
         return EXIT_RUN_FAILED;
     }

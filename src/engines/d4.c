@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engines/d4tail.h"
+#include "engines/list.h"
 #include "engines/prefix.h"
 
 void d4_map(int n, int g, int *r, int *c)
@@ -362,14 +363,14 @@ static int d4_placed_rows(const nq_settings *s)
     return s->n > 1 ? 2 : 1;
 }
 
-static int d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+static engine_status d4_engine_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
     int stopped;
     *subtotal = d4_search(w->s->n, t, w, &stopped);
-    return stopped;
+    return stopped ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
-static uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal)
+uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal)
 {
     return d4_unique(w->s->n, t, subtotal);
 }
@@ -396,9 +397,10 @@ const engine_desc engine_d4 = {
     .name = "d4",
     .id = NQ_ENGINE_D4,
     .built = 1,
-    .can_list = 1,
+    .auto_rank = 1, /* every board; past the join's tables, the fastest */
+    .pins_workers = 1,
+    .list = list_run,
     D4_TASK_SET_MEMBERS,
     .placed_rows = d4_placed_rows,
     .complete = d4_engine_complete,
-    .unique = d4_engine_unique,
 };

@@ -66,13 +66,20 @@ uint64_t d4_source(const nq_settings *s, task_emit_fn emit, void *user);
  * the border's attacks included; shared is a task_cost_board (engines/task_cost.h). */
 double d4_task_cost(const void *shared, const task *t);
 
-/* Those members of an engine_desc initializer. resolve fills prefix_rows as for the
- * other engines (prefix_resolve, prefix.h): d4 ignores it, the GPU engine places that
- * many inner rows per sub-task (a count left at 0 chooses them by engine_auto_rows).
- * shared_init is the board the cost model reads (the GPU's runtime makes none). */
+/* The symmetry classes a task contributes (engine_desc.unique): d4_unique. */
+uint64_t d4_engine_unique(const engine_worker *w, const task *t, uint64_t subtotal);
+
+extern const engine_desc engine_d4;
+
+/* Those members of an engine_desc initializer: the d4 task set, which the engines that
+ * have them share (task_family). resolve fills prefix_rows as for the other engines
+ * (prefix_resolve, prefix.h): d4 ignores it, the GPU engine places that many inner rows
+ * per sub-task (a count left at 0 chooses them by engine_auto_rows). shared_init is the
+ * board the cost model reads (the GPU's runtime makes none). */
 #define D4_TASK_SET_MEMBERS                                                                        \
-    .resolve = prefix_resolve, .params_format = d4_params_format, .params_parse = d4_params_parse, \
-    .task_count = d4_task_count, .source = d4_source, .task_cost = d4_task_cost,                   \
-    .shared_init = task_cost_board_init, .shared_free = task_cost_board_free
+    .task_family = &engine_d4, .resolve = prefix_resolve, .params_format = d4_params_format,       \
+    .params_parse = d4_params_parse, .task_count = d4_task_count, .source = d4_source,             \
+    .task_cost = d4_task_cost, .unique = d4_engine_unique, .shared_init = task_cost_board_init,    \
+    .shared_free = task_cost_board_free
 
 #endif

@@ -1,20 +1,19 @@
-/* The engine table, and lookups in it. A new engine adds its descriptor's row here. */
+/* The engine table, and lookups in it. A new engine adds its descriptor's row to
+ * ENGINE_ROWS: the row declares the descriptor (engine_NAME, defined in the engine's own
+ * file) and puts it in the table. */
 #include <assert.h>
 #include <string.h>
 
 #include "engines/engine.h"
 #include "runtime/affinity.h"
 
-extern const engine_desc engine_prefix, engine_d4, engine_cuda, engine_join;
-#include "engines/join.h"
+/* In enum nq_engine order: the enum value is the index (tests/test_engine.c checks). */
+#define ENGINE_ROWS(X) X(prefix) X(d4) X(cuda) X(join)
 
-/* In enum nq_engine order: the enum value is the index. */
-const engine_desc *const engine_table[] = {
-    &engine_prefix,
-    &engine_d4,
-    &engine_cuda,
-    &engine_join,
-};
+#define ENGINE_DECLARE(name) extern const engine_desc engine_##name;
+#define ENGINE_ROW(name) &engine_##name,
+ENGINE_ROWS(ENGINE_DECLARE)
+const engine_desc *const engine_table[] = {ENGINE_ROWS(ENGINE_ROW)};
 const int engine_count = (int)(sizeof(engine_table) / sizeof(engine_table[0]));
 
 const engine_desc *engine_find(int id)
@@ -25,12 +24,40 @@ const engine_desc *engine_find(int id)
     return engine_table[id];
 }
 
-/* auto: the join engine, which leads d4 more the larger the board, wherever its tables
- * fit (docs/join.md has the measurements); d4 beyond. */
+int engine_min_n(const engine_desc *e)
+{
+    return e->min_n ? e->min_n : 1;
+}
+
+int engine_max_n(const engine_desc *e)
+{
+    return e->max_n ? e->max_n : NQ_MAX_N;
+}
+
+const engine_desc *engine_family(const engine_desc *e)
+{
+    return e->task_family ? e->task_family : e;
+}
+
+const engine_desc *engine_pick(int n, int listing)
+{
+    const engine_desc *best = NULL;
+
+    for (int i = 0; i < engine_count; i++) {
+        const engine_desc *e = engine_table[i];
+        if (!e->built || e->auto_rank <= 0 || n < engine_min_n(e) || n > engine_max_n(e) ||
+            (listing && !e->list))
+            continue;
+        if (!best || e->auto_rank > best->auto_rank)
+            best = e;
+    }
+    return best;
+}
+
 const engine_desc *engine_of(const nq_settings *s)
 {
     if (s->engine == NQ_ENGINE_AUTO)
-        return engine_find(s->n <= JOIN_MAX_N ? NQ_ENGINE_JOIN : NQ_ENGINE_D4);
+        return engine_pick(s->n, 0);
     return engine_find(s->engine);
 }
 

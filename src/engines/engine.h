@@ -1,7 +1,9 @@
 /* The engine table: every engine is one descriptor, defined in the engine's own file,
  * and the library (lib.c, store/taskset.c, the worker pool) reaches engines only through
- * it. Adding an engine is its file, one row in engine_table (engines/engine.c), one enum
- * value in include/nqueens/nqueens.h and its source in meson.build.
+ * it; what an engine can do (the options it takes, its n range, whether auto picks it)
+ * is in the descriptor too, and the tools ask nq_engine_describe, never the id. Adding
+ * an engine is its file, one row in ENGINE_ROWS (engines/engine.c), one enum value in
+ * include/nqueens/nqueens.h and its source in meson.build (docs/engines.md).
  *
  * Settings an engine sees are checked (lib.c's check_settings) and, except in resolve,
  * resolved: every automatic parameter (prefix_rows = 0) replaced by its value, so that
@@ -44,13 +46,34 @@ static inline int engine_stopping(const engine_worker *w)
     return w->stopping && w->stopping(w->run);
 }
 
+/* What complete returns. */
+typedef enum engine_status {
+    ENGINE_DONE = 0, /* *subtotal is the task's */
+    ENGINE_STOPPED,  /* it saw engine_stopping and gave up: the task is not recorded */
+    ENGINE_FAILED    /* it could not finish (no memory): the run fails with NQ_ENOMEM */
+} engine_status;
+
+struct list_job;
+
 typedef struct engine_desc {
     const char *name; /* nq_engine_name; also the engine of a task set and journal */
-    int id;           /* enum nq_engine */
+    int id;           /* enum nq_engine: its row in engine_table */
     int built;        /* 0: left out of this build (NQ_EUNSUPPORTED), name and tasks known */
-    int can_list;     /* nq_list accepts it (listing always runs engines/list.c) */
 
-    int max_n; /* the largest board it takes (its tables' limit); 0: NQ_MAX_N */
+    /* What it can do, which nq_engine_describe reports (nq_engine_info says what each
+     * means to a caller). */
+    int min_n, max_n;      /* the boards it takes (max_n: its tables' limit); 0: 1, NQ_MAX_N */
+    int auto_rank;         /* auto runs the built engine of highest rank whose range holds
+                              n; 0: never picked by auto */
+    int takes_prefix_rows; /* settings.prefix_rows means something to it */
+    int takes_devices;     /* it runs on the GPUs of settings.devices, not on CPU workers */
+    int pins_workers;      /* settings.pin_threads binds its CPU workers */
+    /* The engine whose task ids and subtotals it has (a journal of one is the other's);
+     * NULL: its own. */
+    const struct engine_desc *task_family;
+    /* The listing runtime nq_list runs for it (engines/list.c); NULL: no listing. */
+    int (*list)(const struct list_job *job, nq_result *out);
+
     /* The peak bytes a count of resolved settings s allocates, its tables and every
      * worker's scratch, estimated without making them (nq_memory_estimate). NULL: a few
      * MB at most, never refused. */
@@ -79,19 +102,22 @@ typedef struct engine_desc {
     int (*placed_rows)(const nq_settings *s);
 
     /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
-     * before its first task and freed after its last; NULL worker_init: none. A NULL return fails
-     * the run with NQ_ENOMEM. */
-    void *(*worker_init)(const nq_settings *s);
+     * before its first task and freed after its last, sized there for the largest task
+     * of the run (shared, what shared_init made, tells it), so that complete never
+     * allocates; NULL worker_init: none. A NULL return fails the run with NQ_ENOMEM. */
+    void *(*worker_init)(const nq_settings *s, const void *shared);
     void (*worker_free)(void *scratch);
     /* What all workers of one count share read-only (tables): made in the calling thread
      * before the workers start, freed after they end; NULL shared_init: nothing. A NULL
      * return fails the run with NQ_ENOMEM. */
     void *(*shared_init)(const nq_settings *s);
     void (*shared_free)(void *shared);
-    /* Complete task t: its raw, unweighted subtotal into *subtotal, and 0. Nonzero when
-     * it saw engine_stopping(w) and gave up: the task is then not recorded, so a resumed
-     * run does it again. Runs in the worker threads, concurrently; no allocation. */
-    int (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
+    /* Complete task t: its raw, unweighted subtotal into *subtotal, and ENGINE_DONE.
+     * ENGINE_STOPPED when it saw engine_stopping(w) and gave up: the task is then not
+     * recorded, so a resumed run does it again; ENGINE_FAILED when it could not finish
+     * (the run fails with NQ_ENOMEM). Runs in the worker threads, concurrently; no
+     * allocation (worker_init sized the scratch). */
+    engine_status (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
     /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
      * the engine does not know them (nq_result.has_unique = 0). Also called in the
      * calling thread for tasks a reuse hook supplies, with w->scratch NULL. */
@@ -127,8 +153,15 @@ extern const int engine_count;
 /* The engine with this enum nq_engine id or name; NULL if there is none (built or not). */
 const engine_desc *engine_find(int id);
 /* The engine settings s run: engine_find(s->engine), or for NQ_ENGINE_AUTO the one
- * chosen for the board. */
+ * chosen for the board (engine_pick). */
 const engine_desc *engine_of(const nq_settings *s);
+/* auto's choice for board n: the built engine of highest auto_rank whose n range holds
+ * n and, with listing, that lists; NULL if none. */
+const engine_desc *engine_pick(int n, int listing);
+/* The boards e takes, and its task family (e itself when it shares none). */
+int engine_min_n(const engine_desc *e);
+int engine_max_n(const engine_desc *e);
+const engine_desc *engine_family(const engine_desc *e);
 const engine_desc *engine_by_name(const char *name);
 
 /* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;

@@ -121,6 +121,9 @@ typedef struct join_scratch {
 typedef struct join_shared {
     join_tables jt;             /* first: the kernels take it alone */
     uint16_t *placements[2][2]; /* by side and near (0) or far (1) block; may alias */
+    /* Per side, the most near x far placement pairs on one column set: a bound on the
+     * half-boards a task makes there, which every worker's lists are sized for. */
+    size_t longest[2];
 } join_shared;
 
 /* Every block has at most 6 rows up to JOIN_MAX_N, so at most 6! = 720 placements on one
@@ -142,6 +145,88 @@ static uint16_t *placements_by_set(const join_tables *jt, int k)
         c = ripple | (((c ^ ripple) >> 2) / low);
     }
     return by;
+}
+
+/* The near x far placement pairs that join_halves tests for one side on columns cols:
+ * its work, and an upper bound on the half-boards it makes. */
+static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
+{
+    const uint16_t *near = sh->placements[side][0], *far = sh->placements[side][1];
+    int kn = sh->jt.near[side], m = __builtin_popcount(cols);
+    uint32_t x = kn ? (1u << kn) - 1 : 0;
+    uint64_t sum = 0;
+#if !defined(__BMI2__)
+    uint32_t col[32];
+    for (int i = 0, j = 0; cols >> i; i++) /* the columns, lowest first */
+        if (cols >> i & 1)
+            col[j++] = 1u << i;
+#endif
+
+    for (;;) {
+#if defined(__BMI2__)
+        uint32_t c1 = _pdep_u32(x, cols); /* the members of cols that x's index bits pick */
+#else
+        uint32_t c1 = 0;
+        for (uint32_t y = x; y; y &= y - 1)
+            c1 |= col[__builtin_ctz(y)];
+#endif
+        sum += (uint64_t)near[c1] * far[cols & ~c1];
+        if (kn == 0 || kn == m)
+            break;
+        uint32_t low = x & -x, ripple = x + low;
+        x = ripple | (((x ^ ripple) >> 2) / low);
+        if (x >> m)
+            break;
+    }
+    return sum;
+}
+
+/* The bound of join_shared.longest for side: the most candidates over every column set
+ * the side may take, a superset of the tasks' that is simpler to walk than they are
+ * (C(n, h) column sets of C(h, h / 2) splits each: 0.9 M steps at n = 16, 6 M at 18),
+ * side_candidates' sum with the splits listed once. */
+static size_t longest_side(const join_shared *sh, int side)
+{
+    const uint16_t *near = sh->placements[side][0], *far = sh->placements[side][1];
+    int n = sh->jt.n, m = sh->jt.rows[side], kn = sh->jt.near[side], splits = 0;
+    uint32_t split[924]; /* C(12, 6): the most kn-subsets of m <= 12 indices */
+    uint64_t most = 0;
+
+    assert(m <= 12);
+    for (uint32_t x = kn ? (1u << kn) - 1 : 0;;) {
+        split[splits++] = x;
+        if (kn == 0 || kn == m)
+            break;
+        uint32_t low = x & -x, ripple = x + low;
+        x = ripple | (((x ^ ripple) >> 2) / low);
+        if (x >> m)
+            break;
+    }
+    for (uint32_t c = m ? (1u << m) - 1 : 0; !(c >> n);) {
+        uint64_t sum = 0;
+#if !defined(__BMI2__)
+        uint32_t col[32];
+        for (int i = 0, j = 0; c >> i; i++)
+            if (c >> i & 1)
+                col[j++] = 1u << i;
+#endif
+        for (int i = 0; i < splits; i++) {
+#if defined(__BMI2__)
+            uint32_t c1 = _pdep_u32(split[i], c);
+#else
+            uint32_t c1 = 0;
+            for (uint32_t y = split[i]; y; y &= y - 1)
+                c1 |= col[__builtin_ctz(y)];
+#endif
+            sum += (uint64_t)near[c1] * far[c & ~c1];
+        }
+        most = sum > most ? sum : most;
+        if (m == 0)
+            break;
+        uint32_t low = c & -c, ripple = c + low;
+        c = ripple | (((c ^ ripple) >> 2) / low);
+    }
+    return (size_t)most;
 }
 
 /* The tables, exact, the cost model's placements per column set (two block sizes at
@@ -195,19 +280,13 @@ static void *join_shared_init(const nq_settings *s)
             return NULL;
         }
     }
+    sh->longest[JOIN_TOP] = longest_side(sh, JOIN_TOP);
+    /* the sides mirror each other when their blocks match (always, so far) */
+    sh->longest[JOIN_BOTTOM] = sh->jt.rows[JOIN_BOTTOM] == sh->jt.rows[JOIN_TOP] &&
+                                       sh->jt.near[JOIN_BOTTOM] == sh->jt.near[JOIN_TOP]
+                                   ? sh->longest[JOIN_TOP]
+                                   : longest_side(sh, JOIN_BOTTOM);
     return sh;
-}
-
-static void *join_worker_init(const nq_settings *s)
-{
-    join_scratch *js = calloc(1, sizeof(join_scratch)); /* buffers grow with the first tasks */
-
-    (void)s;
-    if (js && !(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK))) {
-        free(js);
-        js = NULL;
-    }
-    return js;
 }
 
 static void join_worker_free(void *p)
@@ -219,6 +298,29 @@ static void join_worker_free(void *p)
     free(js->fit.v);
     free(js->work);
     free(js);
+}
+
+/* The lists sized for the longest a task of the run makes (join_shared.longest), so
+ * that completing never allocates. Pages of them that no task reaches are never
+ * touched: the memory estimate counts what the lists are measured to reach. */
+static void *join_worker_init(const nq_settings *s, const void *shared)
+{
+    const join_shared *sh = shared;
+    size_t top = sh->longest[JOIN_TOP], bottom = sh->longest[JOIN_BOTTOM];
+    join_scratch *js = calloc(1, sizeof(join_scratch));
+
+    (void)s;
+    if (!js)
+        return NULL;
+    if (!(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK)) ||
+        join_buf_reserve(&js->side[JOIN_TOP], top) != 0 ||
+        join_buf_reserve(&js->side[JOIN_BOTTOM], bottom) != 0 ||
+        join_buf_reserve(&js->fit, top) != 0 ||
+        join_buf_reserve(&js->tmp, JOIN_PAIRS_TMP(top > bottom ? top : bottom)) != 0) {
+        join_worker_free(js);
+        return NULL;
+    }
+    return js;
 }
 
 /* The solutions fixed by a turn among those of (top, middle), from the top half-boards
@@ -234,8 +336,8 @@ static uint64_t turn_fixed(const join_tables *jt, uint32_t top, int middle, cons
 }
 
 /* The pairs of (top, middle) from the top half-boards tops[0..k) made without a middle
- * queen; *fixed gets its turn-fixed solutions. Reorders the buffers; -1 when one could
- * not grow. */
+ * queen; *fixed gets its turn-fixed solutions. Reorders the buffers; -1 when one is too
+ * short (worker_init sized them: never). */
 static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, int middle, size_t k,
                         uint64_t *pairs, uint64_t *fixed)
 {
@@ -262,7 +364,7 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
     return 0;
 }
 
-static int join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+static engine_status join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
     const join_tables *jt = &((const join_shared *)w->shared)->jt;
     join_scratch *js = w->scratch;
@@ -271,17 +373,17 @@ static int join_complete(const engine_worker *w, const task *t, uint64_t *subtot
     size_t k = jt->kernel->halves(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
 
     if (k == SIZE_MAX)
-        return -1;
+        return ENGINE_FAILED;
     if (jt->n % 2 == 0) {
         if (count_middle(jt, js, top, -1, k, &sum, &fixed_sum) != 0)
-            return -1;
+            return ENGINE_FAILED;
     } else {
         for (int m = 0; m < jt->n; m++) {
             uint32_t wm = join_orbit_size(jt->n, top, m);
             if (!wm)
                 continue;
             if (count_middle(jt, js, top, m, k, &pairs, &fixed) != 0)
-                return -1;
+                return ENGINE_FAILED;
             sum += wm * pairs;
             fixed_sum += wm * fixed;
         }
@@ -289,7 +391,7 @@ static int join_complete(const engine_worker *w, const task *t, uint64_t *subtot
     js->fixed = fixed_sum;
     js->fixed_id = t->id + 1;
     *subtotal = sum;
-    return 0;
+    return ENGINE_DONE;
 }
 
 /* The solutions of the task's orbit fixed by the half turn and by the quarter turn,
@@ -319,40 +421,6 @@ static uint64_t join_unique(const engine_worker *w, const task *t, uint64_t subt
 
 /* ---- the cost model ---------------------------------------------------------------------- */
 
-/* The near x far placement pairs that join_halves tests for one side on columns cols:
- * its work, and an upper bound on the half-boards it makes. */
-static double side_candidates(const join_shared *sh, int side, uint32_t cols)
-{
-    const uint16_t *near = sh->placements[side][0], *far = sh->placements[side][1];
-    int kn = sh->jt.near[side], m = __builtin_popcount(cols);
-    uint32_t x = kn ? (1u << kn) - 1 : 0;
-    uint64_t sum = 0;
-#if !defined(__BMI2__)
-    uint32_t col[32];
-    for (int i = 0, j = 0; cols >> i; i++) /* the columns, lowest first */
-        if (cols >> i & 1)
-            col[j++] = 1u << i;
-#endif
-
-    for (;;) {
-#if defined(__BMI2__)
-        uint32_t c1 = _pdep_u32(x, cols); /* the members of cols that x's index bits pick */
-#else
-        uint32_t c1 = 0;
-        for (uint32_t y = x; y; y &= y - 1)
-            c1 |= col[__builtin_ctz(y)];
-#endif
-        sum += (uint64_t)near[c1] * far[cols & ~c1];
-        if (kn == 0 || kn == m)
-            break;
-        uint32_t low = x & -x, ripple = x + low;
-        x = ripple | (((x ^ ripple) >> 2) / low);
-        if (x >> m)
-            break;
-    }
-    return (double)sum;
-}
-
 /* A task makes its top half-boards once and, per middle column (one on even boards),
  * its bottom ones, then counts the pairs: the candidates of each side stand for the
  * making, their product for the pair count, which dominates (docs/engines.md has the
@@ -362,13 +430,13 @@ static double join_task_cost(const void *shared, const task *t)
     const join_shared *sh = shared;
     const join_tables *jt = &sh->jt;
     uint32_t top = (uint32_t)t->payload;
-    double ct = side_candidates(sh, JOIN_TOP, top), sum = ct;
+    double ct = (double)side_candidates(sh, JOIN_TOP, top), sum = ct;
 
     for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
         if (m >= 0 && !join_orbit_size(jt->n, top, m))
             continue;
         uint32_t bottom = board_mask(jt->n) & ~top & ~(m >= 0 ? 1u << m : 0);
-        double cb = side_candidates(sh, JOIN_BOTTOM, bottom);
+        double cb = (double)side_candidates(sh, JOIN_BOTTOM, bottom);
         sum += cb + JOIN_COST_PAIR * ct * cb;
     }
     return sum;
@@ -410,8 +478,9 @@ const engine_desc engine_join = {
     .name = "join",
     .id = NQ_ENGINE_JOIN,
     .built = 1,
-    .can_list = 0,
     .max_n = JOIN_MAX_N,
+    .auto_rank = 2, /* leads d4 more the larger the board (docs/join.md) */
+    .pins_workers = 1,
     .memory_bytes = join_memory_bytes,
     .resolve = prefix_resolve, /* prefix_rows means nothing here; filled as for the others */
     .params_format = join_params_format,

@@ -142,15 +142,18 @@ typedef struct join_sides {
 } join_sides;
 join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle);
 
-/* A buffer of masks that join_halves grows as it needs (a few times per worker). */
+/* A buffer of masks, of cap entries, sized before a count's first task: nothing grows
+ * while the hot loops run. */
 typedef struct join_buf {
     uint64_t *v;
     size_t cap;
 } join_buf;
 
-/* Room in out for k more masks past its first used ones (and the slack below): 0, or -1
- * when it could not grow. */
-int join_buf_room(join_buf *out, size_t used, size_t k);
+/* Whether out has room for k more masks past its first used ones (and the slack below):
+ * 0, or -1 when it is too short. */
+int join_buf_room(const join_buf *out, size_t used, size_t k);
+/* Make b hold k masks and the slack below (it may move): 0, or -1 without memory. */
+int join_buf_reserve(join_buf *b, size_t k);
 
 /* Room past the count that join_halves' vector stores need. */
 #define JOIN_HALVES_SLACK 8
@@ -169,7 +172,8 @@ typedef struct join_kernel {
     uint64_t (*pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
                             uint64_t *tmp, void *work);
     /* Write the masks of every half-board of side on column set cols that has none of
-     * the bits forbid into out; returns how many, or SIZE_MAX when out could not grow. */
+     * the bits forbid into out; returns how many, or SIZE_MAX when out is too short for
+     * the near x far placement pairs it tests (join_buf_room). */
     size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                      join_buf *out);
 } join_kernel;
@@ -196,6 +200,11 @@ int join_kernel_usable(int simd);
 JOIN_KERNEL_DECLARE(scalar);
 JOIN_KERNEL_DECLARE(avx2);
 JOIN_KERNEL_DECLARE(avx512);
+
+/* jt's kernel's halves, growing out until they fit, for what runs before the workers
+ * (the renaming's sample, the tests); SIZE_MAX without memory. */
+size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                           join_buf *out);
 
 /* In a kernel's source: name##_##JOIN_ISA, the name of this build's copy. */
 #define JOIN_ISA_CAT2(name, isa) name##_##isa

@@ -208,7 +208,7 @@ static int sample_task(void *user, const task *t)
     /* odd n: any middle column will do for the statistics */
     join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
     for (int side = 0; side < 2; side++) {
-        size_t k = sm->jt->kernel->halves(sm->jt, side, sd.cols[side], 0, &sm->buf);
+        size_t k = join_halves_growing(sm->jt, side, sd.cols[side], 0, &sm->buf);
         if (k == SIZE_MAX) {
             sm->failed = 1;
             return 1;
@@ -309,18 +309,32 @@ join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle)
     return sd;
 }
 
-int join_buf_room(join_buf *out, size_t used, size_t k)
+int join_buf_room(const join_buf *out, size_t used, size_t k)
 {
-    size_t need = used + k + JOIN_HALVES_SLACK;
-    if (need <= out->cap)
+    return used + k + JOIN_HALVES_SLACK <= out->cap ? 0 : -1;
+}
+
+int join_buf_reserve(join_buf *b, size_t k)
+{
+    size_t cap = k + JOIN_HALVES_SLACK;
+    uint64_t *v;
+
+    if (cap <= b->cap)
         return 0;
-    size_t cap = out->cap ? out->cap : 1024;
-    while (cap < need)
-        cap *= 2;
-    uint64_t *v = realloc(out->v, cap * sizeof(*v));
-    if (!v)
+    if (!(v = realloc(b->v, cap * sizeof(*v))))
         return -1;
-    out->v = v;
-    out->cap = cap;
+    b->v = v;
+    b->cap = cap;
     return 0;
+}
+
+size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                           join_buf *out)
+{
+    size_t k;
+
+    while ((k = jt->kernel->halves(jt, side, cols, forbid, out)) == SIZE_MAX)
+        if (join_buf_reserve(out, out->cap ? 2 * out->cap : 1024) != 0)
+            return SIZE_MAX;
+    return k;
 }

@@ -9,6 +9,7 @@
 
 #include "engines/dfs.h"
 #include "engines/engine.h"
+#include "engines/list.h"
 #include "engines/prefix.h"
 #include "engines/task_cost.h"
 
@@ -147,12 +148,12 @@ static int prefix_placed_rows(const nq_settings *s)
     return s->prefix_rows;
 }
 
-static int prefix_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
+static engine_status prefix_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
     int stopped;
     *subtotal =
         dfs_search(board_mask(w->s->n), w->s->n - t->row, t->cols, t->ld, t->rd, w, &stopped);
-    return stopped;
+    return stopped ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
 /* A prefix's subtree grows with its placements a few rows deeper: every subtree below
@@ -172,7 +173,9 @@ const engine_desc engine_prefix = {
     .name = "prefix",
     .id = NQ_ENGINE_PREFIX,
     .built = 1,
-    .can_list = 1,
+    .takes_prefix_rows = 1,
+    .pins_workers = 1,
+    .list = list_run,
     .resolve = prefix_resolve,
     .params_format = prefix_params_format,
     .params_parse = prefix_params_parse,

@@ -28,6 +28,7 @@
 #include "config.h"
 #include "engines/d4.h"
 #include "engines/d4tail.h"
+#include "engines/list.h"
 #include "engines/prefix.h"
 #include "gpu/engine.h"
 #include "u128.h"
@@ -775,7 +776,9 @@ const engine_desc engine_cuda = {
     .name = "cuda",
     .id = NQ_ENGINE_CUDA,
     .built = NQ_HAVE_CUDA,
-    .can_list = 1,
+    .takes_prefix_rows = 1, /* inner rows per GPU sub-task; its task set is d4's */
+    .takes_devices = 1,
+    .list = list_run, /* on the CPU */
     D4_TASK_SET_MEMBERS,
 #if NQ_HAVE_CUDA
     .run = engine_cuda_run,

@@ -144,8 +144,15 @@ static int sample_task(sampler *sm, int h, const task *t, double *time)
     double t0 = clock_thread_cpu(), dt;
     uint64_t sub;
 
-    if (e->complete(&sm->w, t, &sub) != 0)
+    switch (e->complete(&sm->w, t, &sub)) {
+    case ENGINE_DONE:
+        break;
+    case ENGINE_FAILED:
+        run_fail(&sm->stop, NQ_ENOMEM);
+        return 1;
+    case ENGINE_STOPPED:
         return 1; /* given up on a stop: not in the sample */
+    }
     if (e->unique)
         (void)e->unique(&sm->w, t, sub);
     dt = clock_thread_cpu() - t0;
@@ -287,7 +294,7 @@ int estimate_run(run_state *rs, const engine_desc *e, const nq_settings *s,
     rc = prepare_setup(&sm);
     if (rc == NQ_OK)
         rc = prepare_strata(&sm);
-    if (rc == NQ_OK && e->worker_init && !(sm.w.scratch = e->worker_init(s)))
+    if (rc == NQ_OK && e->worker_init && !(sm.w.scratch = e->worker_init(s, sm.shared)))
         rc = NQ_ENOMEM;
     if (rc != NQ_OK) {
         sampler_free(&sm);

@@ -79,14 +79,18 @@ static void *worker_main(void *p)
     if (a->aff)
         a->pinned = affinity_pin_self(a->aff, a->index);
     gate_arrive(a->gate);
-    if (e->worker_init && !(w.scratch = e->worker_init(a->job->s)))
+    if (e->worker_init && !(w.scratch = e->worker_init(a->job->s, a->shared)))
         run_fail(a->stop, NQ_ENOMEM);
     while (queue_pop(a->q, &t)) {
         uint64_t sub;
+        engine_status st;
         if (run_stopping(a->stop))
             continue; /* drain without working, so the producer never waits on us */
-        if (e->complete(&w, &t, &sub) != 0)
-            continue; /* given up on a stop: not recorded */
+        st = e->complete(&w, &t, &sub);
+        if (st == ENGINE_FAILED)
+            run_fail(a->stop, NQ_ENOMEM);
+        if (st != ENGINE_DONE)
+            continue; /* given up on a stop, or failed: not recorded */
         if (h && h->task_done && h->task_done(h->user, t.id, sub) != 0) {
             run_halt(a->stop, NQ_ECALLBACK);
             continue; /* not counted: the hook could not record it */
