@@ -1,7 +1,7 @@
-/* Signal handling for nqueens count and list (SIGINT, SIGTERM, SIGHUP). What a signal
- * does only takes async-signal-safe steps: atomic loads and stores, nq_solver_cancel (one
- * atomic store) and _exit. Everything else (flushing the journal, telling how to resume)
- * happens in the main thread after nq_count has returned NQ_ECANCELED.
+/* Signal handling for nqueens count and list (SIGINT, SIGTERM, SIGHUP). A handler only
+ * takes async-signal-safe steps (atomic loads and stores, _exit); everything else
+ * (flushing the journal, telling how to resume) happens in the main thread after
+ * nq_count has returned NQ_ECANCELED.
  *
  * The signals are taken by a watcher thread, not by a handler in whichever thread the
  * kernel picks. The kernel picks a sleeping thread (the main thread, waiting on the
@@ -9,7 +9,10 @@
  * its turn behind all of them: 512 d4 workers on one core ran the handler 0.3-1.4 s after
  * the kill. A thread that wakes every 50 ms stays near the front of the queue and took
  * the signal within a few milliseconds. The handler stays installed for threads that do
- * not block the signals (Open MPI's own, started before signals_install). */
+ * not block the signals (Open MPI's own, started before signals_install): it records the
+ * signal, and the watcher cancels at its next tick. Only the watcher cancels, under the
+ * lock signals_target takes, so that a solver is never cancelled after it was untargeted
+ * and destroyed (an Open MPI thread's handler once did that, under ThreadSanitizer). */
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,7 +26,8 @@ static _Atomic(nq_solver *) target;
 static atomic_int caught;
 static sigset_t watched, saved_mask;
 static pthread_t watcher;
-static int watching;
+static atomic_int watching;
+static pthread_mutex_t target_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_signal(int sig)
 {
@@ -32,14 +36,23 @@ static void on_signal(int sig)
      * file (the kernel has them), only the last fsync is skipped. */
     if (!atomic_compare_exchange_strong(&caught, &expected, sig))
         _exit(128 + sig);
+    if (!atomic_load(&watching)) /* no watcher (it could not start): cancel from here */
+        nq_solver_cancel(atomic_load(&target));
+}
+
+static void cancel_target(void)
+{
+    pthread_mutex_lock(&target_lock);
     nq_solver_cancel(atomic_load(&target));
+    pthread_mutex_unlock(&target_lock);
 }
 
 /* Takes the blocked signals as they come; cancelled (in sigtimedwait) by signals_restore.
  * A cancel only stops a run in progress, so after a signal each tick cancels the target
- * again: a signal that came while the solver was being made stops its run within a tick
- * of the start, whatever hooks the run calls (count's look at signals_caught when a task
- * is handed out or ends; an engine with a runtime of its own may call none for long). */
+ * again: a signal a handler recorded, or one that came while the solver was being made,
+ * stops the run within a tick, whatever hooks the run calls (count's look at
+ * signals_caught when a task is handed out or ends; an engine with a runtime of its own
+ * may call none for long). */
 static void *watch(void *unused)
 {
     const struct timespec tick = {0, 50L * 1000 * 1000};
@@ -48,8 +61,8 @@ static void *watch(void *unused)
         int sig = sigtimedwait(&watched, NULL, &tick);
         if (sig > 0)
             on_signal(sig);
-        else if (atomic_load(&caught))
-            nq_solver_cancel(atomic_load(&target));
+        if (atomic_load(&caught))
+            cancel_target();
     }
     return NULL;
 }
@@ -74,14 +87,16 @@ void signals_install(void)
     sigaddset(&watched, SIGHUP);
     /* blocked here, and so in every thread started from here on: the solver's workers */
     pthread_sigmask(SIG_BLOCK, &watched, &saved_mask);
-    watching = pthread_create(&watcher, NULL, watch, NULL) == 0;
-    if (!watching) /* no thread: the handler takes them, as it would anyway */
+    atomic_store(&watching, pthread_create(&watcher, NULL, watch, NULL) == 0);
+    if (!atomic_load(&watching)) /* no thread: the handler takes them, as it would anyway */
         pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
 }
 
 void signals_target(nq_solver *s)
 {
+    pthread_mutex_lock(&target_lock);
     atomic_store(&target, s);
+    pthread_mutex_unlock(&target_lock);
 }
 
 int signals_caught(void)
@@ -94,10 +109,10 @@ void signals_restore(void)
     const struct timespec now = {0, 0};
     int sig;
 
-    if (watching) {
+    if (atomic_load(&watching)) {
         pthread_cancel(watcher);
         pthread_join(watcher, NULL);
-        watching = 0;
+        atomic_store(&watching, 0);
         /* one that came since the watcher's last look is still a stop, not a kill */
         while ((sig = sigtimedwait(&watched, NULL, &now)) > 0)
             on_signal(sig);

@@ -10,7 +10,8 @@ void signals_install(void);
 /* The solver a first signal cancels (NULL: none yet). A cancel only stops the run in
  * progress, so a signal that comes before the run has started is not lost only if the
  * run's callbacks check signals_caught() and cancel then (count_run's hooks and the
- * listing's board callback do). */
+ * listing's board callback do). Once it returns, the solver named before is not
+ * touched again: it may be destroyed. */
 void signals_target(nq_solver *s);
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int signals_caught(void);
