@@ -166,14 +166,24 @@ static void msg_put_string(msg_line *m, const char *s, int whole)
     msg_put(m, s + len - tail, tail);
 }
 
-/* One conversion at fmt (after the '%'), its argument taken from ap; returns the end. */
-static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int whole)
+/* A conversion's text, as printf's own format: the flags, width, precision and length of
+ * the '%' at hand, and what they ask of the argument list. */
+typedef struct msg_spec {
+    char text[32];   /* "%" and the conversion, for snprintf */
+    int star[2];     /* the '*' width and precision, taken from the arguments */
+    int n_star, lng; /* how many '*'; how many 'l' */
+    int size;        /* the other length letter (z, j, t, L), or 0 */
+    char conv;       /* the conversion letter */
+} msg_spec;
+
+/* Read the conversion at fmt (after the '%') into *c, taking any '*' arguments from ap;
+ * returns its last character. */
+static const char *msg_spec_read(msg_spec *c, const char *fmt, va_list *ap)
 {
-    char spec[32] = "%", piece[512];
     const char *p = fmt;
     size_t n;
-    int star[2], n_star = 0, k = -1, lng = 0, size = 0;
 
+    memset(c, 0, sizeof(*c));
     while (*p && strchr("-+ #0", *p))
         p++;
     for (int part = 0; part < 2; part++) { /* width, then precision */
@@ -182,46 +192,51 @@ static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int wh
         if (part == 1)
             p++;
         if (*p == '*') {
-            star[n_star++] = va_arg(*ap, int);
+            c->star[c->n_star++] = va_arg(*ap, int);
             p++;
         }
         while (*p >= '0' && *p <= '9')
             p++;
     }
     for (; *p && strchr("hlzjtL", *p); p++) {
-        lng += *p == 'l';
+        c->lng += *p == 'l';
         if (*p != 'h' && *p != 'l')
-            size = *p;
+            c->size = *p;
     }
     n = (size_t)(p - fmt) + 1;
-    if (!*p || n + 2 > sizeof(spec))
+    if (!*p || n + 2 > sizeof(c->text))
         abort(); /* a format the compiler checked cannot end here */
-    memcpy(spec + 1, fmt, n);
-    spec[n + 1] = '\0';
-    if (*p == 's' && n == 1) {
-        const char *s = va_arg(*ap, const char *);
-        msg_put_string(m, s ? s : "(null)", whole);
-        return p + 1;
-    }
+    c->text[0] = '%';
+    memcpy(c->text + 1, fmt, n);
+    c->text[n + 1] = '\0';
+    c->conv = *p;
+    return p;
+}
+
+/* The conversion c of the next argument in ap, into piece as snprintf writes it; returns
+ * snprintf's length. The argument's type follows from the conversion and its length. */
+static int msg_piece(const msg_spec *c, va_list *ap, char *piece, size_t size)
+{
+    int k = -1;
 #define PIECE(type)                                                                                \
     do {                                                                                           \
         type v_ = va_arg(*ap, type);                                                               \
-        k = n_star == 2   ? snprintf(piece, sizeof(piece), spec, star[0], star[1], v_)             \
-            : n_star == 1 ? snprintf(piece, sizeof(piece), spec, star[0], v_)                      \
-                          : snprintf(piece, sizeof(piece), spec, v_);                              \
+        k = c->n_star == 2   ? snprintf(piece, size, c->text, c->star[0], c->star[1], v_)          \
+            : c->n_star == 1 ? snprintf(piece, size, c->text, c->star[0], v_)                      \
+                             : snprintf(piece, size, c->text, v_);                                 \
     } while (0)
-    switch (*p) {
+    switch (c->conv) {
     case 'd':
     case 'i':
-        if (size == 'z')
+        if (c->size == 'z')
             PIECE(ssize_t);
-        else if (size == 'j')
+        else if (c->size == 'j')
             PIECE(intmax_t);
-        else if (size == 't')
+        else if (c->size == 't')
             PIECE(ptrdiff_t);
-        else if (lng == 1)
+        else if (c->lng == 1)
             PIECE(long);
-        else if (lng)
+        else if (c->lng)
             PIECE(long long);
         else
             PIECE(int);
@@ -230,13 +245,13 @@ static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int wh
     case 'x':
     case 'X':
     case 'o':
-        if (size == 'z' || size == 't')
+        if (c->size == 'z' || c->size == 't')
             PIECE(size_t);
-        else if (size == 'j')
+        else if (c->size == 'j')
             PIECE(uintmax_t);
-        else if (lng == 1)
+        else if (c->lng == 1)
             PIECE(unsigned long);
-        else if (lng)
+        else if (c->lng)
             PIECE(unsigned long long);
         else
             PIECE(unsigned);
@@ -247,7 +262,7 @@ static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int wh
     case 'e':
     case 'f':
     case 'g':
-        if (size == 'L')
+        if (c->size == 'L')
             PIECE(long double);
         else
             PIECE(double);
@@ -258,13 +273,31 @@ static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int wh
     case 'p':
         PIECE(void *);
         break;
-    case '%':
-        msg_put(m, "%", 1);
-        return p + 1;
     default:
         abort(); /* a conversion the messages do not use (%n, %ls) */
     }
 #undef PIECE
+    return k;
+}
+
+/* One conversion at fmt (after the '%'), its argument taken from ap; returns the end. */
+static const char *msg_convert(msg_line *m, const char *fmt, va_list *ap, int whole)
+{
+    char piece[512];
+    msg_spec c;
+    const char *p = msg_spec_read(&c, fmt, ap);
+    int k;
+
+    if (c.conv == 's' && p == fmt) { /* a plain %s: shortened when long */
+        const char *s = va_arg(*ap, const char *);
+        msg_put_string(m, s ? s : "(null)", whole);
+        return p + 1;
+    }
+    if (c.conv == '%') {
+        msg_put(m, "%", 1);
+        return p + 1;
+    }
+    k = msg_piece(&c, ap, piece, sizeof(piece));
     if (k > 0)
         msg_put(m, piece, (size_t)k < sizeof(piece) ? (size_t)k : sizeof(piece) - 1);
     return p + 1;
