@@ -178,11 +178,10 @@ static void bench_json_unique(FILE *f, const bench_result *r)
     fputs(r->has_unique ? nq_u128_to_string(r->unique, unique, sizeof(unique)) : "null", f);
 }
 
-static void bench_write_json(const bench_report *rep, FILE *f)
+/* The machine and build the figures were taken on, and how: the "context" object,
+ * without its closing brace. */
+static void bench_json_context(FILE *f, const bench_context *c)
 {
-    const bench_context *c = &rep->ctx;
-    char total[40];
-
     fprintf(f, "{\n  \"schema\": %d,\n  \"context\": {\n    \"date\": ", NQ_JSON_SCHEMA);
     bench_json_str(f, c->date);
     fputs(",\n    \"host\": ", f);
@@ -222,64 +221,82 @@ static void bench_write_json(const bench_report *rep, FILE *f)
         bench_json_str(f, c->interrupted);
     else
         fputs("null", f);
-    fputs("\n  },\n  \"results\": [", f);
-    for (size_t i = 0; i < rep->n_results; i++) {
-        const bench_result *r = &rep->results[i];
-        fprintf(f, "%s\n    {\"engine\": ", i ? "," : "");
-        bench_json_str(f, nq_engine_name(r->ran));
-        fputs(", \"engine_asked\": ", f);
-        bench_json_str(f, nq_engine_name(r->engine));
-        fprintf(f, ", \"n\": %d, \"threads\": %d, \"simd\": ", r->n, r->threads);
-        if (bench_simd(r))
-            bench_json_str(f, bench_simd(r));
-        else
-            fputs("null", f);
-        fputs(",\n     \"runs\": [", f);
-        for (int k = 0; k < r->n_runs; k++) {
-            fprintf(f, "%s{\"seconds\": ", k ? ", " : "");
-            bench_json_num(f, r->runs[k]);
-            fputs(", \"cpu_seconds\": ", f);
-            bench_json_num(f, bench_at(r->cpu_runs, k));
-            fputs(", \"user_seconds\": ", f);
-            bench_json_num(f, bench_at(r->user_runs, k));
-            fputs(", \"system_seconds\": ", f);
-            bench_json_num(f, bench_at(r->system_runs, k));
-            fputs(", \"setup_seconds\": ", f);
-            bench_json_num(f, bench_at(r->setup_runs, k));
-            fputc('}', f);
-        }
-        fputs("],\n     \"min_seconds\": ", f);
-        bench_json_num(f, r->min);
-        fputs(", \"median_seconds\": ", f);
-        bench_json_num(f, r->median);
-        fputs(", \"max_seconds\": ", f);
-        bench_json_num(f, r->max);
-        fputs(", \"sum_seconds\": ", f);
-        bench_json_num(f, r->sum);
-        fputs(", \"median_cpu_seconds\": ", f);
-        bench_json_num(f, r->cpu_median);
-        fputs(",\n     \"mean_seconds\": ", f);
-        bench_json_num(f, r->mean);
-        fputs(", \"stddev_seconds\": ", f);
-        bench_json_num(f, r->stddev);
-        fputs(", \"mean_cpu_seconds\": ", f);
-        bench_json_num(f, r->cpu_mean);
-        fputs(", \"median_setup_seconds\": ", f);
-        bench_json_num(f, r->setup_median);
-        fprintf(f, ",\n     \"total\": %s, \"unique\": ",
-                nq_u128_to_string(r->total, total, sizeof(total)));
-        bench_json_unique(f, r);
-        fprintf(f, ", \"verified\": %s, \"verified_against\": \"%s\",\n",
-                r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run");
-        fputs("     \"solutions_per_second\": ", f);
-        bench_json_num(f, r->solutions_per_second);
-        fputs(", \"speedup\": ", f);
-        bench_json_num(f, r->speedup);
-        fputs(", \"efficiency\": ", f);
-        bench_json_num(f, r->efficiency);
-        fprintf(f, ",\n     \"tasks\": %llu, \"prefix_rows\": %d, \"pinned_threads\": %d}",
-                r->tasks, r->prefix_rows, r->pinned);
+}
+
+/* Each timed run of r: the "runs" array. */
+static void bench_json_runs(FILE *f, const bench_result *r)
+{
+    fputs(",\n     \"runs\": [", f);
+    for (int k = 0; k < r->n_runs; k++) {
+        fprintf(f, "%s{\"seconds\": ", k ? ", " : "");
+        bench_json_num(f, r->runs[k]);
+        fputs(", \"cpu_seconds\": ", f);
+        bench_json_num(f, bench_at(r->cpu_runs, k));
+        fputs(", \"user_seconds\": ", f);
+        bench_json_num(f, bench_at(r->user_runs, k));
+        fputs(", \"system_seconds\": ", f);
+        bench_json_num(f, bench_at(r->system_runs, k));
+        fputs(", \"setup_seconds\": ", f);
+        bench_json_num(f, bench_at(r->setup_runs, k));
+        fputc('}', f);
     }
+    fputc(']', f);
+}
+
+/* One result object of the "results" array; first: none before it. */
+static void bench_json_result(FILE *f, const bench_result *r, int first)
+{
+    char total[40];
+
+    fprintf(f, "%s\n    {\"engine\": ", first ? "" : ",");
+    bench_json_str(f, nq_engine_name(r->ran));
+    fputs(", \"engine_asked\": ", f);
+    bench_json_str(f, nq_engine_name(r->engine));
+    fprintf(f, ", \"n\": %d, \"threads\": %d, \"simd\": ", r->n, r->threads);
+    if (bench_simd(r))
+        bench_json_str(f, bench_simd(r));
+    else
+        fputs("null", f);
+    bench_json_runs(f, r);
+    fputs(",\n     \"min_seconds\": ", f);
+    bench_json_num(f, r->min);
+    fputs(", \"median_seconds\": ", f);
+    bench_json_num(f, r->median);
+    fputs(", \"max_seconds\": ", f);
+    bench_json_num(f, r->max);
+    fputs(", \"sum_seconds\": ", f);
+    bench_json_num(f, r->sum);
+    fputs(", \"median_cpu_seconds\": ", f);
+    bench_json_num(f, r->cpu_median);
+    fputs(",\n     \"mean_seconds\": ", f);
+    bench_json_num(f, r->mean);
+    fputs(", \"stddev_seconds\": ", f);
+    bench_json_num(f, r->stddev);
+    fputs(", \"mean_cpu_seconds\": ", f);
+    bench_json_num(f, r->cpu_mean);
+    fputs(", \"median_setup_seconds\": ", f);
+    bench_json_num(f, r->setup_median);
+    fprintf(f, ",\n     \"total\": %s, \"unique\": ",
+            nq_u128_to_string(r->total, total, sizeof(total)));
+    bench_json_unique(f, r);
+    fprintf(f, ", \"verified\": %s, \"verified_against\": \"%s\",\n",
+            r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run");
+    fputs("     \"solutions_per_second\": ", f);
+    bench_json_num(f, r->solutions_per_second);
+    fputs(", \"speedup\": ", f);
+    bench_json_num(f, r->speedup);
+    fputs(", \"efficiency\": ", f);
+    bench_json_num(f, r->efficiency);
+    fprintf(f, ",\n     \"tasks\": %llu, \"prefix_rows\": %d, \"pinned_threads\": %d}", r->tasks,
+            r->prefix_rows, r->pinned);
+}
+
+static void bench_write_json(const bench_report *rep, FILE *f)
+{
+    bench_json_context(f, &rep->ctx);
+    fputs("\n  },\n  \"results\": [", f);
+    for (size_t i = 0; i < rep->n_results; i++)
+        bench_json_result(f, &rep->results[i], i == 0);
     fputs("\n  ]\n}\n", f);
 }
 
