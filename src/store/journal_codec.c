@@ -286,11 +286,77 @@ static int table_sorted_unique(const journal_table *tab)
 }
 #endif
 
+/* Record i at p (of the journal in buf, whose task set is ts) into *e: NQ_ECORRUPT, with
+ * the reason in info, for a record no writer of ts can have made. */
+static int record_read(const unsigned char *buf, const unsigned char *p, size_t i, uint32_t key,
+                       const nq_task_set *ts, journal_entry *e, nq_journal_info *info)
+{
+    if (!record_crc_ok(key, p)) {
+        journal_set_detail(info,
+                           "record %zu (byte %zu) fails its checksum: damaged, or "
+                           "copied from another journal",
+                           i, (size_t)(p - buf));
+        return NQ_ECORRUPT;
+    }
+    if (get32(p + 16) != JOURNAL_KIND_TASK) {
+        journal_set_detail(info,
+                           "record %zu (byte %zu) has the unknown kind %u (written by "
+                           "a newer nqueens?)",
+                           i, (size_t)(p - buf), get32(p + 16));
+        return NQ_ECORRUPT;
+    }
+    e->id = get64(p);
+    e->subtotal = get64(p + 8);
+    if (e->id >= ts->tasks) {
+        journal_set_detail(info, "record %zu names task %llu, but the task set has %llu tasks", i,
+                           (unsigned long long)e->id, (unsigned long long)ts->tasks);
+        return NQ_ECORRUPT;
+    }
+    if (ts->slice_count && (e->id < ts->first_task || e->id >= ts->end_task)) {
+        journal_set_detail(info,
+                           "record %zu names task %llu, outside the journal's slice "
+                           "[%llu, %llu)",
+                           i, (unsigned long long)e->id, (unsigned long long)ts->first_task,
+                           (unsigned long long)ts->end_task);
+        return NQ_ECORRUPT;
+    }
+    return NQ_OK;
+}
+
+/* Sort the n entries of tab, then fold duplicates: the same id twice with the same
+ * subtotal is harmless (two writers agreeing); with different subtotals one of them is
+ * wrong (NQ_ECORRUPT). Sets tab->len to the ids left. */
+static int table_fold(journal_table *tab, size_t n, nq_journal_info *info)
+{
+    size_t out = 0;
+
+    if (n)
+        qsort(tab->e, n, sizeof(*tab->e), entry_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (out && tab->e[out - 1].id == tab->e[i].id) {
+            if (tab->e[out - 1].subtotal != tab->e[i].subtotal) {
+                journal_set_detail(info,
+                                   "task %llu is recorded twice with different subtotals (%llu "
+                                   "and %llu)",
+                                   (unsigned long long)tab->e[i].id,
+                                   (unsigned long long)tab->e[out - 1].subtotal,
+                                   (unsigned long long)tab->e[i].subtotal);
+                return NQ_ECORRUPT;
+            }
+            continue;
+        }
+        tab->e[out++] = tab->e[i];
+    }
+    tab->len = out;
+    assert(table_sorted_unique(tab));
+    return NQ_OK;
+}
+
 int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
                   nq_journal_info *info)
 {
     nq_task_set ts;
-    size_t body, n_full, n_good, out = 0, hsize;
+    size_t body, n_full, n_good, hsize;
     uint32_t key;
     int rc;
 
@@ -320,79 +386,26 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
         if (!tab->e)
             return NQ_ENOMEM;
     }
-    for (size_t i = 0; i < n_good; i++) {
+    for (size_t i = 0; i < n_good && rc == NQ_OK; i++) {
         const unsigned char *p = buf + hsize + i * JOURNAL_RECORD_SIZE;
-        if (!record_crc_ok(key, p) || get32(p + 16) != JOURNAL_KIND_TASK) {
-            if (info)
-                info->offset = (uint64_t)(p - buf);
-            if (!record_crc_ok(key, p))
-                journal_set_detail(info,
-                                   "record %zu (byte %zu) fails its checksum: damaged, or "
-                                   "copied from another journal",
-                                   i, (size_t)(p - buf));
-            else
-                journal_set_detail(info,
-                                   "record %zu (byte %zu) has the unknown kind %u (written by "
-                                   "a newer nqueens?)",
-                                   i, (size_t)(p - buf), get32(p + 16));
-            rc = NQ_ECORRUPT;
-            goto fail;
-        }
-        tab->e[i].id = get64(p);
-        tab->e[i].subtotal = get64(p + 8);
-        if (tab->e[i].id >= ts.tasks) {
-            if (info)
-                info->offset = (uint64_t)(p - buf);
-            journal_set_detail(info, "record %zu names task %llu, but the task set has %llu tasks",
-                               i, (unsigned long long)tab->e[i].id, (unsigned long long)ts.tasks);
-            rc = NQ_ECORRUPT;
-            goto fail;
-        }
-        if (ts.slice_count && (tab->e[i].id < ts.first_task || tab->e[i].id >= ts.end_task)) {
-            if (info)
-                info->offset = (uint64_t)(p - buf);
-            journal_set_detail(info,
-                               "record %zu names task %llu, outside the journal's slice "
-                               "[%llu, %llu)",
-                               i, (unsigned long long)tab->e[i].id,
-                               (unsigned long long)ts.first_task, (unsigned long long)ts.end_task);
-            rc = NQ_ECORRUPT;
-            goto fail;
-        }
+        rc = record_read(buf, p, i, key, &ts, &tab->e[i], info);
+        if (rc != NQ_OK && info)
+            info->offset = (uint64_t)(p - buf); /* where the damage starts */
     }
-    /* Sort, then fold duplicates: the same id twice with the same subtotal is harmless
-     * (two writers agreeing); with different subtotals one of them is wrong. */
-    if (n_good)
-        qsort(tab->e, n_good, sizeof(*tab->e), entry_cmp);
-    for (size_t i = 0; i < n_good; i++) {
-        if (out && tab->e[out - 1].id == tab->e[i].id) {
-            if (tab->e[out - 1].subtotal != tab->e[i].subtotal) {
-                journal_set_detail(info,
-                                   "task %llu is recorded twice with different subtotals (%llu "
-                                   "and %llu)",
-                                   (unsigned long long)tab->e[i].id,
-                                   (unsigned long long)tab->e[out - 1].subtotal,
-                                   (unsigned long long)tab->e[i].subtotal);
-                rc = NQ_ECORRUPT;
-                goto fail;
-            }
-            continue;
-        }
-        tab->e[out++] = tab->e[i];
+    if (rc == NQ_OK)
+        rc = table_fold(tab, n_good, info);
+    if (rc != NQ_OK) {
+        free(tab->e);
+        tab->e = NULL;
+        tab->len = 0;
+        return rc;
     }
-    tab->len = out;
-    assert(table_sorted_unique(tab));
     *keep = hsize + n_good * JOURNAL_RECORD_SIZE;
     assert(*keep <= len && len - *keep < 2 * JOURNAL_RECORD_SIZE); /* at most the last one */
     if (info) {
         info->records = n_good;
-        info->tasks_done = out;
+        info->tasks_done = tab->len;
         info->torn_bytes = len - *keep;
     }
     return NQ_OK;
-fail:
-    free(tab->e);
-    tab->e = NULL;
-    tab->len = 0;
-    return rc;
 }
