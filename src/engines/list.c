@@ -450,66 +450,126 @@ static int list_sync_init(list_ctx *c)
     return ok;
 }
 
-int list_run(const list_job *job, nq_result *out)
-{
-    list_ctx c;
-    list_worker *workers = NULL;
-    pthread_t *threads = NULL;
-    affinity *aff = NULL;
-    int started = 0, rows, have_queue = 0, have_sync = 0, rc;
-    uint64_t tasks = 0;
-    lex_walk walk;
+/* What list_run makes besides the context, so that one function undoes whatever part
+ * of it was made. */
+typedef struct list_setup {
+    list_worker *workers;
+    pthread_t *threads;
+    int have_queue, have_sync;
+} list_setup;
 
-    memset(&c, 0, sizeof(c));
-    c.job = job;
-    c.n = job->n;
-    c.all = board_mask(job->n);
-    c.n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
-    if (c.n_slots > LIST_WINDOW_MAX)
-        c.n_slots = LIST_WINDOW_MAX;
-    run_stop_init(&c.stop, job->rs);
-    atomic_init(&c.wait_head, LIST_NOBODY);
-    atomic_init(&c.wait_target, LIST_NOBODY);
-    if (job->rows > 0) {
-        rows = job->rows < job->n ? job->rows : job->n;
-        tasks = list_prefix_count(job->n, rows, LIST_COUNT_UP_FRONT);
-        if (tasks == LIST_COUNT_UP_FRONT)
-            tasks = 0; /* maybe more: known when the source is through */
-    } else {
-        rows = list_auto_rows(job->n, job->n_threads, &tasks);
-    }
-    c.shown = run_source_slot(job->rs);
-    run_progress_reset(job->rs, tasks);
+/* The context's fields before anything is allocated: the board, the window's size, the
+ * stop and the waits' flags. */
+static void list_ctx_init(list_ctx *c, const list_job *job)
+{
+    memset(c, 0, sizeof(*c));
+    c->job = job;
+    c->n = job->n;
+    c->all = board_mask(job->n);
+    c->n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
+    if (c->n_slots > LIST_WINDOW_MAX)
+        c->n_slots = LIST_WINDOW_MAX;
+    run_stop_init(&c->stop, job->rs);
+    atomic_init(&c->wait_head, LIST_NOBODY);
+    atomic_init(&c->wait_target, LIST_NOBODY);
+}
+
+/* The depth of the task source, and into *tasks its task count (0: maybe more than are
+ * counted up front, known when the source is through). */
+static int list_rows(const list_job *job, uint64_t *tasks)
+{
+    int rows;
+
+    if (job->rows <= 0)
+        return list_auto_rows(job->n, job->n_threads, tasks);
+    rows = job->rows < job->n ? job->rows : job->n;
+    *tasks = list_prefix_count(job->n, rows, LIST_COUNT_UP_FRONT);
+    if (*tasks == LIST_COUNT_UP_FRONT)
+        *tasks = 0;
+    return rows;
+}
+
+/* The window's slots and rings, the queue, the locks and the workers' records:
+ * NQ_ENOMEM when one fails (list_teardown frees what was made). */
+static int list_setup_make(list_ctx *c, list_setup *u, int n_threads)
+{
     /* Pages of the rings are only touched as boards are stored, so a large window
      * costs address space, not memory, until it is used. */
-    c.slots = aligned_alloc(64, sizeof(list_slot) * c.n_slots);
-    c.rings = malloc((size_t)c.n_slots * LIST_RING * (size_t)c.n);
-    workers = calloc((size_t)job->n_threads, sizeof(*workers));
-    threads = calloc((size_t)job->n_threads, sizeof(*threads));
-    if (!c.slots || !c.rings || !workers || !threads)
-        goto error;
-    have_queue = queue_init(&c.q, c.n_slots) == NQ_OK;
-    if (!have_queue)
-        goto error;
-    have_sync = list_sync_init(&c);
-    if (!have_sync)
-        goto error;
-    for (uint64_t i = 0; i < c.n_slots; i++) {
-        atomic_init(&c.slots[i].written, 0);
-        atomic_init(&c.slots[i].done, 0);
-        atomic_init(&c.slots[i].room_wanted, 0);
-        atomic_init(&c.slots[i].read, 0);
+    c->slots = aligned_alloc(64, sizeof(list_slot) * c->n_slots);
+    c->rings = malloc((size_t)c->n_slots * LIST_RING * (size_t)c->n);
+    u->workers = calloc((size_t)n_threads, sizeof(*u->workers));
+    u->threads = calloc((size_t)n_threads, sizeof(*u->threads));
+    if (!c->slots || !c->rings || !u->workers || !u->threads)
+        return NQ_ENOMEM;
+    u->have_queue = queue_init(&c->q, c->n_slots) == NQ_OK;
+    if (!u->have_queue)
+        return NQ_ENOMEM;
+    u->have_sync = list_sync_init(c);
+    if (!u->have_sync)
+        return NQ_ENOMEM;
+    for (uint64_t i = 0; i < c->n_slots; i++) {
+        atomic_init(&c->slots[i].written, 0);
+        atomic_init(&c->slots[i].done, 0);
+        atomic_init(&c->slots[i].room_wanted, 0);
+        atomic_init(&c->slots[i].read, 0);
     }
-    if (job->pin)
-        aff = run_affinity(job->rs, job->n_threads);
-    for (int i = 0; i < job->n_threads; i++) {
-        workers[i] = (list_worker){&c, aff, i, 0};
-        if (pthread_create(&threads[i], NULL, list_worker_main, &workers[i]) != 0) {
-            list_stop(&c, NQ_ETHREAD);
+    return NQ_OK;
+}
+
+static void list_teardown(list_ctx *c, list_setup *u)
+{
+    if (u->have_sync) {
+        pthread_cond_destroy(&c->room);
+        pthread_cond_destroy(&c->more);
+        pthread_mutex_destroy(&c->mu);
+    }
+    if (u->have_queue)
+        queue_free(&c->q);
+    free(u->workers);
+    free(u->threads);
+    free(c->rings);
+    free(c->slots);
+}
+
+/* Start the workers; returns how many started. One that fails to start stops the run
+ * (NQ_ETHREAD), and the source then places nothing. */
+static int list_start(list_ctx *c, list_setup *u, affinity *aff)
+{
+    int started = 0;
+
+    for (int i = 0; i < c->job->n_threads; i++) {
+        u->workers[i] = (list_worker){c, aff, i, 0};
+        if (pthread_create(&u->threads[i], NULL, list_worker_main, &u->workers[i]) != 0) {
+            list_stop(c, NQ_ETHREAD);
             break;
         }
         started++;
     }
+    return started;
+}
+
+int list_run(const list_job *job, nq_result *out)
+{
+    list_ctx c;
+    list_setup u = {NULL, NULL, 0, 0};
+    affinity *aff = NULL;
+    int started, rows, rc;
+    uint64_t tasks = 0;
+    lex_walk walk;
+
+    list_ctx_init(&c, job);
+    rows = list_rows(job, &tasks);
+    c.shown = run_source_slot(job->rs);
+    run_progress_reset(job->rs, tasks);
+    if ((rc = list_setup_make(&c, &u, job->n_threads)) != NQ_OK) {
+        list_teardown(&c, &u);
+        return rc;
+    }
+    if (job->pin)
+        aff = run_affinity(job->rs, job->n_threads);
+    started = list_start(&c, &u, aff);
+    /* This thread is the source and the consumer: it delivers while it waits for a slot,
+     * and after the last prefix until every queued task is delivered. */
     walk = (lex_walk){&c, rows, c.all, 0, UINT64_MAX, 0, {0}};
     if (started == job->n_threads) {
         lex_place(&walk, 0, 0, 0, 0);
@@ -522,29 +582,15 @@ int list_run(const list_job *job, nq_result *out)
     list_show(&c);
     queue_close(&c.q);
     for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
+        pthread_join(u.threads[i], NULL);
     out->n_pinned = 0;
     for (int i = 0; i < started; i++)
-        out->n_pinned += workers[i].pinned;
+        out->n_pinned += u.workers[i].pinned;
     out->total = (nq_u128){c.delivered, 0};
     out->tasks = c.pushed;
     out->n_threads = job->n_threads;
     out->prefix_rows = rows;
     rc = run_outcome(&c.stop, !walk.stopped && c.head == c.pushed);
-    goto done;
-error:
-    rc = NQ_ENOMEM;
-done:
-    if (have_sync) {
-        pthread_cond_destroy(&c.room);
-        pthread_cond_destroy(&c.more);
-        pthread_mutex_destroy(&c.mu);
-    }
-    if (have_queue)
-        queue_free(&c.q);
-    free(workers);
-    free(threads);
-    free(c.rings);
-    free(c.slots);
+    list_teardown(&c, &u);
     return rc;
 }
