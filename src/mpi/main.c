@@ -232,15 +232,80 @@ static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f,
     return print_result(a, m, rank_threads, n_ranks, cpu_seconds);
 }
 
+/* Only rank 0 reads the arguments, so that a mistake is reported once; every rank gets
+ * what it read. */
+static void read_args(int rank, int argc, char **argv, mpi_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    if (rank == 0) {
+        a->exit_code = parse_args(argc, argv, a);
+        /* the help or the version lost on a full disk is a failure, as in nqueens */
+        if (a->exit_code == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+            a->exit_code = args_run_error(NULL, "cannot write the output");
+    }
+    MPI_Bcast(a, sizeof(*a), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+/* Every rank's worker count to rank 0 (into *rank_threads there), which plans the
+ * settings for all of them and opens the files; every rank gets the plan in *s and
+ * the verdict, 0 or the exit code. */
+static int plan_job(int rank, int n_ranks, int mine, const mpi_args *a, nq_settings *s,
+                    rank0_files *files, int **rank_threads)
+{
+    int rc = 0;
+
+    if (rank == 0) {
+        *rank_threads = calloc((size_t)n_ranks, sizeof(int));
+        if (!*rank_threads)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(&mine, 1, MPI_INT, *rank_threads, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        int total = 0;
+        for (int r = 0; r < n_ranks; r++)
+            total += (*rank_threads)[r];
+        rc = plan_settings(a, total, s, files);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(s, sizeof(*s), MPI_BYTE, 0, MPI_COMM_WORLD);
+    return rc;
+}
+
+/* Rank 0's part of the count: coordinate, then finish (t0 and cpu0: when the job
+ * started). Returns the exit code every rank leaves with. */
+static int run_rank0(const mpi_args *a, const nq_settings *s, const int *rank_threads, int n_ranks,
+                     rank0_files *files, double t0, double cpu0)
+{
+    coordinator_opts opts = {files->journal, progress_mode(a->c.r.progress),
+                             a->c.r.subtotals != NULL, (double)a->c.worker_timeout};
+    mpi_outcome m;
+    double cpu, cpu_sum = -1.0;
+    int rc = coordinator_run(s, rank_threads, n_ranks, &opts, &m);
+
+    m.r.seconds = MPI_Wtime() - t0;
+    /* every rank's CPU time, over the same span; not from ranks that were left busy */
+    cpu = clock_cpu() - cpu0;
+    if (!m.abandoned)
+        MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    rc = finish(a, rc, &m, files, rank_threads, n_ranks, cpu_sum);
+    subtotals_abandon(&files->sf); /* left open only by a run that did not finish */
+    free(m.sub);
+    if (m.abandoned) {
+        /* Some rank is still inside a task: end it with the job. */
+        fflush(NULL);
+        MPI_Abort(MPI_COMM_WORLD, rc);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     mpi_args a;
-    mpi_outcome m;
     nq_settings s;
-    int provided, rank, n_ranks, mine, rc = 0;
+    int provided, rank, n_ranks, mine, rc;
     int *rank_threads = NULL;
     rank0_files files = {.sf = {-1, 0, 0, NULL}};
-    double t0, cpu0, cpu, cpu_sum = -1.0;
+    double t0, cpu0, cpu;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     cpu0 = clock_cpu();
@@ -253,35 +318,13 @@ int main(int argc, char **argv)
      * every rank. */
     signals_install();
 
-    /* Only rank 0 reads the arguments, so that a mistake is reported once. */
-    memset(&a, 0, sizeof(a));
-    if (rank == 0) {
-        a.exit_code = parse_args(argc, argv, &a);
-        /* the help or the version lost on a full disk is a failure, as in nqueens */
-        if (a.exit_code == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-            a.exit_code = args_run_error(NULL, "cannot write the output");
-    }
-    MPI_Bcast(&a, sizeof(a), MPI_BYTE, 0, MPI_COMM_WORLD);
+    read_args(rank, argc, argv, &a);
     if (a.exit_code >= 0) {
         MPI_Finalize();
         return a.exit_code;
     }
-
     mine = a.c.o.threads ? a.c.o.threads : nq_available_cpus();
-    if (rank == 0) {
-        rank_threads = calloc((size_t)n_ranks, sizeof(int));
-        if (!rank_threads)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    MPI_Gather(&mine, 1, MPI_INT, rank_threads, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-        int total = 0;
-        for (int r = 0; r < n_ranks; r++)
-            total += rank_threads[r];
-        rc = plan_settings(&a, total, &s, &files);
-    }
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(&s, sizeof(s), MPI_BYTE, 0, MPI_COMM_WORLD);
+    rc = plan_job(rank, n_ranks, mine, &a, &s, &files, &rank_threads);
     if (rc != 0) {
         subtotals_abandon(&files.sf);
         free(rank_threads);
@@ -293,22 +336,7 @@ int main(int argc, char **argv)
     devices_env(&s.gpu); /* each rank's own environment, as for its threads */
 
     if (rank == 0) {
-        coordinator_opts opts = {files.journal, progress_mode(a.c.r.progress),
-                                 a.c.r.subtotals != NULL, (double)a.c.worker_timeout};
-        rc = coordinator_run(&s, rank_threads, n_ranks, &opts, &m);
-        m.r.seconds = MPI_Wtime() - t0;
-        /* every rank's CPU time, over the same span; not from ranks that were left busy */
-        cpu = clock_cpu() - cpu0;
-        if (!m.abandoned)
-            MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-        rc = finish(&a, rc, &m, &files, rank_threads, n_ranks, cpu_sum);
-        subtotals_abandon(&files.sf); /* left open only by a run that did not finish */
-        free(m.sub);
-        if (m.abandoned) {
-            /* Some rank is still inside a task: end it with the job. */
-            fflush(NULL);
-            MPI_Abort(MPI_COMM_WORLD, rc);
-        }
+        rc = run_rank0(&a, &s, rank_threads, n_ranks, &files, t0, cpu0);
     } else {
         worker_run(&s); /* a failure here reached rank 0, which reports it */
         cpu = clock_cpu() - cpu0;
