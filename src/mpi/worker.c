@@ -174,6 +174,61 @@ static int run_watched(worker *w, const uint64_t *ids, size_t n, const nq_hooks 
     return b.status;
 }
 
+/* Run the batch of k ids and fill res with what goes back to rank 0: the status, the
+ * time, the pinned workers, the signal and the total, then each finished (id, subtotal).
+ * *failed (a failure before or now: this rank takes no more work) and *pinned (the most
+ * workers pinned so far) carry over between batches. Returns res's length. */
+static int run_batch(worker *w, const uint64_t *ids, int k, uint64_t *res, int *failed, int *pinned)
+{
+    nq_result r = {0};
+    batch_sink sink = {ids, (size_t)k, res + MPI_RESULT_HEAD};
+    nq_hooks h = {&sink, NULL, sink_done};
+    size_t done;
+    double t0, t1;
+    int status;
+
+    memset(sink.pairs, 0xff, sizeof(uint64_t) * 2 * (size_t)k);
+    t0 = clock_seconds();
+    /* A batch that arrives after the stop is not started. */
+    status = *failed                          ? *failed
+             : w->stopped || signals_caught() ? NQ_ECANCELED
+                                              : run_watched(w, ids, (size_t)k, &h, &r);
+    t1 = clock_seconds();
+    /* What finished is sent whatever the status: rank 0 records it. A stop is not a
+     * failure of this rank; any other status is, and this rank takes no more work. */
+    done = *failed ? 0 : sink_compact(&sink);
+    if (status != NQ_OK && status != NQ_ECANCELED)
+        *failed = status;
+    if (r.n_pinned > *pinned)
+        *pinned = r.n_pinned;
+    res[0] = (uint64_t)(int64_t)status;
+    memcpy(&res[1], &(double){t1 - t0}, sizeof(double));
+    res[2] = (uint64_t)*pinned;
+    res[3] = status == NQ_ECANCELED ? (uint64_t)signals_caught() : 0;
+    res[4] = r.total.lo;
+    res[5] = r.total.hi;
+    return MPI_RESULT_HEAD + 2 * (int)done;
+}
+
+/* After the last batch: the replies to the outstanding requests are empty too, and rank
+ * 0's stop is the last message it sends this rank: take them all, so that nothing is left
+ * unreceived. */
+static void drain(worker *w, uint64_t *buf, int outstanding)
+{
+    MPI_Request req;
+    MPI_Status st;
+
+    while (outstanding-- > 0) {
+        MPI_Irecv(buf, MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
+        wait_polling(w, &req, &st);
+    }
+    while (!w->stopped) {
+        poll_stop(w);
+        if (!w->stopped)
+            mpi_job_nap();
+    }
+}
+
 int worker_run(const nq_settings *s)
 {
     uint64_t *buf[2], *res;
@@ -198,12 +253,7 @@ int worker_run(const nq_settings *s)
     }
     MPI_Irecv(buf[cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
     for (;;) {
-        int k;
-        size_t done;
-        nq_result r = {0};
-        batch_sink sink;
-        nq_hooks h;
-        double t0, t1;
+        int k, len;
 
         wait_polling(&w, &req, &st);
         outstanding--;
@@ -214,44 +264,12 @@ int worker_run(const nq_settings *s)
         }
         /* the reply to the other open request lands in the other buffer meanwhile */
         MPI_Irecv(buf[!cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
-        sink = (batch_sink){buf[cur], (size_t)k, res + MPI_RESULT_HEAD};
-        memset(sink.pairs, 0xff, sizeof(uint64_t) * 2 * (size_t)k);
-        h = (nq_hooks){&sink, NULL, sink_done};
-        t0 = clock_seconds();
-        /* A batch that arrives after the stop is not started. */
-        status = failed                          ? failed
-                 : w.stopped || signals_caught() ? NQ_ECANCELED
-                                                 : run_watched(&w, buf[cur], (size_t)k, &h, &r);
-        t1 = clock_seconds();
-        /* What finished is sent whatever the status: rank 0 records it. A stop is not a
-         * failure of this rank; any other status is, and this rank takes no more work. */
-        done = failed ? 0 : sink_compact(&sink);
-        if (status != NQ_OK && status != NQ_ECANCELED)
-            failed = status;
-        if (r.n_pinned > pinned)
-            pinned = r.n_pinned;
-        res[0] = (uint64_t)(int64_t)status;
-        memcpy(&res[1], &(double){t1 - t0}, sizeof(double));
-        res[2] = (uint64_t)pinned;
-        res[3] = status == NQ_ECANCELED ? (uint64_t)signals_caught() : 0;
-        res[4] = r.total.lo;
-        res[5] = r.total.hi;
-        MPI_Send(res, MPI_RESULT_HEAD + 2 * (int)done, MPI_UINT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
+        len = run_batch(&w, buf[cur], k, res, &failed, &pinned);
+        MPI_Send(res, len, MPI_UINT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
         outstanding++;
         cur = !cur;
     }
-    /* No more work: the replies to the requests still open are empty too. */
-    while (outstanding-- > 0) {
-        MPI_Irecv(buf[!cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
-        wait_polling(&w, &req, &st);
-    }
-    /* Rank 0's stop is the last message it sends this rank: take it, so that nothing is
-     * left unreceived. */
-    while (!w.stopped) {
-        poll_stop(&w);
-        if (!w.stopped)
-            mpi_job_nap();
-    }
+    drain(&w, buf[!cur], outstanding);
     signals_target(NULL);
     nq_destroy_solver(&w.sv);
     free(buf[0]);
