@@ -92,7 +92,8 @@ static void run_progress(void *user, progress_snapshot *out)
 
 /* ---- the run -------------------------------------------------------------------------- */
 
-/* The task set of the run, and a message when the library will not make one. */
+/* The task set of the run (s: resolved), and a message when the library will not make
+ * one. */
 static int describe(const char *cmd, const nq_settings *s, const nq_task_set *found,
                     nq_task_set *ts)
 {
@@ -127,27 +128,25 @@ static void format_bytes(uint64_t bytes, char *buf, size_t size)
 }
 
 /* A count that would not fit its memory is refused here, before a journal or a table is
- * made, with what it needs: the library would only say NQ_EMEMORY. */
-static int memory_check(const char *cmd, const nq_settings *s)
+ * made, with what it needs: the library would only say NQ_EMEMORY. rs: resolved. */
+static int memory_check(const char *cmd, const nq_settings *rs)
 {
     uint64_t need, limit;
-    nq_settings rs = *s;
     char a[32], b[32];
 
-    if (nq_memory_estimate(s, &need, &limit) != NQ_OK || need <= limit ||
-        nq_resolve_settings(&rs) != NQ_OK)
+    if (nq_memory_estimate(rs, &need, &limit) != NQ_OK || need <= limit)
         return 0;
     format_bytes(need, a, sizeof(a));
     format_bytes(limit, b, sizeof(b));
     return args_run_error(cmd,
                           "the %s engine needs about %s for n=%d on %d workers, more than the %s "
                           "%s (--max-memory sets the limit; --engine d4 needs a few MB)",
-                          nq_engine_name(rs.engine), a, s->n,
-                          rs.n_threads ? rs.n_threads : nq_available_cpus(), b,
-                          s->memory_limit ? "allowed" : "this machine has");
+                          nq_engine_name(rs->engine), a, rs->n,
+                          rs->n_threads ? rs->n_threads : nq_available_cpus(), b,
+                          rs->memory_limit ? "allowed" : "this machine has");
 }
 
-/* What to say when the count failed (not a signal, not the journal's disk). */
+/* What to say when the count failed (not a signal, not the journal's disk); s: resolved. */
 static int report_failure(const char *cmd, const count_run_opts *r, const nq_settings *s, int rc,
                           uint64_t recorded, uint64_t tasks)
 {
@@ -168,132 +167,162 @@ static int report_failure(const char *cmd, const count_run_opts *r, const nq_set
     return args_run_error(cmd, "count failed: %s", nq_strerror(rc));
 }
 
-int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int unique,
-              nq_settings *s, nq_result *out)
-{
+/* What a count holds across its steps, so that count_run releases it in one place. */
+typedef struct count_state {
+    nq_settings rs; /* the settings resolved once: what the messages and the task set use */
     nq_task_set ts, found;
-    nq_journal *journal = NULL;
-    uint64_t done_before = 0;
-    nq_solver *sv = NULL;
+    nq_journal *journal;
+    uint64_t done_before; /* tasks the journal held */
+    nq_solver *sv;
     run_hooks h;
-    nq_hooks hooks = {0};
-    progress pg;
-    subtotals_file sf = {-1, 0, 0, NULL};
-    int mode = progress_mode(r->progress), rc, exit_code = 0, sig, ok = 0;
-    uint64_t recorded;
+    subtotals_file sf;
+} count_state;
 
-    memset(&h, 0, sizeof(h));
-    memset(&ts, 0, sizeof(ts));
-    memset(&found, 0, sizeof(found));
-    signals_install();
-    if (r->checkpoint && (exit_code = checkpoint_adopt(r->checkpoint, o, unique, s, &found)) != 0)
-        goto done;
-    if ((exit_code = memory_check(cmd, s)) != 0)
-        goto done;
+/* Adopt the journal's task set, then resolve the settings, once: an invalid one is
+ * refused here, before any file is opened. Then refuse a count too large for memory
+ * and, where a journal or the subtotals need task ids, describe the task set. */
+static int count_plan(count_state *c, const count_run_opts *r, const char *cmd, const count_opts *o,
+                      int unique, nq_settings *s)
+{
+    int rc;
+
+    if (r->checkpoint && (rc = checkpoint_adopt(r->checkpoint, o, unique, s, &c->found)) != 0)
+        return rc;
+    c->rs = *s;
+    if ((rc = nq_resolve_settings(&c->rs)) != NQ_OK)
+        return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
+    if ((rc = memory_check(cmd, &c->rs)) != 0)
+        return rc;
     /* Task ids are only needed by a journal or the subtotals: a count without them
      * takes any prefix depth the engine does. */
-    if ((r->checkpoint || r->subtotals) && (exit_code = describe(cmd, s, &found, &ts)) != 0)
-        goto done;
-    h.tasks = ts.tasks;
-    /* Every output file is opened before the count, so that none fails after it. */
+    if ((r->checkpoint || r->subtotals) && (rc = describe(cmd, &c->rs, &c->found, &c->ts)) != 0)
+        return rc;
+    c->h.tasks = c->ts.tasks;
+    return 0;
+}
+
+/* Every output file is opened before the count, so that none fails after it. */
+static int count_open_files(count_state *c, const count_run_opts *r, const char *cmd)
+{
+    int rc;
+
     if (r->subtotals) {
-        if ((exit_code = subtotals_open(cmd, r->subtotals, &sf)) != 0)
-            goto done;
-        h.subs = calloc(ts.tasks, sizeof(*h.subs));
-        if (!h.subs) {
-            exit_code =
-                args_run_error(cmd, "no memory for %llu subtotals", (unsigned long long)ts.tasks);
-            goto done;
-        }
+        if ((rc = subtotals_open(cmd, r->subtotals, &c->sf)) != 0)
+            return rc;
+        c->h.subs = calloc(c->ts.tasks, sizeof(*c->h.subs));
+        if (!c->h.subs)
+            return args_run_error(cmd, "no memory for %llu subtotals",
+                                  (unsigned long long)c->ts.tasks);
     }
-    if ((exit_code = output_files_check_count(cmd, r->checkpoint, NULL, r->subtotals, sf.fd)))
-        goto done;
+    if ((rc = output_files_check_count(cmd, r->checkpoint, NULL, r->subtotals, c->sf.fd)))
+        return rc;
     if (r->checkpoint) {
-        exit_code = checkpoint_open(r->checkpoint, &ts, r->sync_interval, &journal, &done_before);
-        if (exit_code != 0)
-            goto done;
-        nq_journal_hooks(journal, &h.store);
+        rc = checkpoint_open(r->checkpoint, &c->ts, r->sync_interval, &c->journal, &c->done_before);
+        if (rc != 0)
+            return rc;
+        nq_journal_hooks(c->journal, &c->h.store);
     }
     /* After opening, by identity: --subtotals ./nj for --checkpoint nj would replace the
      * journal by the CSV, or unlink it with the abandoned CSV. */
-    if ((exit_code = output_files_check_count(cmd, r->checkpoint, journal, r->subtotals, sf.fd)))
-        goto done;
-    hooks = (nq_hooks){&h, hook_reuse, hook_done};
+    return output_files_check_count(cmd, r->checkpoint, c->journal, r->subtotals, c->sf.fd);
+}
 
-    rc = nq_create_solver(&sv, s);
-    if (rc != NQ_OK) {
-        exit_code = args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
-        goto done;
+/* The count itself, with the hooks and the progress display: 0 and the library's status
+ * in *status, or an exit code (reported) when it could not start. s is the settings as
+ * asked, not c->rs: the GPU engine chooses its own inner rows for a prefix_rows left at
+ * 0, where the resolved copy would fix the CPU engines' choice. */
+static int count_execute(count_state *c, const count_run_opts *r, const char *cmd,
+                         const nq_settings *s, nq_result *out, int *status)
+{
+    nq_hooks hooks = {&c->h, hook_reuse, hook_done};
+    progress pg;
+    int rc = nq_create_solver(&c->sv, s);
+
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "cannot create solver: %s", nq_strerror(rc));
+    signals_target(c->sv);
+    c->h.sv = c->sv;
+    if (progress_start(&pg, progress_mode(r->progress), s->n, run_progress, &c->h, c->journal) !=
+        0) {
+        signals_target(NULL); /* the solver goes with the state: no handler may reach it */
+        return args_run_error(cmd, "cannot start the progress thread");
     }
-    signals_target(sv);
-    h.sv = sv;
-    if (progress_start(&pg, mode, s->n, run_progress, &h, journal) != 0) {
-        exit_code = args_run_error(cmd, "cannot start the progress thread");
-        goto done;
-    }
-    rc = nq_count(sv, &hooks, out);
+    *status = nq_count(c->sv, &hooks, out);
     progress_stop(&pg);
     signals_target(NULL);
-    sig = signals_caught();
-    recorded = journal ? done_before + nq_journal_appended(journal) : 0;
-    if (!r->checkpoint && !r->subtotals)
-        ts.tasks = out->tasks;
-    else if (ts.slice_count) /* a slice runs its own tasks of the set */
-        ts.tasks = ts.end_task - ts.first_task;
+    return 0;
+}
 
-    if (rc == NQ_OK && out->tasks != ts.tasks) {
-        /* The journal's identity and the run disagree: never trust such a total. */
-        exit_code = args_run_error(cmd,
-                                   "internal error: the run made %llu tasks, the task set "
-                                   "says %llu",
-                                   (unsigned long long)out->tasks, (unsigned long long)ts.tasks);
-        goto done;
+/* What the count's status rc means: the exit code, after a message for anything but a
+ * count that completed. *ok: the count is whole and its files are written. */
+static int count_verdict(count_state *c, const count_run_opts *r, const char *cmd, int rc,
+                         const nq_result *out, int *ok)
+{
+    int sig = signals_caught();
+    uint64_t recorded = c->journal ? c->done_before + nq_journal_appended(c->journal) : 0;
+    nq_task_set *ts = &c->ts;
+
+    if (!r->checkpoint && !r->subtotals)
+        ts->tasks = out->tasks;
+    else if (ts->slice_count) /* a slice runs its own tasks of the set */
+        ts->tasks = ts->end_task - ts->first_task;
+    if (rc == NQ_OK && out->tasks != ts->tasks) /* the journal's identity and the run disagree */
+        return args_run_error(cmd,
+                              "internal error: the run made %llu tasks, the task set says %llu",
+                              (unsigned long long)out->tasks, (unsigned long long)ts->tasks);
+    if (rc == NQ_ECALLBACK && c->journal && atomic_load(&c->h.refused))
+        return args_run_error(cmd,
+                              "journal %s: task %llu finished with a subtotal other than the "
+                              "one recorded: the journal or this machine is at fault; count "
+                              "again without it",
+                              r->checkpoint, (unsigned long long)c->h.refused_task);
+    if (rc == NQ_ECALLBACK && c->journal) {
+        int e = nq_journal_errno(c->journal);
+        return args_run_error(cmd,
+                              "journal %s: write failed: %s; stopped with %llu of %llu tasks "
+                              "recorded (rerun to resume once the disk is fixed)",
+                              r->checkpoint, strerror(e ? e : EIO), (unsigned long long)recorded,
+                              (unsigned long long)ts->tasks);
     }
-    if (rc == NQ_ECALLBACK && journal && atomic_load(&h.refused)) {
-        exit_code = args_run_error(cmd,
-                                   "journal %s: task %llu finished with a subtotal other than "
-                                   "the one recorded: the journal or this machine is at fault; "
-                                   "count again without it",
-                                   r->checkpoint, (unsigned long long)h.refused_task);
-        goto done;
-    }
-    if (rc == NQ_ECALLBACK && journal) {
-        int e = nq_journal_errno(journal);
-        exit_code = args_run_error(cmd,
-                                   "journal %s: write failed: %s; stopped with %llu of %llu "
-                                   "tasks recorded (rerun to resume once the disk is fixed)",
-                                   r->checkpoint, strerror(e ? e : EIO),
-                                   (unsigned long long)recorded, (unsigned long long)ts.tasks);
-        goto done;
-    }
-    if (rc == NQ_ECANCELED && sig) {
-        exit_code = checkpoint_interrupted(
-            r->checkpoint, &journal, s->n, sig,
-            journal ? recorded : (uint64_t)atomic_load(&h.counts.computed), ts.tasks);
-        goto done;
-    }
-    if (rc != NQ_OK) {
-        exit_code = report_failure(cmd, r, s, rc, recorded, ts.tasks);
-        goto done;
-    }
-    if (journal && (rc = nq_journal_close(&journal)) != NQ_OK) {
-        exit_code =
-            args_run_error(cmd, "journal %s: final fsync failed; rerun to resume", r->checkpoint);
-        goto done;
-    }
+    if (rc == NQ_ECANCELED && sig)
+        return checkpoint_interrupted(
+            r->checkpoint, &c->journal, c->rs.n, sig,
+            c->journal ? recorded : (uint64_t)atomic_load(&c->h.counts.computed), ts->tasks);
+    if (rc != NQ_OK)
+        return report_failure(cmd, r, &c->rs, rc, recorded, ts->tasks);
+    if (c->journal && nq_journal_close(&c->journal) != NQ_OK)
+        return args_run_error(cmd, "journal %s: final fsync failed; rerun to resume",
+                              r->checkpoint);
     /* The subtotals help find a wrong task, so they are written even when the total
      * contradicts the published one. */
-    if (h.subs && (exit_code = subtotals_write(cmd, &sf, &ts, h.subs)) != 0)
-        goto done;
-    ok = 1;
-    exit_code = count_output_verify(cmd, s->n, out, r->checkpoint);
-done:
+    if (c->h.subs && (rc = subtotals_write(cmd, &c->sf, ts, c->h.subs)) != 0)
+        return rc;
+    *ok = 1;
+    return count_output_verify(cmd, c->rs.n, out, r->checkpoint);
+}
+
+int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int unique,
+              nq_settings *s, nq_result *out)
+{
+    count_state c;
+    int exit_code, status = NQ_OK, ok = 0;
+
+    memset(&c, 0, sizeof(c));
+    c.sf = (subtotals_file){-1, 0, 0, NULL};
+    signals_install();
+    exit_code = count_plan(&c, r, cmd, o, unique, s);
+    if (exit_code == 0)
+        exit_code = count_open_files(&c, r, cmd);
+    if (exit_code == 0)
+        exit_code = count_execute(&c, r, cmd, s, out, &status);
+    if (exit_code == 0)
+        exit_code = count_verdict(&c, r, cmd, status, out, &ok);
     signals_restore();
-    if (journal)
-        nq_journal_close(&journal);
+    if (c.journal)
+        nq_journal_close(&c.journal);
     if (!ok)
-        subtotals_abandon(&sf);
-    nq_destroy_solver(&sv);
-    free(h.subs);
+        subtotals_abandon(&c.sf);
+    nq_destroy_solver(&c.sv);
+    free(c.h.subs);
     return exit_code;
 }
