@@ -14,13 +14,12 @@ static const char *const cmd = "count";
 
 /* Engines of one task family run the same task ids with the same subtotals (d4 and
  * cuda): either may finish what the other started (a GPU run whose machine lost its GPU,
- * a CPU run moved to one). */
-static int same_ids(const char *a, const char *b)
+ * a CPU run moved to one). name: the journal's engine; engine: the one asked for. */
+static int same_ids(const char *name, int engine)
 {
-    int ea = args_engine_id(a), eb = args_engine_id(b);
-    return strcmp(a, b) == 0 ||
-           (ea >= 0 && eb >= 0 &&
-            args_engine_info(ea).task_family == args_engine_info(eb).task_family);
+    int recorded = args_engine_id(name);
+    return recorded >= 0 &&
+           args_engine_info(recorded).task_family == args_engine_info(engine).task_family;
 }
 
 int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_settings *s,
@@ -41,7 +40,7 @@ int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_setti
     if (found->n != s->n)
         return args_run_error(cmd, "journal %s is for n=%d, not n=%d", path, found->n, s->n);
     /* Without --engine, resuming means finishing whatever the journal started. */
-    if (o->engine_set && !same_ids(found->engine, nq_engine_name(s->engine)))
+    if (o->engine_set && !same_ids(found->engine, s->engine))
         return args_run_error(cmd, "journal %s is for engine %s, not %s (pass --engine %s)", path,
                               found->engine, nq_engine_name(s->engine), found->engine);
     /* Without --slice, resuming a slice's journal resumes the slice. */
