@@ -16,6 +16,8 @@ DEFAULT_MAX = 80
 # A top-level `{` after `=` opens an initialiser, not a body.
 INITIALISER = re.compile(r"=\s*$")
 NAME_BEFORE_PAREN = re.compile(r"([A-Za-z_]\w*)\s*$")
+# Parenthesised words of a signature that are not its name (CUDA's launch bounds too).
+ATTRIBUTES = ("__attribute__", "__declspec", "alignas", "_Alignas", "__launch_bounds__")
 
 
 def blank(text):
@@ -103,14 +105,14 @@ def function_head(code, head_start, head):
     if "(" not in head or INITIALISER.search(head):
         return None
     # The name is the identifier before the parenthesis that opens the parameter list:
-    # the first `(` at depth zero whose identifier is not a macro-like attribute.
+    # the first `(` at depth zero whose identifier is not an attribute.
     match = None
     depth = 0
     for k, c in enumerate(head):
         if c == "(":
             if depth == 0:
                 m = NAME_BEFORE_PAREN.search(head[:k])
-                if m and m.group(1) not in ("__attribute__", "__declspec", "alignas"):
+                if m and m.group(1) not in ATTRIBUTES:
                     match = m
                     break
             depth += 1
