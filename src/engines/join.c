@@ -90,8 +90,7 @@ uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
         }
         if (h == 0)
             break;
-        uint32_t low = c & -c, ripple = c + low;
-        c = ripple | (((c ^ ripple) >> 2) / low);
+        c = join_next_subset(c);
     }
     return id;
 }
@@ -141,8 +140,7 @@ static uint16_t *placements_by_set(const join_tables *jt, int k)
         by[c] = (uint16_t)(b->start[r + 1] - b->start[r]);
         if (k == 0)
             break;
-        uint32_t low = c & -c, ripple = c + low;
-        c = ripple | (((c ^ ripple) >> 2) / low);
+        c = join_next_subset(c);
     }
     return by;
 }
@@ -173,8 +171,7 @@ static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
         sum += (uint64_t)near[c1] * far[cols & ~c1];
         if (kn == 0 || kn == m)
             break;
-        uint32_t low = x & -x, ripple = x + low;
-        x = ripple | (((x ^ ripple) >> 2) / low);
+        x = join_next_subset(x);
         if (x >> m)
             break;
     }
@@ -197,8 +194,7 @@ static size_t longest_side(const join_shared *sh, int side)
         split[splits++] = x;
         if (kn == 0 || kn == m)
             break;
-        uint32_t low = x & -x, ripple = x + low;
-        x = ripple | (((x ^ ripple) >> 2) / low);
+        x = join_next_subset(x);
         if (x >> m)
             break;
     }
@@ -223,8 +219,7 @@ static size_t longest_side(const join_shared *sh, int side)
         most = sum > most ? sum : most;
         if (m == 0)
             break;
-        uint32_t low = c & -c, ripple = c + low;
-        c = ripple | (((c ^ ripple) >> 2) / low);
+        c = join_next_subset(c);
     }
     return (size_t)most;
 }

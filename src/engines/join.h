@@ -238,4 +238,11 @@ uint32_t join_orbit_size(int n, uint32_t top, int middle);
  * NULL to count them. */
 uint64_t join_enumerate(int n, task_emit_fn emit, void *user);
 
+/* The next subset of the same size of an index set (Gosper), within 32 bits; x != 0. */
+static inline uint32_t join_next_subset(uint32_t x)
+{
+    uint32_t low = x & -x, ripple = x + low;
+    return ripple | (((x ^ ripple) >> 2) / low);
+}
+
 #endif

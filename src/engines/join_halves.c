@@ -16,13 +16,6 @@
 #include <immintrin.h>
 #endif
 
-/* The next subset of the same size of an index set (Gosper), within 32 bits. */
-static uint32_t next_subset(uint32_t x)
-{
-    uint32_t low = x & -x, ripple = x + low;
-    return ripple | (((x ^ ripple) >> 2) / low);
-}
-
 /* The columns of cols, lowest first, so that a subset of its indices maps to columns
  * with one OR per member (pdep would do it in one instruction, but is slow on AMD
  * before Zen 3). */
@@ -161,7 +154,7 @@ size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols
         k += fit_blocks(near, far, forbid, out->v + k);
         if (kn == 0 || kn == m)
             break;
-        x = next_subset(x);
+        x = join_next_subset(x);
         if (x >> m)
             break;
     }
