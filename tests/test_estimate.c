@@ -238,6 +238,9 @@ static void check_exact(int n, int engine)
     cr_assert(r.sample_total.lo == want.lo && r.sample_total.hi == want.hi);
     cr_assert_leq(r.cpu_seconds_low, r.cpu_seconds);
     cr_assert_leq(r.cpu_seconds, r.cpu_seconds_high);
+    /* the time allowed the census again: timed more than once, reported once */
+    cr_assert_geq(r.census_passes, 2, "n=%d: %d passes", n, r.census_passes);
+    cr_assert_leq(r.census_passes, 9);
     nq_destroy_solver(&sv);
 }
 
@@ -258,6 +261,7 @@ Test(unit, estimate_api_max_tasks)
     cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
     cr_assert_eq(r.sampled, 25);
     cr_assert_gt(r.tasks, 25);
+    cr_assert_eq(r.census_passes, 0, "a sample, not a census");
     nq_destroy_solver(&sv);
 }
 
@@ -347,10 +351,10 @@ Test(unit, estimate_cli_json_fields)
 {
     const char *const args[] = {"estimate", "12", "--seed", "3", "--json", NULL};
     static const char *const names[] = {
-        "\"schema\": 2",          "\"cpu_seconds\": ",   "\"cpu_seconds_low\": ",
-        "\"cpu_seconds_high\": ", "\"wall_seconds\": ",  "\"seed\": 3,",
-        "\"engine\": \"join\"",   "\"sampled_tasks\": ", "\"tasks\": ",
-        "\"sample_total\": 14200"};
+        "\"schema\": 2",           "\"cpu_seconds\": ",   "\"cpu_seconds_low\": ",
+        "\"cpu_seconds_high\": ",  "\"wall_seconds\": ",  "\"seed\": 3,",
+        "\"engine\": \"join\"",    "\"sampled_tasks\": ", "\"tasks\": ",
+        "\"sample_total\": 14200", "\"census_passes\": "};
     static cli_out o;
 
     cli_run(&o, args);

@@ -288,6 +288,9 @@ typedef struct nq_estimate_result {
     int usable_threads; /* of them, as many as this process has CPUs (and tasks) */
     int engine;         /* enum nq_engine */
     int simd;           /* as nq_result.simd */
+    /* 0 for a sample; when every task fitted the time, the censuses timed (up to 9):
+     * cpu_seconds takes their median, the interval at least their spread */
+    int census_passes;
 } nq_estimate_result;
 
 NQ_API void nq_default_estimate_options(nq_estimate_options *o);

@@ -200,13 +200,14 @@ static void print_json(const estimate_args *a, const nq_estimate_result *r)
            "\"seed\": %llu, \"sample_total\": %s, \"sample_cpu_seconds\": %.6f, "
            "\"setup_cpu_seconds\": %.6f, \"max_task_seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"cpu_seconds_low\": %s, \"cpu_seconds_high\": %s, \"wall_seconds\": %.6f, "
-           "\"seconds\": %.6f}\n",
+           "\"census_passes\": %d, \"seconds\": %.6f}\n",
            NQ_JSON_SCHEMA, a->n, nq_engine_name(r->engine), simd, r->n_threads, r->usable_threads,
            (unsigned long long)r->tasks, (unsigned long long)r->sampled, r->strata,
            (unsigned long long)a->eo.seed, nq_u128_to_string(r->sample_total, total, sizeof(total)),
            r->sample_cpu_seconds, r->setup_cpu_seconds, r->max_task_seconds, r->cpu_seconds,
            json_num(r->cpu_seconds_low, low, sizeof(low)),
-           json_num(r->cpu_seconds_high, high, sizeof(high)), r->wall_seconds, r->seconds);
+           json_num(r->cpu_seconds_high, high, sizeof(high)), r->wall_seconds, r->census_passes,
+           r->seconds);
 }
 
 static void print_text(const estimate_args *a, const nq_estimate_result *r)
@@ -215,6 +216,8 @@ static void print_text(const estimate_args *a, const nq_estimate_result *r)
            "%llu)\n",
            a->n, nq_engine_name(r->engine), (unsigned long long)r->sampled,
            (unsigned long long)r->tasks, r->seconds, r->strata, (unsigned long long)a->eo.seed);
+    if (r->census_passes > 1)
+        printf("every task sampled: the median of %d timed passes\n", r->census_passes);
     if (isnan(r->cpu_seconds_low))
         printf("cpu   %.3f s (no interval: fewer than two tasks sampled)\n", r->cpu_seconds);
     else

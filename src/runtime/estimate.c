@@ -2,6 +2,7 @@
  * tables, the task source), then tasks drawn round by round across the strata, each
  * completed as a pool worker completes it and timed on this thread's CPU clock, until
  * the time is up; then the projection. Runs in the calling thread only. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
  * a count (the join engine's neighbouring tasks share half-boards: timed one by one in
  * random order, its tasks took 10-20% longer than in the count). */
 #define MIN_UNITS 1024
+/* Censuses timed at most, when every task fits the time (an odd number: one median). */
+#define MAX_PASSES 9
 
 typedef struct task_list {
     task *at;
@@ -43,6 +46,8 @@ typedef struct sampler {
     double setup_cpu;
     uint64_t sampled;
     u128 sample_total;
+    double pass[MAX_PASSES]; /* the tasks' CPU time per census, once every task is sampled */
+    int passes;
 } sampler;
 
 static int keep(void *user, const task *t)
@@ -136,15 +141,14 @@ static int prepare_strata(sampler *sm)
     return NQ_OK;
 }
 
-/* Complete task t of stratum h as a pool worker would (complete, then unique) and add
- * its time to *time; nonzero when the run is stopping. */
-static int sample_task(sampler *sm, int h, const task *t, double *time)
+/* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
+ * *sub and its time into *dt; nonzero when the run is stopping. */
+static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt)
 {
     const engine_desc *e = sm->e;
-    double t0 = clock_thread_cpu(), dt;
-    uint64_t sub;
+    double t0 = clock_thread_cpu();
 
-    switch (e->complete(&sm->w, t, &sub)) {
+    switch (e->complete(&sm->w, t, sub)) {
     case ENGINE_DONE:
         break;
     case ENGINE_FAILED:
@@ -154,8 +158,20 @@ static int sample_task(sampler *sm, int h, const task *t, double *time)
         return 1; /* given up on a stop: not in the sample */
     }
     if (e->unique)
-        (void)e->unique(&sm->w, t, sub);
-    dt = clock_thread_cpu() - t0;
+        (void)e->unique(&sm->w, t, *sub);
+    *dt = clock_thread_cpu() - t0;
+    return 0;
+}
+
+/* Task t of stratum h into the sample, its time added to *time; nonzero when the run is
+ * stopping. */
+static int sample_task(sampler *sm, int h, const task *t, double *time)
+{
+    uint64_t sub;
+    double dt;
+
+    if (time_task(sm, t, &sub, &dt) != 0)
+        return 1;
     *time += dt;
     if (dt > sm->max_time[h])
         sm->max_time[h] = dt;
@@ -187,6 +203,31 @@ static int sample_unit(sampler *sm, int h, uint64_t u)
     return 0;
 }
 
+/* Once every task is sampled, the census again in id order while the time allows one
+ * more (MAX_PASSES in all): on a shared machine one census of join n = 17 took half as
+ * long again as one a few seconds later (docs/estimate.md), so that the passes' median
+ * and spread say more about the count than one pass. A pass cut short is dropped. */
+static void census_repeat(sampler *sm, double deadline)
+{
+    double last;
+
+    for (int h = 0; h < sm->strata; h++)
+        sm->pass[0] += sm->st[h].sy;
+    sm->passes = 1;
+    last = sm->pass[0]; /* the first pass's wall time is not its own: its CPU time stands in */
+    while (sm->passes < MAX_PASSES && clock_seconds() + last < deadline) {
+        double t0 = clock_seconds(), sum = 0, dt;
+        uint64_t sub;
+        for (uint64_t i = 0; i < sm->tasks.n; i++) {
+            if (run_stopping(&sm->stop) || time_task(sm, &sm->tasks.at[i], &sub, &dt) != 0)
+                return;
+            sum += dt;
+        }
+        sm->pass[sm->passes++] = sum;
+        last = clock_seconds() - t0;
+    }
+}
+
 /* Round r takes the r-th unit of every stratum's shuffled run, so that at any moment
  * each stratum's sample is a simple random sample of it and the strata are sampled in
  * proportion to their (equal) predicted cost. */
@@ -206,8 +247,10 @@ static void sample_rounds(sampler *sm, double deadline)
             if ((limit && sm->sampled >= limit) || clock_seconds() >= deadline)
                 return;
         }
-        if (!any)
-            return; /* every task sampled: a census */
+        if (!any) {
+            census_repeat(sm, deadline); /* every task sampled: a census */
+            return;
+        }
     }
 }
 
@@ -227,17 +270,44 @@ static double largest_task(const sampler *sm)
     return most;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The censuses' median into *median, and the half width of a 95% prediction interval
+ * for one more pass (Student's t on their spread): what the count is, one more pass. */
+static double census_spread(const sampler *sm, double *median)
+{
+    double p[MAX_PASSES], mean = 0, ss = 0;
+    int k = sm->passes;
+
+    assert(k >= 2);
+    memcpy(p, sm->pass, (size_t)k * sizeof(*p));
+    qsort(p, (size_t)k, sizeof(*p), by_value);
+    *median = k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2;
+    for (int i = 0; i < k; i++)
+        mean += p[i] / k;
+    for (int i = 0; i < k; i++)
+        ss += (p[i] - mean) * (p[i] - mean);
+    return sample_t95((uint64_t)k - 1) * sqrt(ss / (k - 1) * (1 + 1.0 / k));
+}
+
 static void project(const sampler *sm, nq_estimate_result *out)
 {
     sample_estimate est;
-    double tasks_cpu, half, timing;
+    double tasks_cpu, half, timing, spread = 0;
     int usable = sm->s->n_threads, cpus = affinity_cpu_count();
 
     sample_estimate_total(sm->st, sm->strata, &est);
     tasks_cpu = sm->tasks.n ? est.total : 0.0;
+    if (sm->passes >= 2)
+        spread = census_spread(sm, &tasks_cpu);
     out->cpu_seconds = sm->setup_cpu + tasks_cpu;
-    /* the sample's error and the count's own run-to-run spread, independent */
-    timing = 1.959964 * sm->o->timing_error * out->cpu_seconds;
+    /* the sample's error and the count's own run-to-run spread, independent; a census
+     * has no sampling error, and its passes measured the spread */
+    timing = fmax(1.959964 * sm->o->timing_error * out->cpu_seconds, spread);
     half = est.df ? sqrt(pow(sample_t95(est.df), 2) * est.variance + timing * timing) : NAN;
     if (!sm->tasks.n)
         half = 0;
@@ -260,6 +330,7 @@ static void project(const sampler *sm, nq_estimate_result *out)
     out->sampled = sm->sampled;
     out->sample_total = u128_pack(sm->sample_total);
     out->strata = sm->strata;
+    out->census_passes = sm->passes;
     out->engine = sm->e->id;
     out->simd = sm->e->simd ? sm->e->simd(sm->s) : NQ_SIMD_AUTO;
     for (int h = 0; h < sm->strata; h++)
