@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine_check.h"
+#include "engines/engine.h"
 #include "engines/join.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -496,4 +497,54 @@ Test(unit, count_past_its_memory_limit_is_refused)
     cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
     cr_expect_eq(nq_count(sv, NULL, &r), NQ_OK, "d4 asks for no tables");
     nq_destroy_solver(&sv);
+}
+
+/* Each task's subtotal with every list reserved at one mask, so that completing grows the
+ * lists on every path (the two sides, the tops that fit a middle queen, the counter's
+ * tmp), equals the one with the lists at their reservation, on each vector path; the
+ * weighted sum is the OEIS total. */
+static uint64_t complete_all(const engine_desc *e, const nq_settings *s, size_t reserve,
+                             const task_list *tl, uint64_t *subtotal)
+{
+    void *shared = e->shared_init(s);
+    uint64_t weighted = 0;
+
+    cr_assert(shared);
+    if (reserve)
+        join_shared_reserve(shared, reserve);
+    void *scratch = e->worker_init(s, shared);
+    engine_worker w = {.s = s, .shared = shared, .scratch = scratch};
+    cr_assert(scratch);
+    for (uint64_t id = 0; id < tl->k; id++) {
+        task t = {.id = id, .payload = tl->payload[id], .weight = tl->weight[id]};
+        cr_assert_eq(e->complete(&w, &t, &subtotal[id]), ENGINE_DONE, "n=%d task %llu", s->n,
+                     (unsigned long long)id);
+        weighted += subtotal[id] * tl->weight[id];
+    }
+    e->worker_free(scratch);
+    e->shared_free(shared);
+    return weighted;
+}
+
+Test(unit, lists_grow_past_their_reservation)
+{
+    static task_list tl;
+    static uint64_t want[MAX_TASKS], got[MAX_TASKS];
+    const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
+
+    for (int n = 1; n <= 13; n++)
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
+            nq_settings s;
+            nq_default_settings(&s);
+            s.n = n;
+            s.simd = p;
+            tl.k = 0;
+            join_enumerate(n, collect, &tl);
+            complete_all(e, &s, 0, &tl, want);
+            cr_expect_eq(complete_all(e, &s, 1, &tl, got), oeis_value("A000170", n), "n=%d simd=%s",
+                         n, nq_simd_name(p));
+            for (uint64_t id = 0; id < tl.k; id++)
+                cr_expect_eq(got[id], want[id], "n=%d simd=%s task %llu", n, nq_simd_name(p),
+                             (unsigned long long)id);
+        }
 }

@@ -103,8 +103,8 @@ typedef struct engine_desc {
 
     /* The pool's part (NULL with run). Per-worker scratch memory, made in the worker's thread
      * before its first task and freed after its last, sized there for the largest task
-     * of the run (shared, what shared_init made, tells it), so that complete never
-     * allocates; NULL worker_init: none. A NULL return fails the run with NQ_ENOMEM. */
+     * of the run (shared, what shared_init made, tells it), so that complete does not
+     * allocate; NULL worker_init: none. A NULL return fails the run with NQ_ENOMEM. */
     void *(*worker_init)(const nq_settings *s, const void *shared);
     void (*worker_free)(void *scratch);
     /* What all workers of one count share read-only (tables): made in the calling thread
@@ -115,8 +115,9 @@ typedef struct engine_desc {
     /* Complete task t: its raw, unweighted subtotal into *subtotal, and ENGINE_DONE.
      * ENGINE_STOPPED when it saw engine_stopping(w) and gave up: the task is then not
      * recorded, so a resumed run does it again; ENGINE_FAILED when it could not finish
-     * (the run fails with NQ_ENOMEM). Runs in the worker threads, concurrently; no
-     * allocation (worker_init sized the scratch). */
+     * (the run fails with NQ_ENOMEM). Runs in the worker threads, concurrently; it
+     * allocates only to grow its scratch past what worker_init sized, where that is a
+     * measured reservation and not a bound (the join's lists), failing on no memory. */
     engine_status (*complete)(const engine_worker *w, const task *t, uint64_t *subtotal);
     /* The symmetry classes (OEIS A002562) task t contributes given its subtotal; NULL:
      * the engine does not know them (nq_result.has_unique = 0). Also called in the

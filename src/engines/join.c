@@ -120,9 +120,7 @@ typedef struct join_scratch {
 typedef struct join_shared {
     join_tables jt;             /* first: the kernels take it alone */
     uint16_t *placements[2][2]; /* by side and near (0) or far (1) block; may alias */
-    /* Per side, the most near x far placement pairs on one column set: a bound on the
-     * half-boards a task makes there, which every worker's lists are sized for. */
-    size_t longest[2];
+    size_t reserve;             /* the masks each list of a worker holds before its first task */
 } join_shared;
 
 /* Every block has at most 6 rows up to JOIN_MAX_N, so at most 6! = 720 placements on one
@@ -178,63 +176,39 @@ static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
     return sum;
 }
 
-/* The bound of join_shared.longest for side: the most candidates over every column set
- * the side may take, a superset of the tasks' that is simpler to walk than they are
- * (C(n, h) column sets of C(h, h / 2) splits each: 0.9 M steps at n = 16, 6 M at 18),
- * side_candidates' sum with the splits listed once. */
-static size_t longest_side(const join_shared *sh, int side)
+/* The masks a worker's lists reserve for a count whose largest block has far
+ * placements: a quarter of them. Measured, the longest list of half-boards of a whole
+ * count is 0.05 to 0.18 of them at n = 12..22 (docs/join.md), and each kernel call asks
+ * room for at most one column set's near x far pairs past it (720^2 at n = 24). */
+static size_t list_reserve(uint64_t far)
 {
-    const uint16_t *near = sh->placements[side][0], *far = sh->placements[side][1];
-    int n = sh->jt.n, m = sh->jt.rows[side], kn = sh->jt.near[side], splits = 0;
-    uint32_t split[924]; /* C(12, 6): the most kn-subsets of m <= 12 indices */
-    uint64_t most = 0;
-
-    assert(m <= 12);
-    for (uint32_t x = kn ? (1u << kn) - 1 : 0;;) {
-        split[splits++] = x;
-        if (kn == 0 || kn == m)
-            break;
-        x = join_next_subset(x);
-        if (x >> m)
-            break;
-    }
-    for (uint32_t c = m ? (1u << m) - 1 : 0; !(c >> n);) {
-        uint64_t sum = 0;
-#if !defined(__BMI2__)
-        uint32_t col[32];
-        for (int i = 0, j = 0; c >> i; i++)
-            if (c >> i & 1)
-                col[j++] = 1u << i;
-#endif
-        for (int i = 0; i < splits; i++) {
-#if defined(__BMI2__)
-            uint32_t c1 = _pdep_u32(split[i], c);
-#else
-            uint32_t c1 = 0;
-            for (uint32_t y = split[i]; y; y &= y - 1)
-                c1 |= col[__builtin_ctz(y)];
-#endif
-            sum += (uint64_t)near[c1] * far[c & ~c1];
-        }
-        most = sum > most ? sum : most;
-        if (m == 0)
-            break;
-        c = join_next_subset(c);
-    }
-    return (size_t)most;
+    return far / 4 > 1024 ? (size_t)(far / 4) : 1024;
 }
 
 /* The tables, exact, the cost model's placements per column set (two block sizes at
- * most), and each worker's scratch: its pair-counter tables and four lists
- * of half-boards (two sides, those that fit a middle queen, the counter's tmp of two),
- * the longest of which is taken as half the larger block's placements: measured, the
- * longest list of a count is 0.2 to 0.8 of them at n = 16..24 (docs/join.md). */
+ * most), and each worker's scratch: its pair-counter tables and its lists of
+ * half-boards (two sides, the tops that fit a middle queen, and the counter's tmp of
+ * four times a side) at their reservation, which no measured count outgrew. */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
     uint64_t far, tables = join_tables_bytes(s->n, &far);
-    uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + 5 * (far / 2) * sizeof(uint64_t);
+    uint64_t lists = (3 + JOIN_PAIRS_TMP(1)) * (list_reserve(far) + JOIN_HALVES_SLACK);
+    uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + lists * sizeof(uint64_t);
     uint64_t costs = 2 * ((uint64_t)1 << s->n) * sizeof(uint16_t);
     return tables + costs + (uint64_t)s->n_threads * worker;
+}
+
+/* The placements of the largest block, near or far, of either side. */
+static uint64_t largest_block(const join_tables *jt)
+{
+    uint64_t most = 0;
+    for (int side = 0; side < 2; side++)
+        for (int far = 0; far < 2; far++) {
+            int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
+            uint64_t e = join_tables_block(jt, k)->entries;
+            most = e > most ? e : most;
+        }
+    return most;
 }
 
 static void join_shared_free(void *p)
@@ -275,12 +249,7 @@ static void *join_shared_init(const nq_settings *s)
             return NULL;
         }
     }
-    sh->longest[JOIN_TOP] = longest_side(sh, JOIN_TOP);
-    /* the sides mirror each other when their blocks match (always, so far) */
-    sh->longest[JOIN_BOTTOM] = sh->jt.rows[JOIN_BOTTOM] == sh->jt.rows[JOIN_TOP] &&
-                                       sh->jt.near[JOIN_BOTTOM] == sh->jt.near[JOIN_TOP]
-                                   ? sh->longest[JOIN_TOP]
-                                   : longest_side(sh, JOIN_BOTTOM);
+    sh->reserve = list_reserve(largest_block(&sh->jt));
     return sh;
 }
 
@@ -295,27 +264,30 @@ static void join_worker_free(void *p)
     free(js);
 }
 
-/* The lists sized for the longest a task of the run makes (join_shared.longest), so
- * that completing never allocates. Pages of them that no task reaches are never
- * touched: the memory estimate counts what the lists are measured to reach. */
+/* The lists at their reservation (list_reserve), so that completing a task allocates
+ * only when one of its lists is longer than any that a measured count made. */
 static void *join_worker_init(const nq_settings *s, const void *shared)
 {
     const join_shared *sh = shared;
-    size_t top = sh->longest[JOIN_TOP], bottom = sh->longest[JOIN_BOTTOM];
     join_scratch *js = calloc(1, sizeof(join_scratch));
 
     (void)s;
     if (!js)
         return NULL;
     if (!(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK)) ||
-        join_buf_reserve(&js->side[JOIN_TOP], top) != 0 ||
-        join_buf_reserve(&js->side[JOIN_BOTTOM], bottom) != 0 ||
-        join_buf_reserve(&js->fit, top) != 0 ||
-        join_buf_reserve(&js->tmp, JOIN_PAIRS_TMP(top > bottom ? top : bottom)) != 0) {
+        join_buf_reserve(&js->side[JOIN_TOP], sh->reserve) != 0 ||
+        join_buf_reserve(&js->side[JOIN_BOTTOM], sh->reserve) != 0 ||
+        join_buf_reserve(&js->fit, sh->reserve) != 0 ||
+        join_buf_reserve(&js->tmp, JOIN_PAIRS_TMP(sh->reserve)) != 0) {
         join_worker_free(js);
         return NULL;
     }
     return js;
+}
+
+void join_shared_reserve(void *shared, size_t masks)
+{
+    ((join_shared *)shared)->reserve = masks;
 }
 
 /* The solutions fixed by a turn among those of (top, middle), from the top half-boards
@@ -331,8 +303,8 @@ static uint64_t turn_fixed(const join_tables *jt, uint32_t top, int middle, cons
 }
 
 /* The pairs of (top, middle) from the top half-boards tops[0..k) made without a middle
- * queen; *fixed gets its turn-fixed solutions. Reorders the buffers; -1 when one is too
- * short (worker_init sized them: never). */
+ * queen; *fixed gets its turn-fixed solutions. Reorders the buffers, and grows one that
+ * is too short; -1 without memory. */
 static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, int middle, size_t k,
                         uint64_t *pairs, uint64_t *fixed)
 {
@@ -341,7 +313,7 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
     size_t nf = k, nb;
 
     if (sd.forbid) { /* the ones that fit the middle queen, apart: the next middle needs all */
-        if (join_buf_room(&js->fit, 0, k) != 0)
+        if (join_buf_need(&js->fit, k) != 0)
             return -1;
         nf = 0;
         for (size_t i = 0; i < k; i++) {
@@ -350,9 +322,9 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
         }
         fit = js->fit.v;
     }
-    nb = jt->kernel->halves(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid,
-                            &js->side[JOIN_BOTTOM]);
-    if (nb == SIZE_MAX || join_buf_room(&js->tmp, 0, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
+    nb = join_halves_growing(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid,
+                             &js->side[JOIN_BOTTOM]);
+    if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
         return -1;
     *fixed = turn_fixed(jt, top, middle, fit, nf);
     *pairs = jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work);
@@ -365,7 +337,7 @@ static engine_status join_complete(const engine_worker *w, const task *t, uint64
     join_scratch *js = w->scratch;
     uint32_t top = (uint32_t)t->payload;
     uint64_t pairs, fixed, sum = 0, fixed_sum = 0;
-    size_t k = jt->kernel->halves(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
+    size_t k = join_halves_growing(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
 
     if (k == SIZE_MAX)
         return ENGINE_FAILED;

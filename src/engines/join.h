@@ -142,8 +142,9 @@ typedef struct join_sides {
 } join_sides;
 join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle);
 
-/* A buffer of masks, of cap entries, sized before a count's first task: nothing grows
- * while the hot loops run. */
+/* A buffer of masks, of cap entries, reserved before a count's first task: nothing
+ * grows while the hot loops run, only between them when a list is longer than any a
+ * measured count made (join.c, list_reserve). */
 typedef struct join_buf {
     uint64_t *v;
     size_t cap;
@@ -154,6 +155,9 @@ typedef struct join_buf {
 int join_buf_room(const join_buf *out, size_t used, size_t k);
 /* Make b hold k masks and the slack below (it may move): 0, or -1 without memory. */
 int join_buf_reserve(join_buf *b, size_t k);
+/* The same when b is too short, to at least twice its size, so that longer and longer
+ * lists move it a few times only. */
+int join_buf_need(join_buf *b, size_t k);
 
 /* Room past the count that join_halves' vector stores need. */
 #define JOIN_HALVES_SLACK 8
@@ -201,8 +205,7 @@ JOIN_KERNEL_DECLARE(scalar);
 JOIN_KERNEL_DECLARE(avx2);
 JOIN_KERNEL_DECLARE(avx512);
 
-/* jt's kernel's halves, growing out until they fit, for what runs before the workers
- * (the renaming's sample, the tests); SIZE_MAX without memory. */
+/* jt's kernel's halves, growing out until they fit; SIZE_MAX without memory. */
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out);
 
@@ -237,6 +240,10 @@ uint32_t join_orbit_size(int n, uint32_t top, int middle);
  * sum over those middle columns, so that its top half-boards are made once. emit may be
  * NULL to count them. */
 uint64_t join_enumerate(int n, task_emit_fn emit, void *user);
+
+/* For the tests: the masks each list of the workers that a count's shared tables (what
+ * engine_join.shared_init made) will make reserves, so that completing grows them. */
+void join_shared_reserve(void *shared, size_t masks);
 
 /* The next subset of the same size of an index set (Gosper), within 32 bits; x != 0. */
 static inline uint32_t join_next_subset(uint32_t x)

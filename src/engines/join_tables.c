@@ -328,6 +328,13 @@ int join_buf_reserve(join_buf *b, size_t k)
     return 0;
 }
 
+int join_buf_need(join_buf *b, size_t k)
+{
+    if (k + JOIN_HALVES_SLACK <= b->cap)
+        return 0;
+    return join_buf_reserve(b, k > 2 * b->cap ? k : 2 * b->cap);
+}
+
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out)
 {
