@@ -8,44 +8,42 @@
 #include "engines/board.h"
 #include "engines/join.h"
 
-/* Walks every placement of a block of k rows, recording each one's relative diagonals
+/* Records, for every placement of a block of k rows, its relative diagonals
  * (join_block_diagonals) under the colex rank of its column set. */
 typedef struct block_walk {
-    int n, k;
-    uint32_t all;
+    int k;
     uint32_t *count; /* per rank: placements, then the next free entry */
     uint64_t *rel;   /* NULL in the counting pass */
     const join_tables *jt;
 } block_walk;
 
-static void block_place(block_walk *w, int i, uint32_t cols, uint32_t ld, uint32_t rd, uint64_t rel)
+static int block_record(void *user, const board_place *p)
 {
-    if (i == w->k) {
-        uint32_t r = join_colex_rank(w->jt, cols);
-        if (w->rel)
-            w->rel[w->count[r]] = rel;
-        w->count[r]++;
-        return;
-    }
-    for (uint32_t avail = w->all & ~(cols | ld | rd); avail; avail &= avail - 1) {
-        uint32_t bit = avail & -avail;
-        int c = __builtin_ctz(bit);
-        uint64_t q = (uint64_t)1 << (c + i) | (uint64_t)1 << (32 + c - i + w->k);
-        block_place(w, i + 1, cols | bit, ((ld | bit) << 1) & w->all, (rd | bit) >> 1, rel | q);
-    }
+    block_walk *w = user;
+    uint32_t r = join_colex_rank(w->jt, p->cols);
+    uint64_t rel = 0;
+
+    for (int i = 0; i < w->k; i++)
+        rel |= (uint64_t)1 << (p->q[i] + i) | (uint64_t)1 << (32 + p->q[i] - i + w->k);
+    if (w->rel)
+        w->rel[w->count[r]] = rel;
+    w->count[r]++;
+    return 0;
 }
 
-/* The placements of k rows on n columns, from row i with the columns and diagonals
- * taken: block_place's walk, counting only. */
-static uint64_t placements(uint32_t all, int i, int k, uint32_t cols, uint32_t ld, uint32_t rd)
+static int block_count(void *user, const board_place *p)
+{
+    (void)p;
+    ++*(uint64_t *)user;
+    return 0;
+}
+
+/* The placements of k rows on n columns. */
+static uint64_t placements(int n, int k)
 {
     uint64_t count = 0;
-    if (i == k)
-        return 1;
-    for (uint32_t avail = all & ~(cols | ld | rd); avail; avail &= avail - 1) {
-        uint32_t bit = avail & -avail;
-        count += placements(all, i + 1, k, cols | bit, ((ld | bit) << 1) & all, (rd | bit) >> 1);
-    }
+    board_place p = {0};
+    board_walk(&p, board_mask(n), k, board_mask(n), NULL, block_count, &count);
     return count;
 }
 
@@ -78,7 +76,7 @@ uint64_t join_tables_bytes(int n, uint64_t *far_entries)
                 x++;
             if (x == blocks) { /* one table per block size, as join_tables_block finds them */
                 sizes[blocks] = k;
-                entries[blocks] = placements(board_mask(n), 0, k, 0, 0, 0);
+                entries[blocks] = placements(n, k);
                 bytes += block_bytes(n, k, entries[blocks++]);
             }
             bytes += 2 * (entries[x] + JOIN_VIEW_SLACK) * sizeof(uint64_t); /* diag, mask */
@@ -91,14 +89,16 @@ uint64_t join_tables_bytes(int n, uint64_t *far_entries)
 static int block_init(join_block *b, const join_tables *jt, int k)
 {
     uint32_t ranks = jt->binom[jt->n][k];
-    block_walk w = {jt->n, k, board_mask(jt->n), NULL, NULL, jt};
+    block_walk w = {k, NULL, NULL, jt};
+    board_place p = {0};
+    uint32_t all = board_mask(jt->n);
 
     b->k = k;
     b->start = calloc((size_t)ranks + 1, sizeof(*b->start));
     w.count = calloc((size_t)ranks + 1, sizeof(*w.count));
     if (!b->start || !w.count)
         goto fail;
-    block_place(&w, 0, 0, 0, 0, 0);
+    board_walk(&p, all, k, all, NULL, block_record, &w);
     b->entries = 0;
     for (uint32_t r = 0; r < ranks; r++) {
         b->start[r] = (uint32_t)b->entries;
@@ -110,7 +110,7 @@ static int block_init(join_block *b, const join_tables *jt, int k)
     if (!b->rel)
         goto fail;
     w.rel = b->rel;
-    block_place(&w, 0, 0, 0, 0, 0);
+    board_walk(&p, all, k, all, NULL, block_record, &w);
     free(w.count);
     return 0;
 fail:

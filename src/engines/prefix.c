@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "engines/board.h"
 #include "engines/dfs.h"
 #include "engines/engine.h"
 #include "engines/list.h"
@@ -14,78 +15,46 @@
 #include "engines/task_cost.h"
 
 typedef struct walk {
-    int n, rows;
-    uint32_t all;
     uint64_t next_id;
     task_emit_fn emit;
     void *user;
-    int stopped;
-    uint64_t nodes_left; /* placements the walk may still make (prefix_count_bounded) */
+    int weight; /* of the prefixes the walk now makes */
 } walk;
 
-/* Place rows row..rows-1; limit restricts the columns of the row being placed. */
-static void place(walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd, uint32_t limit,
-                  int weight)
+static int emit_prefix(void *user, const board_place *p)
 {
-    uint32_t avail;
-
-    if (w->stopped)
-        return;
-    if (w->nodes_left-- == 0) {
-        w->stopped = 1;
-        return;
-    }
-    if (row == w->rows) {
-        task t = {.id = w->next_id++,
-                  .cols = cols,
-                  .ld = ld,
-                  .rd = rd,
-                  .row = (uint8_t)row,
-                  .weight = (uint8_t)weight};
-        if (w->emit && w->emit(w->user, &t))
-            w->stopped = 1;
-        return;
-    }
-    avail = w->all & ~(cols | ld | rd) & limit;
-    while (avail) {
-        uint32_t bit = avail & -avail;
-        avail ^= bit;
-        place(w, row + 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, w->all, weight);
-    }
+    walk *w = user;
+    task t = {.id = w->next_id++,
+              .cols = p->cols,
+              .ld = p->ld,
+              .rd = p->rd,
+              .row = (uint8_t)p->row,
+              .weight = (uint8_t)w->weight};
+    return w->emit && w->emit(w->user, &t);
 }
 
-static uint64_t run_walk(int n, int rows, task_emit_fn emit, void *user, uint64_t *nodes_left)
+/* The prefixes of rows rows with mirror halving: the first queen in the left half, each
+ * prefix standing for its mirror too (weight 2); on an odd board then the middle
+ * column, the second queen in the left half (weight 2; 1 for a one-row prefix, which
+ * is its own mirror). budget: as board_walk's. */
+static uint64_t run_walk(int n, int rows, task_emit_fn emit, void *user, uint64_t *budget)
 {
-    walk w = {n, rows, board_mask(n), 0, emit, user, 0, *nodes_left};
-    uint32_t half = (1u << (n / 2)) - 1;
+    uint32_t all = board_mask(n), half = (1u << (n / 2)) - 1, mid = 1u << (n / 2);
+    walk w = {0, emit, user, 2};
+    board_place p = {0};
 
-    if (rows < 1)
-        w.rows = 1;
-    if (w.rows > n)
-        w.rows = n;
-    place(&w, 0, 0, 0, 0, half, 2);
-    if (n & 1) {
-        uint32_t mid = 1u << (n / 2);
-        if (w.rows == 1)
-            place(&w, 1, mid, mid << 1, mid >> 1, w.all, 1);
-        else {
-            /* row 1 in the left half only, each prefix standing for its mirror */
-            uint32_t avail = w.all & ~(mid | (mid << 1) | (mid >> 1)) & half;
-            while (avail && !w.stopped) {
-                uint32_t bit = avail & -avail;
-                avail ^= bit;
-                place(&w, 2, mid | bit, ((mid << 1) | bit) << 1, ((mid >> 1) | bit) >> 1, w.all, 2);
-            }
-        }
-    }
-    *nodes_left = w.nodes_left;
+    rows = rows < 1 ? 1 : rows > n ? n : rows;
+    if (board_walk(&p, all, rows, half, budget, emit_prefix, &w) || n % 2 == 0)
+        return w.next_id;
+    p = (board_place){.row = 1, .cols = mid, .ld = mid << 1, .rd = mid >> 1, .q = {n / 2}};
+    w.weight = rows == 1 ? 1 : 2;
+    board_walk(&p, all, rows, rows == 1 ? all : half, budget, emit_prefix, &w);
     return w.next_id;
 }
 
 uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
 {
-    uint64_t unlimited = UINT64_MAX;
-    return run_walk(n, rows, emit, user, &unlimited);
+    return run_walk(n, rows, emit, user, NULL);
 }
 
 int prefix_count_bounded(int n, int rows, uint64_t max_nodes, uint64_t *tasks)
