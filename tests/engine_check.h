@@ -19,22 +19,39 @@ static inline int engine_check_next_simd(int simd)
     return NQ_SIMD_AUTO;
 }
 
-/* A solver for board n with engine on threads workers (0: every CPU), unpinned, on the
- * vector path simd (enum nq_simd; NQ_SIMD_AUTO for an engine without vector paths). */
-static inline nq_solver *engine_check_solver(int n, int engine, int threads, int simd)
+/* The settings every test starts from: board n with engine on threads workers (0: every
+ * CPU), unpinned (a test shares the machine), the rest the defaults; a test sets what
+ * else it tries (prefix rows, a vector path, a slice) before engine_check_create. */
+static inline nq_settings engine_check_settings(int n, int engine, int threads)
 {
     nq_settings s;
-    nq_solver *sv = NULL;
 
     nq_default_settings(&s);
     s.n = n;
     s.engine = engine;
     s.n_threads = threads;
     s.pin_threads = 0;
-    s.simd = simd;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d engine=%d simd=%s", n, engine,
-                 nq_simd_name(simd));
+    return s;
+}
+
+/* The one solver factory of the tests: a solver for s, checked to have been made. */
+static inline nq_solver *engine_check_create(const nq_settings *s)
+{
+    nq_solver *sv = NULL;
+
+    cr_assert_eq(nq_create_solver(&sv, s), NQ_OK, "n=%d engine=%s threads=%d rows=%d simd=%s", s->n,
+                 nq_engine_name(s->engine), s->n_threads, s->prefix_rows, nq_simd_name(s->simd));
     return sv;
+}
+
+/* A solver for board n with engine on threads workers, unpinned, on the vector path
+ * simd (enum nq_simd; NQ_SIMD_AUTO for an engine without vector paths). */
+static inline nq_solver *engine_check_solver(int n, int engine, int threads, int simd)
+{
+    nq_settings s = engine_check_settings(n, engine, threads);
+
+    s.simd = simd;
+    return engine_check_create(&s);
 }
 
 /* One count of board n with engine on threads workers, checked to have succeeded and,

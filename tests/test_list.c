@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "engine_check.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "progress_json.h"
@@ -598,15 +599,9 @@ static int reference_collect(void *user, const int *q, int n)
 /* An unpinned solver for board n with threads workers and a task source rows deep. */
 static nq_solver *list_solver(int n, int threads, int rows)
 {
-    nq_settings s;
-    nq_solver *sv = NULL;
-    nq_default_settings(&s);
-    s.n = n;
-    s.n_threads = threads;
+    nq_settings s = engine_check_settings(n, NQ_ENGINE_AUTO, threads);
     s.prefix_rows = rows;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
-    return sv;
+    return engine_check_create(&s);
 }
 
 static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
