@@ -399,13 +399,11 @@ typedef struct fixed {
 static int count_fixed(void *user, const int *q, int n)
 {
     fixed *f = user;
-    int half = 1, quarter = 1;
-    for (int r = 0; r < n; r++) {
-        half &= q[n - 1 - r] == n - 1 - q[r];
-        quarter &= q[q[r]] == n - 1 - r; /* (r, q[r]) turned a quarter is (q[r], n-1-r) */
-    }
-    f->half += half;
-    f->quarter += quarter;
+    int half[32], quarter[32];
+    reference_image(n, REF_ROT180, q, half);
+    reference_image(n, REF_ROT90, q, quarter);
+    f->half += memcmp(half, q, (size_t)n * sizeof(int)) == 0;
+    f->quarter += memcmp(quarter, q, (size_t)n * sizeof(int)) == 0;
     return 0;
 }
 
