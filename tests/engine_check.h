@@ -1,13 +1,12 @@
-/* Test helper: one count through the public API, and the check of an engine's totals
- * and unique counts against ../shared/oeis, for the engines' tests to share; each on one
- * vector path, so that an engine with several is checked on every one this CPU runs. */
+/* Test helper: the tests' one solver factory and one count through the public API, each
+ * on one vector path, so that an engine with several is checked on every one this CPU
+ * runs (engine_check_next_simd). */
 #ifndef NQ_TEST_ENGINE_CHECK_H
 #define NQ_TEST_ENGINE_CHECK_H
 
 #include <criterion/criterion.h>
 
 #include "nqueens/nqueens.h"
-#include "oeis_data.h"
 
 /* The next vector path after simd that this CPU runs, narrowest first, or NQ_SIMD_AUTO
  * past the last: for (int p = engine_check_next_simd(0); p; p = engine_check_next_simd(p)). */
@@ -71,28 +70,6 @@ static inline nq_result engine_check_count(int n, int engine, int threads, int s
         cr_assert_eq(r.simd, simd, "n=%d: asked for %s, ran %s", n, nq_simd_name(simd),
                      nq_simd_name(r.simd));
     return r;
-}
-
-/* Totals and unique counts of n = from..to against A000170 and A002562. */
-static inline void engine_check_oeis(int engine, int simd, int from, int to, int threads)
-{
-    for (int n = from; n <= to; n++) {
-        nq_result r = engine_check_count(n, engine, threads, simd);
-        const char *path = nq_simd_name(simd);
-        cr_expect_eq(r.engine, engine);
-        cr_expect_eq(r.has_unique, 1);
-        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d simd=%s", n,
-                     threads, path);
-        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d simd=%s", n,
-                     threads, path);
-    }
-}
-
-/* The same on every vector path this CPU runs. */
-static inline void engine_check_oeis_every_simd(int engine, int from, int to, int threads)
-{
-    for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
-        engine_check_oeis(engine, p, from, to, threads);
 }
 
 #endif

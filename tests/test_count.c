@@ -1,6 +1,6 @@
-/* The public API end to end: totals for n = 1..15 against OEIS A000170 with several
- * thread counts and prefix depths, plus the settings checks at the API edge and the
- * vector paths' names, checks and reporting. */
+/* The public API end to end (every engine's totals against OEIS: test_oeis.c): every
+ * prefix depth, the settings checks at the API edge, one run at a time and a cancel, and
+ * the vector paths' names, checks and reporting. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
@@ -26,38 +26,6 @@ static uint64_t count_with(int n, int threads, int rows)
     cr_assert_eq(r.total.hi, 0);
     cr_assert_eq(r.n_threads, threads);
     return r.total.lo;
-}
-
-static void check_range(int threads, int rows)
-{
-    for (int n = 1; n <= 15; n++)
-        cr_expect_eq(count_with(n, threads, rows), oeis_value("A000170", n),
-                     "n=%d threads=%d prefix rows=%d", n, threads, rows);
-}
-
-Test(unit, totals_1_thread_depth_2)
-{
-    check_range(1, 2);
-}
-Test(unit, totals_2_threads_depth_2)
-{
-    check_range(2, 2);
-}
-Test(unit, totals_7_threads_depth_2)
-{
-    check_range(7, 2);
-}
-Test(unit, totals_1_thread_depth_3)
-{
-    check_range(1, 3);
-}
-Test(unit, totals_2_threads_depth_3)
-{
-    check_range(2, 3);
-}
-Test(unit, totals_7_threads_depth_3)
-{
-    check_range(7, 3);
 }
 
 Test(unit, every_prefix_depth_n10)

@@ -1,6 +1,6 @@
-/* The d4 engine: totals and unique counts against OEIS, agreement with the prefix
- * engine, and the canonical test, weights and symmetric completions checked against a
- * brute-force enumeration of every solution (an independent engine). */
+/* The d4 engine (its totals and unique counts against OEIS: test_oeis.c): agreement
+ * with the prefix engine, and the canonical test, weights and symmetric completions checked against
+ * the reference engine's solutions (tests/reference.c, an independent engine). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,21 +10,6 @@
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "reference.h"
-
-Test(unit, oeis_1_to_15_one_thread)
-{
-    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 1, 15, 1);
-}
-
-Test(unit, oeis_1_to_15_three_threads)
-{
-    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 1, 15, 3);
-}
-
-Test(slow, oeis_16_17)
-{
-    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 16, 17, 0);
-}
 
 Test(unit, agrees_with_prefix)
 {

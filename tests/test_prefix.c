@@ -142,13 +142,6 @@ Test(unit, auto_rows_gives_enough_tasks)
     }
 }
 
-/* The kernel alone against OEIS, from the empty board, for every small n. */
-Test(unit, dfs_from_empty_board)
-{
-    for (int n = 1; n <= 12; n++)
-        cr_expect_eq(dfs_count((1u << n) - 1, n, 0, 0, 0), oeis_value("A000170", n), "n=%d", n);
-}
-
 Test(slow, totals_16_17_through_prefixes)
 {
     for (int n = 16; n <= 17; n++) {
