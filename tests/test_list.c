@@ -827,6 +827,33 @@ Test(slow, list_api_counts_n13_n15)
 
 /* 1 if the n numbers of line (1-based columns) place n queens that leave each other
  * alone. */
+/* nq_solution_canonical, the filter --unique runs on the stream, against the reference's
+ * own turns and mirrors on every solution of n <= 10, and its argument checks. */
+static int check_canonical(void *user, const int *q, int n)
+{
+    uint8_t cols[32];
+    for (int r = 0; r < n; r++)
+        cols[r] = (uint8_t)q[r];
+    *(uint64_t *)user += (uint64_t)nq_solution_canonical(cols, n);
+    cr_expect_eq(nq_solution_canonical(cols, n), reference_canonical(q, n), "n=%d", n);
+    return 0;
+}
+
+Test(unit, solution_canonical_matches_the_reference)
+{
+    static const uint8_t bad[2] = {0, 2};
+
+    for (int n = 1; n <= 10; n++) {
+        uint64_t classes = 0;
+        reference_list(n, check_canonical, &classes);
+        cr_expect_eq(classes, oeis_value("A002562", n), "n=%d", n);
+    }
+    cr_expect_eq(nq_solution_canonical(NULL, 4), NQ_EINVAL);
+    cr_expect_eq(nq_solution_canonical(bad, 0), NQ_EINVAL);
+    cr_expect_eq(nq_solution_canonical(bad, NQ_MAX_N + 1), NQ_EINVAL);
+    cr_expect_eq(nq_solution_canonical(bad, 2), NQ_EINVAL, "column 2 is off a 2 x 2 board");
+}
+
 static int line_is_solution(const char *line, int n, int *cols)
 {
     const char *p = line;

@@ -1,10 +1,12 @@
 /* The symmetries of the square and the orbit search of symmetric solutions (see
- * symmetry.h), written once for the d4 engine's bordered tasks and the join engine's
- * column sets. */
+ * symmetry.h), written once for the d4 engine's bordered tasks, the join engine's column
+ * sets and the listing's class filter. */
 #include "engines/symmetry.h"
 
 #include <assert.h>
 #include <string.h>
+
+#include "nqueens/nqueens.h"
 
 void symmetry_map(int n, int g, int *r, int *c)
 {
@@ -111,4 +113,28 @@ uint64_t symmetry_fixed(const symmetry_board *b, int g)
 
     assert(g >= D4_ID && g <= D4_ANTI);
     return fixed_search(&w, g, 0);
+}
+
+/* Every image of a solution is again a solution, so a column vector to compare whole;
+ * the identity's needs no look. */
+int nq_solution_canonical(const uint8_t *cols, int n)
+{
+    uint8_t img[NQ_MAX_N];
+
+    if (!cols || n < 1 || n > NQ_MAX_N)
+        return NQ_EINVAL;
+    for (int r = 0; r < n; r++)
+        if (cols[r] >= n)
+            return NQ_EINVAL;
+    memset(img, 0, sizeof(img));
+    for (int g = D4_ROT90; g <= D4_ANTI; g++) {
+        for (int r = 0; r < n; r++) {
+            int rr = r, cc = cols[r];
+            symmetry_map(n, g, &rr, &cc);
+            img[rr] = (uint8_t)cc;
+        }
+        if (memcmp(img, cols, (size_t)n) < 0)
+            return 0;
+    }
+    return 1;
 }

@@ -1,6 +1,6 @@
 /* The 8 symmetries of the square on an n x n board, and the search for the solutions one
  * of them leaves unchanged: what the engines that count symmetry classes by Burnside's
- * lemma (d4, join) share. */
+ * lemma (d4, join) and the listing's one board per class (nq_solution_canonical) share. */
 #ifndef NQ_SYMMETRY_H
 #define NQ_SYMMETRY_H
 
