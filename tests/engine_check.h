@@ -1,13 +1,12 @@
-/* Test helper: one count through the public API, and the check of an engine's totals
- * and unique counts against ../shared/oeis, for the engines' tests to share; each on one
- * vector path, so that an engine with several is checked on every one this CPU runs. */
+/* Test helper: the tests' one solver factory and one count through the public API, each
+ * on one vector path, so that an engine with several is checked on every one this CPU
+ * runs (engine_check_next_simd). */
 #ifndef NQ_TEST_ENGINE_CHECK_H
 #define NQ_TEST_ENGINE_CHECK_H
 
 #include <criterion/criterion.h>
 
 #include "nqueens/nqueens.h"
-#include "oeis_data.h"
 
 /* The next vector path after simd that this CPU runs, narrowest first, or NQ_SIMD_AUTO
  * past the last: for (int p = engine_check_next_simd(0); p; p = engine_check_next_simd(p)). */
@@ -19,22 +18,39 @@ static inline int engine_check_next_simd(int simd)
     return NQ_SIMD_AUTO;
 }
 
-/* A solver for board n with engine on threads workers (0: every CPU), unpinned, on the
- * vector path simd (enum nq_simd; NQ_SIMD_AUTO for an engine without vector paths). */
-static inline nq_solver *engine_check_solver(int n, int engine, int threads, int simd)
+/* The settings every test starts from: board n with engine on threads workers (0: every
+ * CPU), unpinned (a test shares the machine), the rest the defaults; a test sets what
+ * else it tries (prefix rows, a vector path, a slice) before engine_check_create. */
+static inline nq_settings engine_check_settings(int n, int engine, int threads)
 {
     nq_settings s;
-    nq_solver *sv = NULL;
 
     nq_default_settings(&s);
     s.n = n;
     s.engine = engine;
     s.n_threads = threads;
     s.pin_threads = 0;
-    s.simd = simd;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK, "n=%d engine=%d simd=%s", n, engine,
-                 nq_simd_name(simd));
+    return s;
+}
+
+/* The one solver factory of the tests: a solver for s, checked to have been made. */
+static inline nq_solver *engine_check_create(const nq_settings *s)
+{
+    nq_solver *sv = NULL;
+
+    cr_assert_eq(nq_create_solver(&sv, s), NQ_OK, "n=%d engine=%s threads=%d rows=%d simd=%s", s->n,
+                 nq_engine_name(s->engine), s->n_threads, s->prefix_rows, nq_simd_name(s->simd));
     return sv;
+}
+
+/* A solver for board n with engine on threads workers, unpinned, on the vector path
+ * simd (enum nq_simd; NQ_SIMD_AUTO for an engine without vector paths). */
+static inline nq_solver *engine_check_solver(int n, int engine, int threads, int simd)
+{
+    nq_settings s = engine_check_settings(n, engine, threads);
+
+    s.simd = simd;
+    return engine_check_create(&s);
 }
 
 /* One count of board n with engine on threads workers, checked to have succeeded and,
@@ -54,28 +70,6 @@ static inline nq_result engine_check_count(int n, int engine, int threads, int s
         cr_assert_eq(r.simd, simd, "n=%d: asked for %s, ran %s", n, nq_simd_name(simd),
                      nq_simd_name(r.simd));
     return r;
-}
-
-/* Totals and unique counts of n = from..to against A000170 and A002562. */
-static inline void engine_check_oeis(int engine, int simd, int from, int to, int threads)
-{
-    for (int n = from; n <= to; n++) {
-        nq_result r = engine_check_count(n, engine, threads, simd);
-        const char *path = nq_simd_name(simd);
-        cr_expect_eq(r.engine, engine);
-        cr_expect_eq(r.has_unique, 1);
-        cr_expect_eq(r.total.lo, oeis_value("A000170", n), "total n=%d threads=%d simd=%s", n,
-                     threads, path);
-        cr_expect_eq(r.unique.lo, oeis_value("A002562", n), "unique n=%d threads=%d simd=%s", n,
-                     threads, path);
-    }
-}
-
-/* The same on every vector path this CPU runs. */
-static inline void engine_check_oeis_every_simd(int engine, int from, int to, int threads)
-{
-    for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
-        engine_check_oeis(engine, p, from, to, threads);
 }
 
 #endif

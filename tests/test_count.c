@@ -1,6 +1,6 @@
-/* The public API end to end: totals for n = 1..15 against OEIS A000170 with several
- * thread counts and prefix depths, plus the settings checks at the API edge and the
- * vector paths' names, checks and reporting. */
+/* The public API end to end (every engine's totals against OEIS: test_oeis.c): every
+ * prefix depth, the settings checks at the API edge, one run at a time and a cancel, and
+ * the vector paths' names, checks and reporting. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
@@ -8,60 +8,24 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "engine_check.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
 static uint64_t count_with(int n, int threads, int rows)
 {
-    nq_settings s;
-    nq_solver *sv = NULL;
+    nq_settings s = engine_check_settings(n, NQ_ENGINE_PREFIX, threads);
+    nq_solver *sv;
     nq_result r;
 
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = NQ_ENGINE_PREFIX; /* the prefix depths under test; d4 has test_d4.c */
-    s.n_threads = threads;
     s.prefix_rows = rows > n ? n : rows;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+    sv = engine_check_create(&s);
     cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "n=%d threads=%d rows=%d", n, threads, rows);
     nq_destroy_solver(&sv);
     cr_assert_null(sv);
     cr_assert_eq(r.total.hi, 0);
     cr_assert_eq(r.n_threads, threads);
     return r.total.lo;
-}
-
-static void check_range(int threads, int rows)
-{
-    for (int n = 1; n <= 15; n++)
-        cr_expect_eq(count_with(n, threads, rows), oeis_value("A000170", n),
-                     "n=%d threads=%d prefix rows=%d", n, threads, rows);
-}
-
-Test(unit, totals_1_thread_depth_2)
-{
-    check_range(1, 2);
-}
-Test(unit, totals_2_threads_depth_2)
-{
-    check_range(2, 2);
-}
-Test(unit, totals_7_threads_depth_2)
-{
-    check_range(7, 2);
-}
-Test(unit, totals_1_thread_depth_3)
-{
-    check_range(1, 3);
-}
-Test(unit, totals_2_threads_depth_3)
-{
-    check_range(2, 3);
-}
-Test(unit, totals_7_threads_depth_3)
-{
-    check_range(7, 3);
 }
 
 Test(unit, every_prefix_depth_n10)
@@ -310,19 +274,6 @@ Test(unit, short_buffer_gives_no_digits)
 
 /* ---- one run at a time, and a cancel for the run in progress only ----------------- */
 
-static nq_solver *make_solver(int n, int threads, int engine)
-{
-    nq_settings st;
-    nq_solver *sv;
-    nq_default_settings(&st);
-    st.n = n;
-    st.n_threads = threads;
-    st.engine = engine;
-    st.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &st), NQ_OK);
-    return sv;
-}
-
 /* Cancels from the first task it sees: the run stops early. */
 static int cancel_on_first(void *user, uint64_t id, uint64_t sub)
 {
@@ -342,7 +293,7 @@ static int list_cancel_on_first(void *user, const uint8_t *cols, int n)
 
 Test(unit, cancel_applies_to_the_run_in_progress_only)
 {
-    nq_solver *sv = make_solver(12, 2, NQ_ENGINE_PREFIX);
+    nq_solver *sv = engine_check_solver(12, NQ_ENGINE_PREFIX, 2, NQ_SIMD_AUTO);
     nq_hooks stop = {NULL, NULL, cancel_on_first};
     nq_result r;
 
@@ -402,7 +353,7 @@ static int count_none(void *user, const uint8_t *cols, int n)
 
 Test(unit, second_concurrent_run_is_busy)
 {
-    busy_run b = {.sv = make_solver(11, 2, NQ_ENGINE_D4)};
+    busy_run b = {.sv = engine_check_solver(11, NQ_ENGINE_D4, 2, NQ_SIMD_AUTO)};
     uint64_t ids[1] = {0};
     pthread_t t;
     nq_result r;
@@ -522,13 +473,8 @@ Test(unit, simd_built_usable_and_auto)
 
 static int create_with_simd(int engine, int simd, nq_solver **sv)
 {
-    nq_settings s;
+    nq_settings s = engine_check_settings(10, engine, 1);
 
-    nq_default_settings(&s);
-    s.n = 10;
-    s.engine = engine;
-    s.n_threads = 1;
-    s.pin_threads = 0;
     s.simd = simd;
     return nq_create_solver(sv, &s);
 }

@@ -1,6 +1,6 @@
-/* The d4 engine: totals and unique counts against OEIS, agreement with the prefix
- * engine, and the canonical test, weights and symmetric completions checked against a
- * brute-force enumeration of every solution (an independent engine). */
+/* The d4 engine (its totals and unique counts against OEIS: test_oeis.c): agreement
+ * with the prefix engine, and the canonical test, weights and symmetric completions checked against
+ * the reference engine's solutions (tests/reference.c, an independent engine). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,21 +9,7 @@
 #include "engines/d4.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
-
-Test(unit, oeis_1_to_15_one_thread)
-{
-    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 1, 15, 1);
-}
-
-Test(unit, oeis_1_to_15_three_threads)
-{
-    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 1, 15, 3);
-}
-
-Test(slow, oeis_16_17)
-{
-    engine_check_oeis(NQ_ENGINE_D4, NQ_SIMD_AUTO, 16, 17, 0);
-}
+#include "reference.h"
 
 Test(unit, agrees_with_prefix)
 {
@@ -124,37 +110,17 @@ Test(unit, one_canonical_border_per_orbit)
     }
 }
 
-/* Brute force: every solution of an n x n board as a column vector. */
-typedef struct brute {
-    int n, count;
-    int (*sols)[12];
-    int cur[12];
-} brute;
+/* Every solution of a board, from the reference engine (tests/reference.c). */
+typedef struct solutions {
+    int count;
+    int (*q)[12];
+} solutions;
 
-static void brute_walk(brute *b, int r)
+static int keep_solution(void *user, const int *q, int n)
 {
-    if (r == b->n) {
-        memcpy(b->sols[b->count++], b->cur, sizeof(b->cur));
-        return;
-    }
-    for (int c = 0; c < b->n; c++) {
-        int ok = 1;
-        for (int k = 0; k < r && ok; k++)
-            ok = b->cur[k] != c && abs(b->cur[k] - c) != r - k;
-        if (ok) {
-            b->cur[r] = c;
-            brute_walk(b, r + 1);
-        }
-    }
-}
-
-static void solution_map(int n, int g, const int *in, int *out)
-{
-    for (int r = 0; r < n; r++) {
-        int rr = r, cc = in[r];
-        d4_map(n, g, &rr, &cc);
-        out[rr] = cc;
-    }
+    solutions *s = user;
+    memcpy(s->q[s->count++], q, (size_t)n * sizeof(int));
+    return 0;
 }
 
 static void solution_border(int n, const int *sol, uint8_t e[4])
@@ -169,46 +135,41 @@ static void solution_border(int n, const int *sol, uint8_t e[4])
     }
 }
 
-/* The symmetric completions and the per-task class counts against brute force. */
-Test(unit, symmetric_completions_and_classes_by_brute_force)
+/* The solutions of board n with border e that symmetry g leaves unchanged. */
+static uint64_t fixed_by(const solutions *s, int n, const uint8_t e[4], int g)
+{
+    uint64_t k = 0;
+    for (int j = 0; j < s->count; j++) {
+        uint8_t f[4];
+        int img[12];
+        solution_border(n, s->q[j], f);
+        reference_image(n, g, s->q[j], img);
+        k += memcmp(e, f, 4) == 0 && memcmp(s->q[j], img, (size_t)n * sizeof(int)) == 0;
+    }
+    return k;
+}
+
+/* The symmetric completions against the reference's: for every border fixed by a
+ * symmetry, its completions that the symmetry leaves unchanged. */
+Test(unit, symmetric_completions_match_the_reference)
 {
     for (int n = 1; n <= 10; n++) {
-        brute b = {n, 0, malloc(1000 * sizeof(int[12])), {0}};
-        uint64_t classes = 0;
-        brute_walk(&b, 0);
-        cr_assert_leq(b.count, 1000);
-        /* classes: solutions that are the smallest of their orbit */
-        for (int i = 0; i < b.count; i++) {
-            int img[12], smallest = 1;
-            for (int g = 1; g < 8; g++) {
-                solution_map(n, g, b.sols[i], img);
-                smallest &= memcmp(b.sols[i], img, (size_t)n * sizeof(int)) <= 0;
-            }
-            classes += (uint64_t)smallest;
-        }
-        cr_expect_eq(classes, oeis_value("A002562", n), "brute force n=%d", n);
-        /* for every border fixed by a symmetry: its fixed completions */
-        for (int i = 0; i < b.count; i++) {
+        solutions s = {0, malloc(1000 * sizeof(int[12]))};
+        cr_assert_not_null(s.q);
+        cr_assert_leq(reference_list(n, NULL, NULL), 1000);
+        reference_list(n, keep_solution, &s);
+        cr_expect_eq(reference_unique(n), oeis_value("A002562", n), "reference n=%d", n);
+        for (int i = 0; i < s.count; i++) {
             uint8_t e[4];
             unsigned stab;
-            solution_border(n, b.sols[i], e);
+            solution_border(n, s.q[i], e);
             d4_border_canonical(n, e, &stab);
-            for (int g = 1; g < 8; g++) {
-                uint64_t want = 0;
-                if (!(stab >> g & 1))
-                    continue;
-                for (int j = 0; j < b.count; j++) {
-                    uint8_t f[4];
-                    int img[12];
-                    solution_border(n, b.sols[j], f);
-                    solution_map(n, g, b.sols[j], img);
-                    want += memcmp(e, f, 4) == 0 &&
-                            memcmp(b.sols[j], img, (size_t)n * sizeof(int)) == 0;
-                }
-                cr_expect_eq(d4_fixed_completions(n, e, g), want, "n=%d g=%d", n, g);
-            }
+            for (int g = 1; g < 8; g++)
+                if (stab >> g & 1)
+                    cr_expect_eq(d4_fixed_completions(n, e, g), fixed_by(&s, n, e, g), "n=%d g=%d",
+                                 n, g);
         }
-        free(b.sols);
+        free(s.q);
     }
 }
 

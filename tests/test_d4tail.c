@@ -1,13 +1,14 @@
-/* The d4 engine's completion search (src/engines/d4tail.c, five rows settled by table) against an
- * independent textbook counter, on every border of small boards and on random borders
- * with random bottom masks up to n = 14, so that every row pattern of the tail (preset
- * rows skipped once or twice, anywhere in it) is met. Both builds are checked: the one
- * the library uses, and the portable one (no pext), compiled into this file. */
+/* The d4 engine's completion search (src/engines/d4tail.c, five rows settled by table)
+ * against the reference engine (tests/reference.c), on every border of small boards and on random
+ * borders with random bottom masks up to n = 14, so that every row pattern of the tail (preset rows
+ * skipped once or twice, anywhere in it) is met. Both builds are checked: the one the library uses,
+ * and the portable one (no pext), compiled into this file. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
 #include "engines/d4.h"
 #include "engines/d4tail.h"
+#include "reference.h"
 
 /* The portable build: the same source with pext turned off, under another name.
  * d4tail.h is already included, so its guard keeps the declaration from clashing. */
@@ -16,28 +17,18 @@
 #include "engines/d4tail.c"
 #undef d4tail_search
 
-/* Textbook: fill the rows that have no preset queen, one square at a time, checking
- * every queen already on the board; row n-1, when it is not preset, only within last. */
-static uint64_t textbook(int n, int row, int *col, const int *preset, uint32_t last)
-{
-    uint64_t k = 0;
+/* The reference engine's solutions (tests/reference.c) with the preset queens whose
+ * queen in row n-1 stands in a column of last. */
+typedef struct in_last {
+    uint32_t last;
+    uint64_t count;
+} in_last;
 
-    if (row == n)
-        return 1;
-    if (preset[row])
-        return textbook(n, row + 1, col, preset, last);
-    for (int c = 0; c < n; c++) {
-        int ok = row != n - 1 || (last >> c & 1);
-        for (int r = 0; r < n && ok; r++)
-            if (r != row && col[r] >= 0)
-                ok = col[r] != c && abs(col[r] - c) != abs(row - r);
-        if (ok) {
-            col[row] = c;
-            k += textbook(n, row + 1, col, preset, last);
-            col[row] = -1;
-        }
-    }
-    return k;
+static int count_in_last(void *user, const int *q, int n)
+{
+    in_last *il = user;
+    il->count += il->last >> q[n - 1] & 1;
+    return 0;
 }
 
 /* The preset queens of (top, left, right) on col[] and preset[]; 0 if two of them
@@ -61,11 +52,12 @@ static int place_border(int n, int top, int left, int right, int *col, int *pres
     return 1;
 }
 
-/* Compare both builds with the textbook on one border; returns 1 if it was legal. */
+/* Compare both builds with the reference on one border; returns 1 if it was legal. */
 static int check_border(int n, int top, int left, int right, uint32_t last)
 {
     int col[32], preset[32];
     uint64_t want, fast, portable;
+    in_last il = {0, 0};
     task t = {0};
     d4_plan p;
 
@@ -73,7 +65,9 @@ static int check_border(int n, int top, int left, int right, uint32_t last)
         return 0;
     if (preset[n - 1])
         last |= 1u << col[n - 1]; /* as the source does: a preset bottom corner is in last */
-    want = textbook(n, 0, col, preset, last);
+    il.last = last;
+    reference_fill(n, n, col, count_in_last, &il);
+    want = il.count;
     t.edge[D4_TOP] = (uint8_t)top;
     t.edge[D4_LEFT] = (uint8_t)left;
     t.edge[D4_RIGHT] = (uint8_t)right;
@@ -82,7 +76,7 @@ static int check_border(int n, int top, int left, int right, uint32_t last)
     t.weight = 8;
     fast = d4_complete(n, &t);
     cr_expect_eq(fast, want,
-                 "n=%d top=%d left=%d right=%d last=%#x: d4_complete %llu, textbook %llu", n, top,
+                 "n=%d top=%d left=%d right=%d last=%#x: d4_complete %llu, reference %llu", n, top,
                  left, right, last, (unsigned long long)fast, (unsigned long long)want);
     d4_plan_build(n, &t, &p);
     {

@@ -1,4 +1,4 @@
-/* The hot loop dfs_count against an independent textbook counter (a column array and a
+/* The hot loop dfs_count against an independent reference counter (a column array and a
  * conflict check per square) from many random partial boards, and against OEIS from the
  * empty board. Both builds of the kernel are checked: the one the library uses, and the
  * portable one (no pext), compiled into this file under another name. */
@@ -7,6 +7,7 @@
 
 #include "engines/dfs.h"
 #include "oeis_data.h"
+#include "reference.h"
 
 /* The portable kernel: the same source with pext turned off (the tail is inline, so it
  * compiles again here). dfs.h is already included, so its guard keeps the renamed
@@ -21,24 +22,6 @@ static uint64_t dfs_count_portable(uint32_t all, int rows_left, uint32_t cols, u
 {
     int stopped;
     return dfs_search_portable(all, rows_left, cols, ld, rd, NULL, &stopped);
-}
-
-/* Textbook: place rows row..stop-1 one square at a time, checking every earlier queen. */
-static uint64_t textbook(int n, int row, int stop, int *col)
-{
-    uint64_t k = 0;
-    if (row == stop)
-        return 1;
-    for (int c = 0; c < n; c++) {
-        int ok = 1;
-        for (int r = 0; r < row && ok; r++)
-            ok = col[r] != c && abs(col[r] - c) != row - r;
-        if (ok) {
-            col[row] = c;
-            k += textbook(n, row + 1, stop, col);
-        }
-    }
-    return k;
 }
 
 static uint32_t board_all(int n)
@@ -60,13 +43,9 @@ static int random_rows(int n, int k, int *col, uint32_t *seed)
 {
     for (int row = 0; row < k; row++) {
         int open[32], m = 0;
-        for (int c = 0; c < n; c++) {
-            int ok = 1;
-            for (int r = 0; r < row && ok; r++)
-                ok = col[r] != c && abs(col[r] - c) != row - r;
-            if (ok)
+        for (int c = 0; c < n; c++)
+            if (reference_safe(col, row, row, c))
                 open[m++] = c;
-        }
         if (m == 0)
             return row;
         col[row] = open[next_rand(seed) % (uint32_t)m];
@@ -74,12 +53,13 @@ static int random_rows(int n, int k, int *col, uint32_t *seed)
     return k;
 }
 
-/* dfs_count (both builds) against the textbook for the first k rows of col, filling
+/* dfs_count (both builds) against the reference for the first k rows of col, filling
  * `fill` of the remaining rows. */
 static void check_board(int n, int k, int fill, int *col)
 {
     uint32_t cols = 0, ld = 0, rd = 0, all = board_all(n);
     uint64_t want, got, got_portable;
+    int preset[32];
 
     for (int r = 0; r < k; r++) {
         uint32_t bit = 1u << col[r];
@@ -87,12 +67,14 @@ static void check_board(int n, int k, int fill, int *col)
         ld = (ld | bit) << 1;
         rd = (rd | bit) >> 1;
     }
-    want = textbook(n, k, k + fill, col);
+    for (int r = 0; r < k + fill; r++)
+        preset[r] = r < k ? col[r] : -1;
+    want = reference_fill(n, k + fill, preset, NULL, NULL);
     got = dfs_count(all, fill, cols, ld, rd);
     got_portable = dfs_count_portable(all, fill, cols, ld, rd);
-    cr_expect_eq(got, want, "n=%d k=%d fill=%d: dfs_count %llu, textbook %llu", n, k, fill,
+    cr_expect_eq(got, want, "n=%d k=%d fill=%d: dfs_count %llu, reference %llu", n, k, fill,
                  (unsigned long long)got, (unsigned long long)want);
-    cr_expect_eq(got_portable, want, "n=%d k=%d fill=%d: portable %llu, textbook %llu", n, k, fill,
+    cr_expect_eq(got_portable, want, "n=%d k=%d fill=%d: portable %llu, reference %llu", n, k, fill,
                  (unsigned long long)got_portable, (unsigned long long)want);
 }
 
@@ -103,7 +85,7 @@ Test(unit, random_partial_boards)
 
     for (int n = 1; n <= 14; n++)
         for (int trial = 0; trial < 60; trial++) {
-            /* at least n-10 rows placed, so the textbook counter stays quick */
+            /* at least n-10 rows placed, so the reference counter stays quick */
             int lo = n > 10 ? n - 10 : 0;
             int k = lo + (int)(next_rand(&seed) % (uint32_t)(n - lo + 1));
             k = random_rows(n, k, col, &seed);

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "engine_check.h"
 #include "engines/engine.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -89,19 +90,12 @@ Test(unit, params_round_trip)
 /* One count of board n, unpinned, on 2 workers with prefix_rows rows; its status. */
 static int count_with(int engine, int n, int prefix_rows, nq_result *r)
 {
-    nq_settings s;
-    nq_solver *sv = NULL;
+    nq_settings s = engine_check_settings(n, engine, 2);
+    nq_solver *sv;
     int rc;
 
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = 2;
-    s.pin_threads = 0;
     s.prefix_rows = prefix_rows;
-    rc = nq_create_solver(&sv, &s);
-    if (rc != NQ_OK)
-        return rc;
+    sv = engine_check_create(&s);
     rc = nq_count(sv, NULL, r);
     nq_destroy_solver(&sv);
     return rc;
@@ -116,17 +110,10 @@ static int list_none(void *user, const uint8_t *cols, int n)
 /* What nq_list says for engine on board n. */
 static int list_with(int engine, int n)
 {
-    nq_settings s;
-    nq_solver *sv = NULL;
+    nq_solver *sv = engine_check_solver(n, engine, 1, NQ_SIMD_AUTO);
     nq_result r;
     int rc;
 
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = 1;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
     rc = nq_list(sv, list_none, NULL, 0, &r);
     nq_destroy_solver(&sv);
     return rc;

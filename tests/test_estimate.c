@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_run.h"
+#include "engine_check.h"
 #include "nqueens/nqueens.h"
 #include "runtime/sample.h"
 
@@ -158,21 +159,9 @@ Test(unit, estimate_synthetic_population_coverage)
 
 /* ---- the library call ---------------------------------------------------------------- */
 
-static nq_solver *solver(int n, int engine)
-{
-    nq_settings s;
-    nq_solver *sv;
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = 1;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
-    return sv;
-}
-
 Test(unit, estimate_api_rejects_bad_options)
 {
-    nq_solver *sv = solver(8, NQ_ENGINE_D4);
+    nq_solver *sv = engine_check_solver(8, NQ_ENGINE_D4, 1, NQ_SIMD_AUTO);
     nq_estimate_options o;
     nq_estimate_result r;
     const double bad[] = {0, -1, NAN, INFINITY};
@@ -217,7 +206,7 @@ static int note_sampled(void *user, const nq_estimate_task *t)
  * every task adds up to the total. */
 static void check_exact(int n, int engine)
 {
-    nq_solver *sv = solver(n, engine);
+    nq_solver *sv = engine_check_solver(n, engine, 1, NQ_SIMD_AUTO);
     static seen s;
     nq_hooks h = {&s, NULL, note_done};
     nq_estimate_options o;
@@ -253,7 +242,7 @@ Test(unit, estimate_api_sample_is_exact)
 
 Test(unit, estimate_api_max_tasks)
 {
-    nq_solver *sv = solver(14, NQ_ENGINE_JOIN);
+    nq_solver *sv = engine_check_solver(14, NQ_ENGINE_JOIN, 1, NQ_SIMD_AUTO);
     nq_estimate_options o;
     nq_estimate_result r;
     nq_default_estimate_options(&o);

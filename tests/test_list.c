@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "engine_check.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "progress_json.h"
@@ -102,99 +103,11 @@ static int ref_format_one(void *user, const int *q, int n)
     return rt->limit && rt->seen == rt->limit;
 }
 
-/* ---- the symmetry classes, by brute force ------------------------------------------- */
-
-/* Every solution, and the smallest image of each under the 8 symmetries, found by
- * turning and mirroring the n x n grid itself (apart from the tool's index arithmetic). */
-typedef struct class_set {
-    int n;
-    size_t count, cap;
-    int (*q)[32];
-} class_set;
-
-static int class_collect(void *user, const int *q, int n)
+/* ref_format_one for the boards that are the smallest of their symmetry class (by the
+ * reference's own turns of the grid), which is what --unique keeps. */
+static int ref_format_canonical(void *user, const int *q, int n)
 {
-    class_set *s = user;
-    if (s->count == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 64;
-        s->q = realloc(s->q, s->cap * sizeof(*s->q));
-        cr_assert_not_null(s->q);
-    }
-    memcpy(s->q[s->count++], q, (size_t)n * sizeof(int));
-    return 0;
-}
-
-/* grid <- the grid turned a quarter clockwise */
-static void turn(char g[32][32], int n)
-{
-    char t[32][32];
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++)
-            t[c][n - 1 - r] = g[r][c];
-    memcpy(g, t, sizeof(t));
-}
-
-static void mirror(char g[32][32], int n)
-{
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n / 2; c++) {
-            char x = g[r][c];
-            g[r][c] = g[r][n - 1 - c];
-            g[r][n - 1 - c] = x;
-        }
-}
-
-static int cmp_q(const int *a, const int *b, int n)
-{
-    for (int r = 0; r < n; r++)
-        if (a[r] != b[r])
-            return a[r] < b[r] ? -1 : 1;
-    return 0;
-}
-
-/* q <- the lexicographically smallest column vector among the 8 images of q. */
-static void class_min(int *q, int n)
-{
-    char g[32][32];
-    int best[32], img[32];
-    memcpy(best, q, (size_t)n * sizeof(int));
-    memset(g, 0, sizeof(g));
-    for (int r = 0; r < n; r++)
-        g[r][q[r]] = 1;
-    for (int m = 0; m < 2; m++, mirror(g, n))
-        for (int k = 0; k < 4; k++, turn(g, n)) {
-            for (int r = 0; r < n; r++)
-                for (int c = 0; c < n; c++)
-                    if (g[r][c])
-                        img[r] = c;
-            if (cmp_q(img, best, n) < 0)
-                memcpy(best, img, (size_t)n * sizeof(int));
-        }
-    memcpy(q, best, (size_t)n * sizeof(int));
-}
-
-static int n_for_sort;
-static int cmp_sort(const void *a, const void *b)
-{
-    return cmp_q(a, b, n_for_sort);
-}
-
-/* The class representatives of board n, sorted and without repeats. */
-static class_set reference_classes(int n)
-{
-    class_set s = {n, 0, 0, NULL};
-    size_t k = 0;
-    reference_list(n, class_collect, &s);
-    for (size_t i = 0; i < s.count; i++)
-        class_min(s.q[i], n);
-    n_for_sort = n;
-    if (s.count)
-        qsort(s.q, s.count, sizeof(*s.q), cmp_sort);
-    for (size_t i = 0; i < s.count; i++)
-        if (k == 0 || cmp_q(s.q[i], s.q[k - 1], n) != 0)
-            memmove(s.q[k++], s.q[i], sizeof(*s.q));
-    s.count = k;
-    return s;
+    return reference_canonical(q, n) ? ref_format_one(user, q, n) : 0;
 }
 
 /* What `nqueens list n --format format [--limit limit] [--unique]` must print (limit 0:
@@ -207,11 +120,8 @@ static void reference_text_of(text *out, int n, const char *format, uint64_t lim
     uint64_t total = 0;
     text_add(&rt.t, "%s", strcmp(format, "leetcode") == 0 ? "[" : "");
     if (unique) {
-        class_set c = reference_classes(n);
-        for (size_t i = 0; i < c.count && !ref_format_one(&rt, c.q[i], n); i++)
-            ;
-        total = c.count;
-        free(c.q);
+        reference_list(n, ref_format_canonical, &rt);
+        total = reference_unique(n);
     } else {
         total = reference_list(n, ref_format_one, &rt);
     }
@@ -598,15 +508,9 @@ static int reference_collect(void *user, const int *q, int n)
 /* An unpinned solver for board n with threads workers and a task source rows deep. */
 static nq_solver *list_solver(int n, int threads, int rows)
 {
-    nq_settings s;
-    nq_solver *sv = NULL;
-    nq_default_settings(&s);
-    s.n = n;
-    s.n_threads = threads;
+    nq_settings s = engine_check_settings(n, NQ_ENGINE_AUTO, threads);
     s.prefix_rows = rows;
-    s.pin_threads = 0;
-    cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
-    return sv;
+    return engine_check_create(&s);
 }
 
 static int list_api(int n, int threads, int rows, uint64_t limit, collect *c, nq_result *r)
@@ -923,6 +827,33 @@ Test(slow, list_api_counts_n13_n15)
 
 /* 1 if the n numbers of line (1-based columns) place n queens that leave each other
  * alone. */
+/* nq_solution_canonical, the filter --unique runs on the stream, against the reference's
+ * own turns and mirrors on every solution of n <= 10, and its argument checks. */
+static int check_canonical(void *user, const int *q, int n)
+{
+    uint8_t cols[32];
+    for (int r = 0; r < n; r++)
+        cols[r] = (uint8_t)q[r];
+    *(uint64_t *)user += (uint64_t)nq_solution_canonical(cols, n);
+    cr_expect_eq(nq_solution_canonical(cols, n), reference_canonical(q, n), "n=%d", n);
+    return 0;
+}
+
+Test(unit, solution_canonical_matches_the_reference)
+{
+    static const uint8_t bad[2] = {0, 2};
+
+    for (int n = 1; n <= 10; n++) {
+        uint64_t classes = 0;
+        reference_list(n, check_canonical, &classes);
+        cr_expect_eq(classes, oeis_value("A002562", n), "n=%d", n);
+    }
+    cr_expect_eq(nq_solution_canonical(NULL, 4), NQ_EINVAL);
+    cr_expect_eq(nq_solution_canonical(bad, 0), NQ_EINVAL);
+    cr_expect_eq(nq_solution_canonical(bad, NQ_MAX_N + 1), NQ_EINVAL);
+    cr_expect_eq(nq_solution_canonical(bad, 2), NQ_EINVAL, "column 2 is off a 2 x 2 board");
+}
+
 static int line_is_solution(const char *line, int n, int *cols)
 {
     const char *p = line;

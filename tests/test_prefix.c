@@ -1,11 +1,12 @@
 /* The prefix task source: the weighted prefixes partition the search. Checked against
- * OEIS (sum of weight x subtotal) and against a brute-force count of the prefixes. */
+ * OEIS (sum of weight x subtotal) and against the reference engine's prefixes. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
 #include "engines/dfs.h"
 #include "engines/prefix.h"
 #include "oeis_data.h"
+#include "reference.h"
 
 typedef struct collect {
     int n;
@@ -38,53 +39,58 @@ static int cmp_key(const void *a, const void *b)
     return 0;
 }
 
-/* Independent list of the prefixes: every placement of the first rows, by the
- * textbook column-array check, keeping those that mirror halving keeps, each turned
- * into the masks a task carries. Returns how many; fills keys when it is not NULL. */
-static uint64_t brute_prefixes(int n, int rows, int row, int *col, uint64_t (*keys)[3])
+/* Independent list of the prefixes: every placement of the first rows by the reference
+ * engine (tests/reference.c), keeping those that mirror halving keeps, each turned into
+ * the masks a task carries. */
+typedef struct prefixes {
+    int n;
+    uint64_t count;
+    uint64_t (*keys)[3]; /* NULL: only count */
+} prefixes;
+
+static int keep_prefix(void *user, const int *col, int rows)
 {
-    uint64_t k = 0;
-    if (row == rows) {
-        int mid = n / 2, keep = col[0] < mid;
-        if ((n & 1) && col[0] == mid)
-            keep = rows == 1 || col[1] < mid;
-        if (keep && keys) {
-            uint32_t cols = 0, ld = 0, rd = 0;
-            for (int r = 0; r < rows; r++) {
-                uint32_t bit = 1u << col[r];
-                cols |= bit;
-                ld = (ld | bit) << 1;
-                rd = (rd | bit) >> 1;
-            }
-            keys[0][0] = cols;
-            keys[0][1] = ld;
-            keys[0][2] = ((uint64_t)rd << 8) | (uint64_t)rows;
+    prefixes *p = user;
+    int mid = p->n / 2, keep = col[0] < mid;
+    uint32_t cols = 0, ld = 0, rd = 0;
+
+    if ((p->n & 1) && col[0] == mid)
+        keep = rows == 1 || col[1] < mid;
+    if (!keep)
+        return 0;
+    if (p->keys) {
+        for (int r = 0; r < rows; r++) {
+            uint32_t bit = 1u << col[r];
+            cols |= bit;
+            ld = (ld | bit) << 1;
+            rd = (rd | bit) >> 1;
         }
-        return (uint64_t)keep;
+        p->keys[p->count][0] = cols;
+        p->keys[p->count][1] = ld;
+        p->keys[p->count][2] = ((uint64_t)rd << 8) | (uint64_t)rows;
     }
-    for (int c = 0; c < n; c++) {
-        int ok = 1;
-        for (int r = 0; r < row && ok; r++)
-            ok = col[r] != c && abs(col[r] - c) != row - r;
-        if (ok) {
-            col[row] = c;
-            k += brute_prefixes(n, rows, row + 1, col, keys ? keys + k : NULL);
-        }
-    }
-    return k;
+    p->count++;
+    return 0;
+}
+
+/* The prefixes of rows rows of board n; fills keys when it is not NULL. */
+static uint64_t expected_prefixes(int n, int rows, uint64_t (*keys)[3])
+{
+    prefixes p = {n, 0, keys};
+    reference_fill(n, rows, NULL, keep_prefix, &p);
+    return p.count;
 }
 
 static void check(int n, int rows)
 {
     collect c = {n, 0, 0, 0, NULL};
-    int col[32];
-    uint64_t expected = brute_prefixes(n, rows, 0, col, NULL);
+    uint64_t expected = expected_prefixes(n, rows, NULL);
     uint64_t counted = prefix_enumerate(n, rows, NULL, NULL);
     uint64_t(*want)[3] = calloc(expected + 1, sizeof(*want));
 
     c.keys = calloc(expected + 1, sizeof(*c.keys));
     cr_assert(c.keys && want);
-    brute_prefixes(n, rows, 0, col, want);
+    expected_prefixes(n, rows, want);
     cr_expect_eq(counted, expected, "n=%d rows=%d: task count", n, rows);
     cr_assert_eq(prefix_enumerate(n, rows, on_task, &c), expected);
     cr_expect_eq(c.weighted, oeis_value("A000170", n), "n=%d rows=%d: weighted sum", n, rows);
@@ -134,13 +140,6 @@ Test(unit, auto_rows_gives_enough_tasks)
         if (rows < n - 4)
             cr_expect_geq(prefix_enumerate(n, rows, NULL, NULL), 48 * 16, "n=%d", n);
     }
-}
-
-/* The kernel alone against OEIS, from the empty board, for every small n. */
-Test(unit, dfs_from_empty_board)
-{
-    for (int n = 1; n <= 12; n++)
-        cr_expect_eq(dfs_count((1u << n) - 1, n, 0, 0, 0), oeis_value("A000170", n), "n=%d", n);
 }
 
 Test(slow, totals_16_17_through_prefixes)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
+#include "engine_check.h"
 #include "engines/engine.h"
 #include "journal_forge.h"
 #include "nqueens/nqueens.h"
@@ -16,12 +17,7 @@
 
 static nq_settings slice_settings(int engine, int n, int k, int m)
 {
-    nq_settings s;
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = 2;
-    s.pin_threads = 0;
+    nq_settings s = engine_check_settings(n, engine, 2);
     s.slice_index = k;
     s.slice_count = m;
     return s;
@@ -34,9 +30,8 @@ static uint64_t sum_of_slices(int engine, int n, int m)
 
     for (int k = 0; k < m; k++) {
         nq_settings s = slice_settings(engine, n, k, m);
-        nq_solver *sv;
+        nq_solver *sv = engine_check_create(&s);
         nq_result r;
-        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
         cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK, "%s n=%d %d/%d", nq_engine_name(engine), n, k,
                      m);
         nq_destroy_solver(&sv);

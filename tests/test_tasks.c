@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine_check.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
@@ -30,17 +31,11 @@ static int collect_reuse(void *user, uint64_t id, uint64_t *subtotal)
 
 static nq_solver *make(int n, int threads, int engine, nq_settings *s)
 {
-    nq_solver *sv = NULL;
-    nq_default_settings(s);
-    s->engine = engine;
-    s->n = n;
-    s->n_threads = 8; /* resolve as if for 8 workers, then run with fewer */
-    s->pin_threads = 0;
+    *s = engine_check_settings(n, engine, 8); /* resolve as if for 8 workers, run with fewer */
     cr_assert_eq(nq_resolve_settings(s), NQ_OK);
     cr_assert_gt(s->prefix_rows, 0);
     s->n_threads = threads;
-    cr_assert_eq(nq_create_solver(&sv, s), NQ_OK);
-    return sv;
+    return engine_check_create(s);
 }
 
 /* Split the ids of board n into `parts` interleaved subsets and run each on its own. */

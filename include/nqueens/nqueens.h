@@ -188,6 +188,12 @@ typedef int (*nq_solution_fn)(void *user, const uint8_t *cols, int n);
  * nq_solver_progress follows the listing from another thread: see there. */
 NQ_API int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_result *out);
 
+/* 1 if no rotation or reflection of the solution cols (as nq_solution_fn has it, n x n)
+ * is a smaller column vector, else 0; NQ_EINVAL for cols NULL, n outside 1..NQ_MAX_N or
+ * a column past n. Exactly one board of each symmetry class passes, the first of its
+ * class in nq_list's order: listing with this filter gives each class once (A002562). */
+NQ_API int nq_solution_canonical(const uint8_t *cols, int n);
+
 /* Stop the run in progress on s (nq_count, nq_count_tasks or nq_list): at the next task
  * boundary, or sooner where the engine looks inside a task; it returns NQ_ECANCELED.
  * A cancel applies to the run in progress only. Made while no run is in progress (before

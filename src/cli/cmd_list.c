@@ -13,7 +13,6 @@
 #include "commands.h"
 #include "progress.h"
 #include "signals.h"
-#include "symmetry.h"
 
 enum list_format { FMT_COLUMNS, FMT_BOARD, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
 static const char *const format_names[] = {"columns", "board", "leetcode", "acwing", "luogu"};
@@ -159,7 +158,7 @@ static int list_board(void *user, const uint8_t *cols, int n)
 
     if (signals_caught()) /* a cancel only reaches a run in progress: this is inside it */
         nq_solver_cancel(o->sv);
-    if (o->unique && !symmetry_is_canonical(cols, n))
+    if (o->unique && nq_solution_canonical(cols, n) != 1)
         return 0;
     if (o->format == FMT_LUOGU && o->boards >= o->shown) {
         o->boards++; /* luogu --unique: counted to the end, the total comes last */

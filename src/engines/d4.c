@@ -13,36 +13,6 @@
 #include "engines/list.h"
 #include "engines/prefix.h"
 
-void d4_map(int n, int g, int *r, int *c)
-{
-    int a = *r, b = *c, m = n - 1;
-    switch (g) {
-    case D4_ROT90:
-        *r = b, *c = m - a;
-        break;
-    case D4_ROT180:
-        *r = m - a, *c = m - b;
-        break;
-    case D4_ROT270:
-        *r = m - b, *c = a;
-        break;
-    case D4_FLIP_LR:
-        *c = m - b;
-        break;
-    case D4_FLIP_UD:
-        *r = m - a;
-        break;
-    case D4_DIAG:
-        *r = b, *c = a;
-        break;
-    case D4_ANTI:
-        *r = m - b, *c = m - a;
-        break;
-    default:
-        break;
-    }
-}
-
 /* The four border queens as squares (row, column); a corner queen appears twice. */
 static void border_squares(int n, const uint8_t e[4], int sq[4][2])
 {
@@ -61,7 +31,7 @@ void d4_border_map(int n, int g, const uint8_t e[4], uint8_t out[4])
      * gets its queen from the image of some side. */
     for (int i = 0; i < 4; i++) {
         int r = sq[i][0], c = sq[i][1];
-        d4_map(n, g, &r, &c);
+        symmetry_map(n, g, &r, &c);
         if (r == 0)
             out[D4_TOP] = (uint8_t)c;
         if (r == n - 1)
@@ -226,82 +196,19 @@ uint64_t d4_search(int n, const task *t, const engine_worker *w, int *stopped)
     return d4tail_search(&p, w, stopped);
 }
 
-/* A plain search for the completions that symmetry g leaves unchanged: each queen is
- * placed together with its whole orbit under g. Only borders with a nontrivial
- * stabiliser need it, and the orbits make it tiny next to the main search. */
-typedef struct fixed_walk {
-    int n, g;
-    int8_t col_of[32];
-    uint32_t cols;
-    uint64_t d1, d2; /* diagonals r+c and r-c+n-1 */
-} fixed_walk;
-
-static int fixed_free(const fixed_walk *w, int r, int c)
-{
-    return w->col_of[r] < 0 && !(w->cols >> c & 1) && !(w->d1 >> (r + c) & 1) &&
-           !(w->d2 >> (r - c + w->n - 1) & 1);
-}
-
-static void fixed_set(fixed_walk *w, int r, int c, int on)
-{
-    w->col_of[r] = (int8_t)(on ? c : -1);
-    w->cols ^= 1u << c;
-    w->d1 ^= 1ull << (r + c);
-    w->d2 ^= 1ull << (r - c + w->n - 1);
-}
-
-static uint64_t fixed_search(fixed_walk *w)
-{
-    uint64_t count = 0;
-    int r = 0;
-
-    while (r < w->n && w->col_of[r] >= 0)
-        r++;
-    if (r == w->n)
-        return 1;
-    for (int c = 0; c < w->n; c++) {
-        int orbit[4][2], k = 0, ok = 1;
-        int rr = r, cc = c;
-        /* place (r, c) and its images until the orbit closes */
-        do {
-            if (!fixed_free(w, rr, cc)) {
-                ok = 0;
-                break;
-            }
-            fixed_set(w, rr, cc, 1);
-            orbit[k][0] = rr, orbit[k][1] = cc, k++;
-            d4_map(w->n, w->g, &rr, &cc);
-        } while ((rr != r || cc != c) && k < 4);
-        /* a symmetry of order <= 4 closes every orbit within four steps */
-        assert(!ok || (rr == r && cc == c));
-        if (ok && (rr != r || cc != c))
-            ok = 0; /* the guard for a release build */
-        if (ok)
-            count += fixed_search(w);
-        while (k--)
-            fixed_set(w, orbit[k][0], orbit[k][1], 0);
-    }
-    return count;
-}
-
+/* The border's queens are a union of orbits of g (g fixes the border), so the orbit
+ * search (engines/symmetry.c) starts from them. */
 uint64_t d4_fixed_completions(int n, const uint8_t e[4], int g)
 {
-    fixed_walk w;
+    symmetry_board b;
     int sq[4][2];
 
-    memset(&w, 0, sizeof(w));
-    w.n = n;
-    w.g = g;
-    memset(w.col_of, -1, sizeof(w.col_of));
+    symmetry_board_init(&b, n);
     border_squares(n, e, sq);
-    for (int i = 0; i < 4; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= sq[j][0] == sq[i][0] && sq[j][1] == sq[i][1];
-        if (!dup)
-            fixed_set(&w, sq[i][0], sq[i][1], 1);
-    }
-    return fixed_search(&w);
+    for (int i = 0; i < 4; i++)
+        if (!symmetry_board_place(&b, sq[i][0], sq[i][1]))
+            return 0;
+    return symmetry_fixed(&b, g);
 }
 
 uint64_t d4_fixed_sum(int n, const task *t)

@@ -8,20 +8,13 @@
 
 #include "engines/engine.h"
 #include "engines/prefix.h"
+#include "engines/symmetry.h" /* the symmetries D4_ID..D4_ANTI */
 #include "engines/task.h"
 #include "engines/task_cost.h"
-
-/* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270
- * degrees (clockwise), then the mirrors left-right, top-bottom, main diagonal, anti
- * diagonal. */
-enum { D4_ID, D4_ROT90, D4_ROT180, D4_ROT270, D4_FLIP_LR, D4_FLIP_UD, D4_DIAG, D4_ANTI };
 
 /* The border of a board: the column of the queen in row 0 and in row n-1, the row of the
  * queen in column 0 and in column n-1 (a corner queen appears twice). */
 enum { D4_TOP, D4_BOTTOM, D4_LEFT, D4_RIGHT };
-
-/* Where symmetry g takes square (r, c) of an n x n board. */
-void d4_map(int n, int g, int *r, int *c);
 
 /* The border e seen through symmetry g. */
 void d4_border_map(int n, int g, const uint8_t e[4], uint8_t out[4]);
