@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
 #include "config.h"
+#include "core/clock.h"
 #include "engines/engine.h"
 #include "engines/join.h"
 #include "engines/list.h"

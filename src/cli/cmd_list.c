@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "clock.h"
 #include "commands.h"
+#include "core/clock.h"
 #include "progress.h"
 #include "signals.h"
 #include "symmetry.h"

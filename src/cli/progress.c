@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "count_output.h"
 #include "progress.h"
 

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "core/u128.h"
 #include "subtotals.h"
-#include "u128.h"
 
 /* What may take the CSV: a regular file (replaced), or a stream that is written and
  * never replaced, a FIFO or a character device (/dev/null, a terminal); not a block

@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
+#include "core/task.h"
 #include "engines/engine.h"
 #include "engines/prefix.h"
-#include "engines/task.h"
 #include "engines/task_cost.h"
 
 /* Symmetries of the square, as indices 0..7: identity, rotations by 90, 180 and 270

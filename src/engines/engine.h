@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/board.h"
-#include "engines/task.h"
+#include "core/board.h"
+#include "core/task.h"
 #include "nqueens/nqueens.h"
 
 struct run_state;

@@ -13,7 +13,7 @@
 #include <immintrin.h>
 #endif
 
-#include "engines/board.h"
+#include "core/board.h"
 #include "engines/engine.h"
 #include "engines/join.h"
 #include "engines/prefix.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engines/task.h"
+#include "core/task.h"
 
 /* Largest board the join engine takes: its half-board tables grow like the number of
  * placements of n/4 rows (join_tables_bytes: 0.6 GB at n = 22, 1.9 GB at n = 24; at

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/board.h"
+#include "core/board.h"
 #include "engines/join.h"
 
 #if defined(__AVX2__)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/board.h"
+#include "core/board.h"
 #include "engines/join.h"
 
 /* Walks every placement of a block of k rows, recording each one's relative diagonals

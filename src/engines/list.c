@@ -43,8 +43,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
-#include "engines/board.h"
+#include "core/board.h"
+#include "core/clock.h"
 #include "engines/list.h"
 #include "runtime/affinity.h"
 #include "runtime/queue.h"

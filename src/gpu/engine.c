@@ -26,12 +26,12 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/u128.h"
 #include "engines/d4.h"
 #include "engines/d4tail.h"
 #include "engines/list.h"
 #include "engines/prefix.h"
 #include "gpu/engine.h"
-#include "u128.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
  * large GPU (about 2^18) each take a few dozen, so that the long ones even out. Beyond

@@ -16,9 +16,9 @@
 
 #include "cli/progress.h"
 #include "cli/signals.h"
-#include "clock.h"
+#include "core/clock.h"
+#include "core/u128.h"
 #include "mpi_job.h"
-#include "u128.h"
 
 /* Guided self-scheduling: a batch is this fraction of the rank's share of what is left,
  * so batches shrink as the run nears its end and the last ones finish close together. */

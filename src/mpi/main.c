@@ -15,9 +15,9 @@
 #include "cli/progress.h"
 #include "cli/signals.h"
 #include "cli/subtotals.h"
-#include "clock.h"
+#include "core/clock.h"
+#include "core/u128.h"
 #include "mpi_job.h"
-#include "u128.h"
 
 /* count's options and the one that only a job has. */
 static const args_option mpi_count_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_WORKER_TIMEOUT,

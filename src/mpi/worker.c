@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "cli/signals.h"
-#include "clock.h"
+#include "core/clock.h"
 #include "mpi_job.h"
 
 /* How often the main thread looks for rank 0's stop while a batch runs. */

@@ -1,7 +1,7 @@
 /* Decimal formatting of 128-bit counts for the public API. */
 #include <string.h>
 
-#include "u128.h"
+#include "core/u128.h"
 
 char *nq_u128_to_string(nq_u128 v, char *buf, size_t size)
 {
