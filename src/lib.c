@@ -7,9 +7,10 @@
 
 #include "config.h"
 #include "core/clock.h"
-#include "engines/engine.h"
+#include "engine_table.h"
 #include "engines/join.h"
 #include "engines/list.h"
+#include "engines/slice.h"
 #include "runtime/affinity.h"
 #include "runtime/estimate.h"
 #include "runtime/pool.h"

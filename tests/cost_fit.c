@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "engines/engine.h"
+#include "engine_table.h"
 
 typedef struct fit {
     double *cost, *secs, last;

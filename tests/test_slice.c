@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli_run.h"
-#include "engines/engine.h"
+#include "engine_table.h"
 #include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"

@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
+#include "core/engine.h"
 #include "core/task.h"
-#include "engines/engine.h"
 #include "engines/prefix.h"
 #include "engines/task_cost.h"
 

@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
+#include "core/engine.h"
 #include "core/task.h"
-#include "engines/engine.h"
 
 /* The inner rows of a task in order, the squares the border queens leave free in each,
  * and the row distance to the next one (2 or 3 where a preset row is skipped). */

@@ -14,7 +14,7 @@
 #endif
 
 #include "core/board.h"
-#include "engines/engine.h"
+#include "core/engine.h"
 #include "engines/join.h"
 #include "engines/prefix.h"
 

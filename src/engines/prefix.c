@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/engine.h"
 #include "engines/dfs.h"
-#include "engines/engine.h"
 #include "engines/list.h"
 #include "engines/prefix.h"
 #include "engines/task_cost.h"

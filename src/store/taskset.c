@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engines/engine.h"
+#include "engine_table.h"
+#include "engines/slice.h"
 #include "nqueens/nqueens.h"
 
 /* A task set is checked (and described) by walking its task source, so the walk is

@@ -4,7 +4,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "engines/engine.h"
+#include "engine_table.h"
 #include "runtime/affinity.h"
 
 /* In enum nq_engine order: the enum value is the index (tests/test_engine.c checks). */
@@ -78,10 +78,4 @@ void engine_resolve(const engine_desc *e, nq_settings *s)
         threads =
             s->slice_count < 4096 / NQ_SLICE_WORKERS ? NQ_SLICE_WORKERS * s->slice_count : 4096;
     e->resolve(s, threads);
-}
-
-double engine_task_cost(const engine_desc *e, const void *shared, const task *t)
-{
-    double c = e->task_cost ? e->task_cost(shared, t) : 1.0;
-    return c > 0 ? c : 0.0; /* a model's NaN or negative value counts as free */
 }

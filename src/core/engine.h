@@ -1,8 +1,9 @@
-/* The engine table: every engine is one descriptor, defined in the engine's own file,
- * and the library (lib.c, store/taskset.c, the worker pool) reaches engines only through
- * it; what an engine can do (the options it takes, its n range, whether auto picks it)
- * is in the descriptor too, and the tools ask nq_engine_describe, never the id. Adding
- * an engine is its file, one row in ENGINE_ROWS (engines/engine.c), one enum value in
+/* The engine interface: every engine is one descriptor, defined in the engine's own
+ * file and listed in the engine table (engine_table.h), and the library (lib.c,
+ * taskset.c, the runtimes) reaches engines only through it; what an engine can do (the
+ * options it takes, its n range, whether auto picks it) is in the descriptor too, and
+ * the tools ask nq_engine_describe, never the id. Adding
+ * an engine is its file, one row in ENGINE_ROWS (engine_table.c), one enum value in
  * include/nqueens/nqueens.h and its source in meson.build (docs/engines.md).
  *
  * Settings an engine sees are checked (lib.c's check_settings) and, except in resolve,
@@ -146,37 +147,12 @@ typedef struct engine_desc {
     int (*run)(const nq_settings *s, const nq_hooks *hooks, struct run_state *rs, nq_result *out);
 } engine_desc;
 
-/* The engines, in enum nq_engine order, and their number. */
-extern const engine_desc *const engine_table[];
-extern const int engine_count;
-
-/* The engine with this enum nq_engine id or name; NULL if there is none (built or not). */
-const engine_desc *engine_find(int id);
-/* The engine settings s run: engine_find(s->engine), or for NQ_ENGINE_AUTO the one
- * chosen for the board (engine_pick). */
-const engine_desc *engine_of(const nq_settings *s);
-/* auto's choice for board n: the built engine of highest auto_rank whose n range holds
- * n and, with listing, that lists; NULL if none. */
-const engine_desc *engine_pick(int n, int listing);
-/* The boards e takes, and its task family (e itself when it shares none). */
-int engine_min_n(const engine_desc *e);
-int engine_max_n(const engine_desc *e);
-const engine_desc *engine_family(const engine_desc *e);
-const engine_desc *engine_by_name(const char *name);
-
 /* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;
  * never negative. shared as for task_cost. */
-double engine_task_cost(const engine_desc *e, const void *shared, const task *t);
-
-/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count):
- * first .. end - 1, cut by expected cost (engines/slice.c); 0 and the task count without
- * a slice. NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
-int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
-
-/* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
- * process may use), as nq_count would run it, or for a slice as for NQ_SLICE_WORKERS
- * workers per slice (4096 at most), so that every slice makes the same task set; s must
- * be checked. */
-void engine_resolve(const engine_desc *e, nq_settings *s);
+static inline double engine_task_cost(const engine_desc *e, const void *shared, const task *t)
+{
+    double c = e->task_cost ? e->task_cost(shared, t) : 1.0;
+    return c > 0 ? c : 0.0; /* a model's NaN or negative value counts as free */
+}
 
 #endif
