@@ -9,10 +9,10 @@
 #include "core/clock.h"
 #include "engine_table.h"
 #include "engines/join.h"
-#include "engines/list.h"
 #include "engines/slice.h"
 #include "runtime/affinity.h"
 #include "runtime/estimate.h"
+#include "runtime/list.h"
 #include "runtime/pool.h"
 
 /* The largest worker count accepted: far beyond any machine, small enough that a typo
@@ -264,7 +264,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
                      user,   limit,          &s->run};
     clock_cpu_split(&u0, &s0);
-    rc = e->list(&job, &r);
+    rc = list_run(e->list, &job, &r);
     run_end(s);
     r.seconds = clock_seconds() - t0;
     clock_cpu_split(&r.user_seconds, &r.system_seconds);

@@ -54,7 +54,7 @@ typedef enum engine_status {
     ENGINE_FAILED    /* it could not finish (no memory): the run fails with NQ_ENOMEM */
 } engine_status;
 
-struct list_job;
+struct engine_lister;
 
 typedef struct engine_desc {
     const char *name; /* nq_engine_name; also the engine of a task set and journal */
@@ -72,8 +72,9 @@ typedef struct engine_desc {
     /* The engine whose task ids and subtotals it has (a journal of one is the other's);
      * NULL: its own. */
     const struct engine_desc *task_family;
-    /* The listing runtime nq_list runs for it (engines/list.c); NULL: no listing. */
-    int (*list)(const struct list_job *job, nq_result *out);
+    /* What nq_list's runtime (runtime/list.c) runs for it: the prefixes and their
+     * completions (core/lister.h); NULL: no listing. */
+    const struct engine_lister *list;
 
     /* The peak bytes a count of resolved settings s allocates, its tables and every
      * worker's scratch, estimated without making them (nq_memory_estimate). NULL: a few

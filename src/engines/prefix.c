@@ -9,7 +9,7 @@
 
 #include "core/engine.h"
 #include "engines/dfs.h"
-#include "engines/list.h"
+#include "engines/lex.h"
 #include "engines/prefix.h"
 #include "engines/task_cost.h"
 
@@ -175,7 +175,7 @@ const engine_desc engine_prefix = {
     .built = 1,
     .takes_prefix_rows = 1,
     .pins_workers = 1,
-    .list = list_run,
+    .list = &lex_lister,
     .resolve = prefix_resolve,
     .params_format = prefix_params_format,
     .params_parse = prefix_params_parse,

@@ -1,13 +1,13 @@
-/* Listing engine: every solution, in lexicographic order of the column vectors, from
- * any number of workers, with memory bounded by a window of tasks.
+/* The listing runtime: every solution, in lexicographic order of the column vectors,
+ * from any number of workers, with memory bounded by a window of tasks. The engine's
+ * lister (core/lister.h) makes the prefixes and completes each; this file runs them.
  *
- * The calling thread enumerates the first rows in lexicographic order (no mirror halving:
- * a mirrored board would come out of order) and pushes each prefix through the MPMC
- * queue. Task id t owns slot t % n_slots: a single-producer single-consumer ring of
- * solutions, filled by the worker that popped t and emptied by the calling thread, which
- * only ever reads the head slot (the lowest unfinished id) and passes its solutions to
- * the callback. A task id is only pushed once the task n_slots before it is finished,
- * so at most n_slots tasks are in flight, and a worker whose ring is full waits for the
+ * The calling thread enumerates the first rows in lexicographic order (the lister's
+ * source) and pushes each prefix through the MPMC queue. Task id t owns slot t % n_slots: a
+ * single-producer single-consumer ring of solutions, filled by the worker that popped t and emptied
+ * by the calling thread, which only ever reads the head slot (the lowest unfinished id) and passes
+ * its solutions to the callback. A task id is only pushed once the task n_slots before it is
+ * finished, so at most n_slots tasks are in flight, and a worker whose ring is full waits for the
  * consumer: memory is n_slots * LIST_RING boards whatever n is.
  *
  * No deadlock: the single producer pushes in id order and the queue hands records out
@@ -43,10 +43,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/board.h"
 #include "core/clock.h"
-#include "engines/list.h"
 #include "runtime/affinity.h"
+#include "runtime/list.h"
 #include "runtime/queue.h"
 
 /* Boards one task may hold ahead of the consumer before its worker waits. */
@@ -56,8 +55,6 @@
 #define LIST_WINDOW_PER_WORKER 32
 #define LIST_WINDOW_EXTRA 16
 #define LIST_WINDOW_MAX 8192
-/* Pushes between two looks at the stop flag in a subtree that yields nothing. */
-#define LIST_STOP_CHECK 0xffffu
 /* The automatic depth stops growing here: counting deeper prefixes costs time. */
 #define LIST_AUTO_MAX_TASKS (1u << 20)
 /* An explicit depth's tasks are counted before the run only up to here (some 25 ms), so
@@ -81,8 +78,8 @@ typedef struct list_slot {
 
 typedef struct list_ctx {
     const list_job *job;
+    const engine_lister *lister;
     int n;
-    uint32_t all;
     list_slot *slots;
     uint8_t *rings; /* n_slots rings of LIST_RING boards of n bytes */
     uint64_t n_slots;
@@ -142,8 +139,9 @@ static uint8_t *list_ring(const list_ctx *c, uint64_t id)
     return c->rings + (size_t)(id % c->n_slots) * LIST_RING * (size_t)c->n;
 }
 
-/* A worker's view of the slot it fills. */
+/* A worker's view of the slot it fills: the ctx of the lister's sink. */
 typedef struct list_fill {
+    list_ctx *c;
     list_slot *s;
     uint8_t *ring;
     uint64_t id;
@@ -185,45 +183,17 @@ static int list_put(list_ctx *c, list_fill *o, const uint8_t *cols)
     return list_stopping(c);
 }
 
-/* A worker's search of one task: the board's columns so far, and what it fills. */
-typedef struct list_walk {
-    uint32_t all; /* the board, here rather than read through c: a column stored in q
-                   * may alias anything that is reached through a pointer */
-    list_ctx *c;
-    list_fill *o;
-    int first; /* rows the task's prefix placed */
-    int halt;  /* list_put asked to stop */
-    uint8_t q[NQ_MAX_N];
-} list_walk;
-
-/* A solution: store it, and stop the search if the run is stopping. */
-static uint64_t list_leaf(list_walk *w)
+/* The lister's sink over a worker's slot. */
+static int list_sink_put(void *ctx, const uint8_t *cols)
 {
-    w->halt = list_put(w->c, w->o, w->q);
-    return 1;
+    list_fill *o = ctx;
+    return list_put(o->c, o, cols);
 }
 
-/* Complete the task's prefix in every way, lowest column first, which is lexicographic
- * order: the search loop on uniform rows, keeping the columns, every leaf stored. */
-#define SEARCH_FN list_search_rows
-#define SEARCH_CTX list_walk
-#define SEARCH_FREE(w, d) ((w)->all)
-#define SEARCH_SHIFT(w, d) 1u
-#define SEARCH_SETTLE_ROWS 0
-#define SEARCH_SETTLE(w, d, nc, nl, nr, na) list_leaf(w)
-#define SEARCH_COLUMN(w, d, col) ((w)->q[(w)->first + (d)] = (uint8_t)(col))
-#define SEARCH_HALTED(w) ((w)->halt)
-#define SEARCH_STOP_MASK LIST_STOP_CHECK
-#define SEARCH_STOPPING(w) list_stopping((w)->c)
-#include "engines/search_tmpl.c"
-
-static void list_search(list_ctx *c, list_fill *o, const task *t)
+static int list_sink_stopping(void *ctx)
 {
-    list_walk w = {c->all, c, o, t->row, 0, {0}};
-
-    assert(t->row <= c->n);
-    memcpy(w.q, o->s->prefix, t->row);
-    list_search_rows(&w, c->n - t->row, t->cols, t->ld, t->rd);
+    const list_fill *o = ctx;
+    return list_stopping(o->c);
 }
 
 static void *list_worker_main(void *p)
@@ -236,9 +206,10 @@ static void *list_worker_main(void *p)
     if (w->aff)
         w->pinned = affinity_pin_self(w->aff, w->index);
     while (queue_pop(&c->q, &t)) {
-        list_fill o = {&c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
+        list_fill o = {c, &c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
+        list_sink sink = {list_sink_put, list_sink_stopping, &o};
         if (!list_stopping(c))
-            list_search(c, &o, &t);
+            c->lister->search(c->n, &t, o.s->prefix, &sink);
         atomic_store_explicit(&o.s->done, 1, memory_order_release);
         list_wake_consumer(c, &c->wait_target, t.id);
     }
@@ -367,45 +338,15 @@ static int list_emit(list_ctx *c, const task *t, const uint8_t *prefix)
     return 0;
 }
 
-typedef struct lex_walk {
-    list_ctx *c; /* NULL: only count */
-    int rows;
-    uint32_t all;
-    uint64_t next_id;
-    uint64_t cap; /* counting stops at this many */
-    int stopped;
-    uint8_t prefix[NQ_MAX_N];
-} lex_walk;
-
-static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd)
+/* The lister's source's hand-off. */
+static int list_emit_prefix(void *user, const task *t, const uint8_t *prefix)
 {
-    uint32_t avail;
-
-    if (row == w->rows) {
-        task t = {
-            .id = w->next_id++, .cols = cols, .ld = ld, .rd = rd, .row = (uint8_t)row, .weight = 1};
-        if (w->c ? list_emit(w->c, &t, w->prefix) : w->next_id == w->cap)
-            w->stopped = 1;
-        return;
-    }
-    avail = w->all & ~(cols | ld | rd);
-    while (avail && !w->stopped) {
-        uint32_t bit = avail & -avail;
-        avail ^= bit;
-        w->prefix[row] = (uint8_t)__builtin_ctz(bit);
-        lex_place(w, row + 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
-    }
+    return list_emit(user, t, prefix);
 }
 
-uint64_t list_prefix_count(int n, int rows, uint64_t cap)
-{
-    lex_walk w = {NULL, rows, board_mask(n), 0, cap, 0, {0}};
-    if (cap > 0)
-        lex_place(&w, 0, 0, 0, 0);
-    return w.next_id;
-}
-
-int list_auto_rows(int n, int threads, uint64_t *tasks)
+/* Rows deep enough that there are plenty of tasks per worker and, where the total is
+ * known, each task's output fits comfortably in its ring; *tasks is their count. */
+static int list_auto_rows(const engine_lister *lx, int n, int threads, uint64_t *tasks)
 {
     nq_u128 known;
     int have = nq_known_total(n, &known) == NQ_OK;
@@ -413,7 +354,7 @@ int list_auto_rows(int n, int threads, uint64_t *tasks)
 
     for (; rows < n; rows++) {
         int enough, small;
-        *tasks = list_prefix_count(n, rows, UINT64_MAX);
+        *tasks = lx->prefix_count(n, rows, UINT64_MAX);
         if (*tasks == 0)
             break;
         enough = *tasks >= 32ull * (uint64_t)threads;
@@ -423,7 +364,7 @@ int list_auto_rows(int n, int threads, uint64_t *tasks)
             break;
     }
     if (rows == n) /* the loop ended without counting this depth */
-        *tasks = list_prefix_count(n, rows, UINT64_MAX);
+        *tasks = lx->prefix_count(n, rows, UINT64_MAX);
     return rows;
 }
 
@@ -460,12 +401,12 @@ typedef struct list_setup {
 
 /* The context's fields before anything is allocated: the board, the window's size, the
  * stop and the waits' flags. */
-static void list_ctx_init(list_ctx *c, const list_job *job)
+static void list_ctx_init(list_ctx *c, const engine_lister *lister, const list_job *job)
 {
     memset(c, 0, sizeof(*c));
     c->job = job;
+    c->lister = lister;
     c->n = job->n;
-    c->all = board_mask(job->n);
     c->n_slots = (uint64_t)job->n_threads * LIST_WINDOW_PER_WORKER + LIST_WINDOW_EXTRA;
     if (c->n_slots > LIST_WINDOW_MAX)
         c->n_slots = LIST_WINDOW_MAX;
@@ -476,14 +417,14 @@ static void list_ctx_init(list_ctx *c, const list_job *job)
 
 /* The depth of the task source, and into *tasks its task count (0: maybe more than are
  * counted up front, known when the source is through). */
-static int list_rows(const list_job *job, uint64_t *tasks)
+static int list_rows(const engine_lister *lx, const list_job *job, uint64_t *tasks)
 {
     int rows;
 
     if (job->rows <= 0)
-        return list_auto_rows(job->n, job->n_threads, tasks);
+        return list_auto_rows(lx, job->n, job->n_threads, tasks);
     rows = job->rows < job->n ? job->rows : job->n;
-    *tasks = list_prefix_count(job->n, rows, LIST_COUNT_UP_FRONT);
+    *tasks = lx->prefix_count(job->n, rows, LIST_COUNT_UP_FRONT);
     if (*tasks == LIST_COUNT_UP_FRONT)
         *tasks = 0;
     return rows;
@@ -548,17 +489,16 @@ static int list_start(list_ctx *c, list_setup *u, affinity *aff)
     return started;
 }
 
-int list_run(const list_job *job, nq_result *out)
+int list_run(const engine_lister *lister, const list_job *job, nq_result *out)
 {
     list_ctx c;
     list_setup u = {NULL, NULL, 0, 0};
     affinity *aff = NULL;
-    int started, rows, rc;
+    int started, rows, rc, stopped = 0;
     uint64_t tasks = 0;
-    lex_walk walk;
 
-    list_ctx_init(&c, job);
-    rows = list_rows(job, &tasks);
+    list_ctx_init(&c, lister, job);
+    rows = list_rows(lister, job, &tasks);
     c.shown = run_source_slot(job->rs);
     run_progress_reset(job->rs, tasks);
     if ((rc = list_setup_make(&c, &u, job->n_threads)) != NQ_OK) {
@@ -570,10 +510,9 @@ int list_run(const list_job *job, nq_result *out)
     started = list_start(&c, &u, aff);
     /* This thread is the source and the consumer: it delivers while it waits for a slot,
      * and after the last prefix until every queued task is delivered. */
-    walk = (lex_walk){&c, rows, c.all, 0, UINT64_MAX, 0, {0}};
     if (started == job->n_threads) {
-        lex_place(&walk, 0, 0, 0, 0);
-        if (!walk.stopped)
+        stopped = lister->source(c.n, rows, list_emit_prefix, &c);
+        if (!stopped)
             run_progress_total(job->rs, c.pushed);
     }
     while (c.head < c.pushed)
@@ -590,7 +529,7 @@ int list_run(const list_job *job, nq_result *out)
     out->tasks = c.pushed;
     out->n_threads = job->n_threads;
     out->prefix_rows = rows;
-    rc = run_outcome(&c.stop, !walk.stopped && c.head == c.pushed);
+    rc = run_outcome(&c.stop, !stopped && c.head == c.pushed);
     list_teardown(&c, &u);
     return rc;
 }
