@@ -10,6 +10,7 @@
 #include "engine_table.h"
 #include "engines/join.h"
 #include "engines/slice.h"
+#include "lib.h"
 #include "runtime/affinity.h"
 #include "runtime/estimate.h"
 #include "runtime/list.h"
@@ -55,7 +56,7 @@ void nq_default_settings(nq_settings *s)
     s->pin_threads = 1;
 }
 
-static int check_settings(const nq_settings *s)
+int lib_check_settings(const nq_settings *s)
 {
     const engine_desc *e = engine_of(s);
 
@@ -89,7 +90,7 @@ int nq_create_solver(nq_solver **out, const nq_settings *s)
     if (!out || !s)
         return NQ_EINVAL;
     *out = NULL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     sv = calloc(1, sizeof(*sv));
@@ -198,7 +199,7 @@ int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit)
 
     if (!s || !bytes || !limit)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     rs = *s;
@@ -296,7 +297,7 @@ int nq_resolve_settings(nq_settings *s)
 
     if (!s)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     /* The same rule nq_count applies, so that a resolved copy names the same task ids. */
@@ -312,7 +313,7 @@ int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 
     if (!s || !n_tasks)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     rs = *s;
@@ -407,7 +408,7 @@ int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
 
     if (!s || !first || !end)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     rs = *s;

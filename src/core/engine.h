@@ -6,7 +6,7 @@
  * an engine is its file, one row in ENGINE_ROWS (engine_table.c), one enum value in
  * include/nqueens/nqueens.h and its source in meson.build (docs/engines.md).
  *
- * Settings an engine sees are checked (lib.c's check_settings) and, except in resolve,
+ * Settings an engine sees are checked (lib.c's lib_check_settings) and, except in resolve,
  * resolved: every automatic parameter (prefix_rows = 0) replaced by its value, so that
  * everything that names tasks (task count, source, task-set parameters) depends only on
  * the settings, never on the thread count of the run.

@@ -1,11 +1,13 @@
 /* Task-set identity: what makes task ids deterministic for a run (board, engine and the
  * engine's resolved parameters), so that a journal can name its run and a resumed run
- * can rebuild exactly the same ids whatever its thread count. */
+ * can rebuild exactly the same ids whatever its thread count. It walks the engine
+ * table, so it sits beside lib.c, and checks settings as lib.c does (lib.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "engine_table.h"
 #include "engines/slice.h"
+#include "lib.h"
 #include "nqueens/nqueens.h"
 
 /* A task set is checked (and described) by walking its task source, so the walk is
@@ -20,9 +22,6 @@ static int describe_slice(const engine_desc *e, const nq_settings *rs, nq_task_s
 {
     if (!rs->slice_count)
         return NQ_OK;
-    if (rs->slice_index < 0 || rs->slice_index >= rs->slice_count ||
-        rs->slice_count > NQ_MAX_SLICES)
-        return NQ_EINVAL;
     ts->slice_index = (uint32_t)rs->slice_index;
     ts->slice_count = (uint32_t)rs->slice_count;
     return engine_slice_range(e, rs, &ts->first_task, &ts->end_task);
@@ -30,16 +29,19 @@ static int describe_slice(const engine_desc *e, const nq_settings *rs, nq_task_s
 
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
-    const engine_desc *e = s ? engine_of(s) : NULL;
+    const engine_desc *e;
     nq_settings rs;
+    int rc;
 
-    if (!s || !ts || !e || s->n < 1 || s->n > NQ_MAX_N || s->n_threads < 0 || s->prefix_rows < 0 ||
-        s->prefix_rows > s->n)
+    if (!s || !ts)
         return NQ_EINVAL;
-    /* past an engine's tables its source is not bounded at all (join's walks every
-     * column set of the top rows: minutes at n = 31 for a forged header) */
-    if (e->max_n && s->n > e->max_n)
-        return NQ_EINVAL;
+    /* The settings a solver takes, no others: that also keeps n within the engine's
+     * tables, past which its source is not bounded at all (join's walks every column
+     * set of the top rows: minutes at n = 31 for a forged header). */
+    rc = lib_check_settings(s);
+    if (rc != NQ_OK)
+        return rc;
+    e = engine_of(s);
     /* The same resolution nq_count makes, so the ids match the run's. */
     rs = *s;
     engine_resolve(e, &rs);
@@ -79,15 +81,6 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
         return NQ_EINVAL;
     *s = t;
     return NQ_OK;
-}
-
-int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b)
-{
-    return a && b && a->n == b->n && a->tasks == b->tasks &&
-           strncmp(a->engine, b->engine, sizeof(a->engine)) == 0 &&
-           strncmp(a->params, b->params, sizeof(a->params)) == 0 &&
-           a->slice_index == b->slice_index && a->slice_count == b->slice_count &&
-           a->first_task == b->first_task && a->end_task == b->end_task;
 }
 
 typedef struct weight_sink {
