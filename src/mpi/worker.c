@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/signals.h"
 #include "core/clock.h"
 #include "mpi_job.h"
+#include "tools/signals.h"
 
 /* How often the main thread looks for rank 0's stop while a batch runs. */
 #define WATCH_MS 5

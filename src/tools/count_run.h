@@ -1,7 +1,7 @@
 /* The long-run side of nqueens count: --checkpoint, --sync-interval, --progress and
  * --subtotals, signals, and the exit codes that go with them. */
-#ifndef NQ_CLI_COUNT_RUN_H
-#define NQ_CLI_COUNT_RUN_H
+#ifndef NQ_TOOLS_COUNT_RUN_H
+#define NQ_TOOLS_COUNT_RUN_H
 
 #include "args.h"
 #include "progress.h"

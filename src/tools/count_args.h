@@ -1,7 +1,7 @@
 /* The arguments of `count N [options]`, parsed the same way for nqueens count and
  * nqueens-mpi count: board, output, engine and pool options, and the long-run options. */
-#ifndef NQ_CLI_COUNT_ARGS_H
-#define NQ_CLI_COUNT_ARGS_H
+#ifndef NQ_TOOLS_COUNT_ARGS_H
+#define NQ_TOOLS_COUNT_ARGS_H
 
 #include "args.h"
 #include "count_run.h"

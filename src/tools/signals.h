@@ -1,7 +1,7 @@
 /* SIGINT / SIGTERM / SIGHUP for long counts and listings: the first one stops the workers
  * (nq_solver_cancel is async-signal-safe); a second one exits at once. */
-#ifndef NQ_CLI_SIGNALS_H
-#define NQ_CLI_SIGNALS_H
+#ifndef NQ_TOOLS_SIGNALS_H
+#define NQ_TOOLS_SIGNALS_H
 
 #include "nqueens/nqueens.h"
 

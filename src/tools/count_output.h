@@ -1,8 +1,8 @@
 /* How a finished count is printed, shared by nqueens count, verify and nqueens-mpi so
  * that the tools always print the same thing: the plain line, the JSON object (one
  * vocabulary, see README "JSON output") and the verify lines. */
-#ifndef NQ_CLI_COUNT_OUTPUT_H
-#define NQ_CLI_COUNT_OUTPUT_H
+#ifndef NQ_TOOLS_COUNT_OUTPUT_H
+#define NQ_TOOLS_COUNT_OUTPUT_H
 
 #include <stdio.h>
 

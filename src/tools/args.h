@@ -1,8 +1,8 @@
 /* Command-line helpers shared by the subcommands: the option tables that getopt_long
- * parses and that the help is printed from, strict number parsing, and the one error
+ * parses and that the help is printed from, and the one error
  * format (one line on stderr, exit code 2). */
-#ifndef NQ_CLI_ARGS_H
-#define NQ_CLI_ARGS_H
+#ifndef NQ_TOOLS_ARGS_H
+#define NQ_TOOLS_ARGS_H
 
 #include <getopt.h>
 #include <stdint.h>
@@ -14,15 +14,6 @@ enum { EXIT_RUN_FAILED = 1, EXIT_USAGE = 2 };
 
 /* The program name that starts every message ("nqueens"; nqueens-mpi sets its own). */
 extern const char *args_program;
-
-/* Parse a whole decimal integer in [min, max]: no sign other than a leading '-', no
- * spaces, no trailing characters. Returns 0 on success, -1 otherwise. */
-int args_parse_long(const char *s, long min, long max, long *out);
-/* A size in bytes, with an optional K, M, G or T (powers of 1024; "1.5G" too); 0, or -1
- * when s is not one or is 0. */
-int args_parse_size(const char *s, uint64_t *out);
-/* The same for an unsigned 64-bit value in [min, UINT64_MAX]: no sign at all. */
-int args_parse_u64(const char *s, uint64_t min, uint64_t *out);
 
 /* Print "nqueens[ cmd]: <message>" on stderr as one line; returns EXIT_USAGE. Control
  * bytes and bytes that are not UTF-8 (from a file name or an argument) are written as

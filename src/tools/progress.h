@@ -1,8 +1,8 @@
 /* The monitor thread of a long count or listing: redraws a progress line (or writes JSON
  * lines) on stderr and gives the journal its periodic fsync; and the options that ask
  * for it. */
-#ifndef NQ_CLI_PROGRESS_H
-#define NQ_CLI_PROGRESS_H
+#ifndef NQ_TOOLS_PROGRESS_H
+#define NQ_TOOLS_PROGRESS_H
 
 #include <pthread.h>
 #include <stdint.h>

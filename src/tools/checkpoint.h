@@ -1,7 +1,7 @@
 /* The checkpoint journal as both tools open it (nqueens count, and rank 0 of nqueens-mpi):
  * one format and one set of messages, so that a job one tool started the other can finish. */
-#ifndef NQ_CLI_CHECKPOINT_H
-#define NQ_CLI_CHECKPOINT_H
+#ifndef NQ_TOOLS_CHECKPOINT_H
+#define NQ_TOOLS_CHECKPOINT_H
 
 #include <stdio.h>
 

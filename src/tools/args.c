@@ -2,7 +2,6 @@
  * table, the help printed from the same table, and the messages. Everything a person
  * types is checked here in full (range, trailing garbage) before the library sees it. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,71 +14,11 @@
 #include "build_vcs.h"
 #include "config.h"
 #include "devices.h"
+#include "number.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *args_program = "nqueens";
-
-/* ---- numbers ------------------------------------------------------------------------ */
-
-int args_parse_size(const char *s, uint64_t *out)
-{
-    static const char units[] = "KMGT";
-    char *end;
-    double v, scale = 1;
-
-    if (!s || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    v = strtod(s, &end);
-    if (*end) {
-        const char *u = strchr(units, toupper((unsigned char)*end));
-        if (!u || end[1] || !*end)
-            return -1;
-        for (long i = 0; i <= u - units; i++)
-            scale *= 1024;
-    }
-    v *= scale;
-    if (errno || !(v >= 1) || v >= 18e18)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-int args_parse_long(const char *s, long min, long max, long *out)
-{
-    char *end;
-    long v;
-    const char *p = s;
-
-    if (!s || !*s)
-        return -1;
-    if (*p == '-')
-        p++;
-    if (*p < '0' || *p > '9')
-        return -1; /* strtol would skip spaces and accept '+' */
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int args_parse_u64(const char *s, uint64_t min, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-
-    if (!s || *s < '0' || *s > '9')
-        return -1; /* strtoull would accept spaces, '+' and a wrapping '-' */
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end != '\0' || v < min)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
 
 /* ---- messages ----------------------------------------------------------------------- */
 
@@ -859,7 +798,7 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
             o->threads = 0;
             return 1;
         }
-        if (args_parse_long(value, 1, 4096, &v) != 0)
+        if (number_parse_long(value, 1, 4096, &v) != 0)
             return args_usage_error(cmd,
                                     "invalid --threads '%s': expected 1..4096, or 'max' for "
                                     "every CPU this process may use",
@@ -874,7 +813,7 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
         o->engine_set = 1;
         return 1;
     case OPT_PREFIX_ROWS:
-        if (args_parse_long(value, 1, NQ_MAX_N, &v) != 0)
+        if (number_parse_long(value, 1, NQ_MAX_N, &v) != 0)
             return args_usage_error(cmd, "invalid --prefix-rows '%s': expected 1..%d", value,
                                     NQ_MAX_N);
         o->prefix_rows = (int)v;
@@ -889,7 +828,7 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
             o->memory_limit = UINT64_MAX;
             return 1;
         }
-        if (args_parse_size(value, &o->memory_limit) != 0)
+        if (number_parse_size(value, &o->memory_limit) != 0)
             return args_usage_error(cmd,
                                     "invalid --max-memory '%s': expected a size such as 512M, "
                                     "8G or 1.5T, or 'none'",
@@ -983,7 +922,7 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
 int args_parse_n(const char *cmd, const char *s, int *n)
 {
     long v;
-    if (args_parse_long(s, 1, NQ_MAX_N, &v) != 0)
+    if (number_parse_long(s, 1, NQ_MAX_N, &v) != 0)
         return args_usage_error(cmd, "invalid board size '%s': expected an integer 1..%d", s,
                                 NQ_MAX_N);
     *n = (int)v;

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
 #include "devices.h"
+#include "number.h"
 
 int devices_parse(const char *s, uint64_t *mask)
 {
@@ -27,10 +27,10 @@ int devices_parse(const char *s, uint64_t *mask)
             return -1;
         if (dash)
             *dash = '\0';
-        if (args_parse_long(item, 0, 63, &lo) != 0)
+        if (number_parse_long(item, 0, 63, &lo) != 0)
             return -1;
         hi = lo;
-        if (dash && (args_parse_long(dash + 1, 0, 63, &hi) != 0 || hi < lo))
+        if (dash && (number_parse_long(dash + 1, 0, 63, &hi) != 0 || hi < lo))
             return -1;
         for (long d = lo; d <= hi; d++)
             m |= 1ull << d;

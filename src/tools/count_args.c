@@ -5,6 +5,7 @@
 
 #include "count_args.h"
 #include "count_output.h"
+#include "number.h"
 #include "progress.h"
 
 const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
@@ -21,8 +22,8 @@ static int parse_slice(const char *cmd, const char *value, count_opts *o)
     if (slash && (size_t)(slash - value) < sizeof(k)) {
         memcpy(k, value, (size_t)(slash - value));
         k[slash - value] = '\0';
-        if (args_parse_long(k, 0, NQ_MAX_SLICES - 1, &kv) == 0 &&
-            args_parse_long(slash + 1, 1, NQ_MAX_SLICES, &mv) == 0 && kv < mv) {
+        if (number_parse_long(k, 0, NQ_MAX_SLICES - 1, &kv) == 0 &&
+            number_parse_long(slash + 1, 1, NQ_MAX_SLICES, &mv) == 0 && kv < mv) {
             o->slice_index = (int)kv;
             o->slice_count = (int)mv;
             return 1;
@@ -50,7 +51,7 @@ int count_run_take(count_run_opts *r, const char *cmd, int id, const char *value
         *(id == OPT_CHECKPOINT ? &r->checkpoint : &r->subtotals) = value;
         return 1;
     case OPT_SYNC_INTERVAL:
-        if (args_parse_long(value, 0, 86400, &r->sync_interval) != 0)
+        if (number_parse_long(value, 0, 86400, &r->sync_interval) != 0)
             return args_usage_error(cmd, "invalid --sync-interval '%s': expected seconds 0..86400",
                                     value);
         return 1;
@@ -91,7 +92,7 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
                 return EXIT_USAGE;
             continue;
         case OPT_WORKER_TIMEOUT:
-            if (args_parse_long(p.value, 0, 86400, &a->worker_timeout) != 0)
+            if (number_parse_long(p.value, 0, 86400, &a->worker_timeout) != 0)
                 return args_usage_error(cmd,
                                         "invalid --worker-timeout '%s': expected seconds "
                                         "0..86400 (0: wait for ever)",

@@ -1,8 +1,8 @@
 /* The files a run writes (the journal, the subtotals, bench's --out, standard output),
  * told apart by what they are rather than by how they are spelled: two names for one
  * file (./nj and nj, a hard link, /dev/stdout) would write each over the other. */
-#ifndef NQ_CLI_OUTPUT_FILES_H
-#define NQ_CLI_OUTPUT_FILES_H
+#ifndef NQ_TOOLS_OUTPUT_FILES_H
+#define NQ_TOOLS_OUTPUT_FILES_H
 
 #include <stdint.h>
 

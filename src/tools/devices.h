@@ -1,8 +1,8 @@
 /* --devices LIST for the cuda engine: GPU numbers and ranges ("0", "0,2", "1-3") or
  * "all", as the bit mask nq_settings.devices takes; and the engine's tuning knobs, which
  * the tools read from the environment for the library. */
-#ifndef NQ_CLI_DEVICES_H
-#define NQ_CLI_DEVICES_H
+#ifndef NQ_TOOLS_DEVICES_H
+#define NQ_TOOLS_DEVICES_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* The --subtotals file: every task's subtotal, weight and weighted subtotal as CSV,
  * written the same way by nqueens count and rank 0 of nqueens-mpi, so that equal task
  * sets give identical bytes and the weighted column adds up to the total. */
-#ifndef NQ_CLI_SUBTOTALS_H
-#define NQ_CLI_SUBTOTALS_H
+#ifndef NQ_TOOLS_SUBTOTALS_H
+#define NQ_TOOLS_SUBTOTALS_H
 
 #include <stdint.h>
 
