@@ -8,7 +8,7 @@
 #include "config.h"
 #include "core/clock.h"
 #include "engine_table.h"
-#include "engines/join.h"
+#include "engines/join_kernel.h"
 #include "engines/slice.h"
 #include "lib.h"
 #include "runtime/affinity.h"

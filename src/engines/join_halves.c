@@ -11,6 +11,9 @@
 
 #include "core/board.h"
 #include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_kernel.h"
+#include "engines/join_tables.h"
 
 #if defined(__AVX2__)
 #include <immintrin.h>

@@ -5,7 +5,7 @@
 #include <assert.h>
 #include <stdint.h>
 
-#include "engines/join.h"
+#include "engines/join_sym.h"
 
 typedef struct sym_walk {
     int n, turn, h;

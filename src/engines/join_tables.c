@@ -7,6 +7,10 @@
 
 #include "core/board.h"
 #include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_kernel.h"
+#include "engines/join_tables.h"
+#include "engines/join_tasks.h"
 
 /* Walks every placement of a block of k rows, recording each one's relative diagonals
  * (join_block_diagonals) under the colex rank of its column set. */
