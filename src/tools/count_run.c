@@ -10,10 +10,40 @@
 #include "checkpoint.h"
 #include "count_output.h"
 #include "count_run.h"
+#include "number.h"
 #include "output_files.h"
 #include "progress.h"
 #include "signals.h"
 #include "subtotals.h"
+
+/* ---- options ---------------------------------------------------------------------- */
+
+void count_run_default(count_run_opts *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->sync_interval = 5;
+    r->progress = PROGRESS_AUTO;
+}
+
+int count_run_take(count_run_opts *r, const char *cmd, int id, const char *value)
+{
+    switch (id) {
+    case OPT_CHECKPOINT:
+    case OPT_SUBTOTALS:
+        if (!*value)
+            return args_usage_error(cmd, "--%s needs a file name",
+                                    id == OPT_CHECKPOINT ? "checkpoint" : "subtotals");
+        *(id == OPT_CHECKPOINT ? &r->checkpoint : &r->subtotals) = value;
+        return 1;
+    case OPT_SYNC_INTERVAL:
+        if (number_parse_long(value, 0, 86400, &r->sync_interval) != 0)
+            return args_usage_error(cmd, "invalid --sync-interval '%s': expected seconds 0..86400",
+                                    value);
+        return 1;
+    default:
+        return progress_take(&r->progress, cmd, id, value);
+    }
+}
 
 /* ---- hooks: journal, subtotals and the progress counters in one place ------------- */
 
