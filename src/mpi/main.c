@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coordinator.h"
 #include "core/clock.h"
 #include "core/u128.h"
-#include "mpi_job.h"
 #include "tools/args.h"
 #include "tools/checkpoint.h"
 #include "tools/count_args.h"
@@ -18,6 +18,7 @@
 #include "tools/progress.h"
 #include "tools/signals.h"
 #include "tools/subtotals.h"
+#include "worker.h"
 
 /* count's options and the one that only a job has. */
 static const args_option mpi_count_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_WORKER_TIMEOUT,

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "mpi_job.h"
 #include "tools/signals.h"
+#include "worker.h"
 
 /* How often the main thread looks for rank 0's stop while a batch runs. */
 #define WATCH_MS 5
