@@ -20,9 +20,6 @@ typedef struct d4_plan {
     int depth;            /* inner rows to fill */
 } d4_plan;
 
-/* Fill p from the task's border (src/engines/d4.c). */
-void d4_plan_build(int n, const task *t, d4_plan *p);
-
 /* The completions of a plan. w (NULL: never) is asked now and then whether the run is
  * stopping; if it is, the search returns early with *stopped = 1 and a partial count,
  * else *stopped = 0. */
