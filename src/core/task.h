@@ -2,7 +2,7 @@
  * the callback a source emits it through. Most engines describe a partly filled board by
  * the masks the bitmask DFS resumes from; an engine with another kind of subproblem
  * keeps what it needs in payload (and, if that is not enough, in a table of its own
- * indexed by id, built by its worker_init: see engines/engine.h). */
+ * indexed by id, built by its worker_init: see core/engine.h). */
 #ifndef NQ_TASK_H
 #define NQ_TASK_H
 
