@@ -2,12 +2,12 @@
  * file and listed in the engine table (engine_table.h), and the library (lib.c,
  * taskset.c, the runtimes) reaches engines only through it; what an engine can do (the
  * options it takes, its n range, whether auto picks it) is in the descriptor too, and
- * the tools ask nq_engine_describe, never the id. Adding
- * an engine is its file, one row in ENGINE_ROWS (engine_table.c), one enum value in
- * include/nqueens/nqueens.h and its source in meson.build (docs/engines.md).
+ * the tools ask nq_engine_describe, never the id. Adding an engine is its file, one row
+ * in ENGINE_ROWS (engine_table.c), one enum value in include/nqueens/nqueens.h and its
+ * source in meson.build (docs/engines.md).
  *
- * Settings an engine sees are checked (lib.c's lib_check_settings) and, except in resolve,
- * resolved: every automatic parameter (prefix_rows = 0) replaced by its value, so that
+ * Settings an engine sees are checked (lib_check_settings, lib.h) and, except in
+ * resolve, resolved: every automatic parameter (prefix_rows = 0) replaced by its value, so that
  * everything that names tasks (task count, source, task-set parameters) depends only on
  * the settings, never on the thread count of the run.
  *

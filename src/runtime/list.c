@@ -3,12 +3,13 @@
  * lister (core/lister.h) makes the prefixes and completes each; this file runs them.
  *
  * The calling thread enumerates the first rows in lexicographic order (the lister's
- * source) and pushes each prefix through the MPMC queue. Task id t owns slot t % n_slots: a
- * single-producer single-consumer ring of solutions, filled by the worker that popped t and emptied
- * by the calling thread, which only ever reads the head slot (the lowest unfinished id) and passes
- * its solutions to the callback. A task id is only pushed once the task n_slots before it is
- * finished, so at most n_slots tasks are in flight, and a worker whose ring is full waits for the
- * consumer: memory is n_slots * LIST_RING boards whatever n is.
+ * source) and pushes each prefix through the MPMC queue. Task id t owns slot
+ * t % n_slots: a single-producer single-consumer ring of solutions, filled by the worker
+ * that popped t and emptied by the calling thread, which only ever reads the head slot
+ * (the lowest unfinished id) and passes its solutions to the callback. A task id is only
+ * pushed once the task n_slots before it is finished, so at most n_slots tasks are in
+ * flight, and a worker whose ring is full waits for the consumer: memory is
+ * n_slots * LIST_RING boards whatever n is.
  *
  * No deadlock: the single producer pushes in id order and the queue hands records out
  * in push order, so the head task has been taken by a worker before any later one; that
