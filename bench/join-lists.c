@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/task.h"
 #include "engines/join.h"
+#include "engines/join_kernel.h"
+#include "engines/join_tables.h"
+#include "engines/join_tasks.h"
 #include "nqueens/nqueens.h"
 
 typedef struct longest {

@@ -5,13 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
 #include "config.h"
-#include "engines/engine.h"
-#include "engines/join.h"
-#include "engines/list.h"
+#include "core/clock.h"
+#include "engine_table.h"
+#include "engines/join_kernel.h"
+#include "engines/slice.h"
+#include "lib.h"
 #include "runtime/affinity.h"
 #include "runtime/estimate.h"
+#include "runtime/list.h"
 #include "runtime/pool.h"
 
 /* The largest worker count accepted: far beyond any machine, small enough that a typo
@@ -54,7 +56,7 @@ void nq_default_settings(nq_settings *s)
     s->pin_threads = 1;
 }
 
-static int check_settings(const nq_settings *s)
+int lib_check_settings(const nq_settings *s)
 {
     const engine_desc *e = engine_of(s);
 
@@ -88,7 +90,7 @@ int nq_create_solver(nq_solver **out, const nq_settings *s)
     if (!out || !s)
         return NQ_EINVAL;
     *out = NULL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     sv = calloc(1, sizeof(*sv));
@@ -197,7 +199,7 @@ int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit)
 
     if (!s || !bytes || !limit)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     rs = *s;
@@ -263,7 +265,7 @@ int nq_list(nq_solver *s, nq_solution_fn fn, void *user, uint64_t limit, nq_resu
     job = (list_job){s->s.n, s->s.n_threads, s->s.pin_threads, s->s.prefix_rows, fn,
                      user,   limit,          &s->run};
     clock_cpu_split(&u0, &s0);
-    rc = e->list(&job, &r);
+    rc = list_run(e->list, &job, &r);
     run_end(s);
     r.seconds = clock_seconds() - t0;
     clock_cpu_split(&r.user_seconds, &r.system_seconds);
@@ -295,7 +297,7 @@ int nq_resolve_settings(nq_settings *s)
 
     if (!s)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     /* The same rule nq_count applies, so that a resolved copy names the same task ids. */
@@ -311,7 +313,7 @@ int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 
     if (!s || !n_tasks)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     rs = *s;
@@ -406,7 +408,7 @@ int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
 
     if (!s || !first || !end)
         return NQ_EINVAL;
-    rc = check_settings(s);
+    rc = lib_check_settings(s);
     if (rc != NQ_OK)
         return rc;
     rs = *s;

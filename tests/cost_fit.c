@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "engines/engine.h"
+#include "core/clock.h"
+#include "engine_table.h"
 
 typedef struct fit {
     double *cost, *secs, last;

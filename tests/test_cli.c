@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cli/args.h"
-#include "cli/count_output.h"
 #include "cli_run.h"
 #include "oeis_data.h"
+#include "tools/args.h"
+#include "tools/count_output.h"
 
 static cli_out o;
 

@@ -1,12 +1,12 @@
-/* The GPU side of the command line (src/cli/devices.c): the NQ_CUDA_* tuning variables
+/* The GPU side of the command line (src/tools/devices.c): the NQ_CUDA_* tuning variables
  * become nq_settings.gpu, read as the library read them before it stopped reading the
  * environment: counts strictly (trailing text or 0: the built-in value), the two device
  * figures as atoi does. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "cli/args.h"
-#include "cli/devices.h"
+#include "tools/args.h"
+#include "tools/devices.h"
 
 static void unset_all(void)
 {

@@ -1,4 +1,4 @@
-/* The engine table (engines/engine.h): every descriptor sits at its enum value, names
+/* The engine table (engine_table.h): every descriptor sits at its enum value, names
  * round-trip through the public API, each source emits task_count tasks with dense ids
  * in order, the task-set parameters round-trip through parse, and what
  * nq_engine_describe says an engine can do is what a count with it does. */
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "engine_check.h"
-#include "engines/engine.h"
+#include "engine_table.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 

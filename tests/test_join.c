@@ -9,8 +9,15 @@
 #include <string.h>
 
 #include "engine_check.h"
-#include "engines/engine.h"
+#include "engine_table.h"
 #include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_kernel.h"
+#include "engines/join_pairs.h"
+#include "engines/join_renaming.h"
+#include "engines/join_sym.h"
+#include "engines/join_tables.h"
+#include "engines/join_tasks.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 #include "reference.h"

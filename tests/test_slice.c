@@ -10,7 +10,7 @@
 
 #include "cli_run.h"
 #include "engine_check.h"
-#include "engines/engine.h"
+#include "engine_table.h"
 #include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"

@@ -423,7 +423,8 @@ typedef struct nq_task_set {
  * would resolve them, with n_threads = 0 meaning every allowed CPU). Describing walks
  * the task source, within a bound: a prefix depth whose source alone would visit more
  * than 2^26 partial boards (67 M tasks or more, or a source that does the search
- * itself, such as prefix_rows = n for n >= 16) is NQ_EINVAL. */
+ * itself, such as prefix_rows = n for n >= 16) is NQ_EINVAL. Settings are checked as
+ * nq_create_solver checks them: NQ_EINVAL or NQ_EUNSUPPORTED where it would refuse. */
 NQ_API int nq_task_set_describe(const nq_settings *s, nq_task_set *ts);
 /* Set s's board, engine and engine parameters to those of ts, so that a resumed run
  * produces the same task ids whatever its thread count. NQ_EINVAL if ts is not one this

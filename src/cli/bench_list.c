@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
 #include "bench_list.h"
+#include "tools/args.h"
+#include "tools/number.h"
 
 static int bench_list_cmp(const void *a, const void *b)
 {
@@ -41,11 +42,11 @@ static int bench_list_item(const char *item, int min, int max, int cpus, int *ou
     if (dash && dash != item) {
         char lo[32];
         size_t k = (size_t)(dash - item);
-        if (k >= sizeof(lo) || args_parse_long(dash + 1, min, max, &b) != 0)
+        if (k >= sizeof(lo) || number_parse_long(dash + 1, min, max, &b) != 0)
             goto bad;
         memcpy(lo, item, k);
         lo[k] = '\0';
-        if (args_parse_long(lo, min, max, &a) != 0)
+        if (number_parse_long(lo, min, max, &a) != 0)
             goto bad;
         if (a > b) {
             snprintf(err, err_size, "range '%s' runs backwards", item);
@@ -60,7 +61,7 @@ static int bench_list_item(const char *item, int min, int max, int cpus, int *ou
                 return -1;
         return 0;
     }
-    if (args_parse_long(item, min, max, &a) != 0)
+    if (number_parse_long(item, min, max, &a) != 0)
         goto bad;
     return bench_list_add(out, len, cap, (int)a);
 bad:

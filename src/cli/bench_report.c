@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench_report.h"
-#include "count_output.h"
+#include "tools/count_output.h"
 
 /* What a run's times cover, as the reports say it. */
 #define BENCH_TIMER                                                                                \

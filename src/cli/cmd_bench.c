@@ -11,18 +11,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "bench_list.h"
 #include "bench_report.h"
-#include "build_info.h"
-#include "build_vcs.h"
-#include "clock.h"
 #include "commands.h"
 #include "config.h"
-#include "count_output.h"
-#include "output_files.h"
-#include "progress.h"
-#include "signals.h"
+#include "core/clock.h"
+#include "tools/args.h"
+#include "tools/build_info.h"
+#include "tools/build_vcs.h"
+#include "tools/count_output.h"
+#include "tools/number.h"
+#include "tools/output_files.h"
+#include "tools/progress.h"
+#include "tools/signals.h"
 
 static const args_option bench_options[] = {
     {OPT_N, "n", 'n', required_argument, "LIST",
@@ -292,12 +293,12 @@ static int bench_take(bench_opts *b, int id, const char *v, int cpus)
         b->n_engines = bench_parse_engines(v, b->engines, 64);
         return b->n_engines < 0 ? EXIT_USAGE : 0;
     case OPT_REPEAT:
-        if (args_parse_long(v, 1, 1000, &l) != 0)
+        if (number_parse_long(v, 1, 1000, &l) != 0)
             return args_usage_error(cmd, "invalid --repeat '%s': expected 1..1000", v);
         b->repeat = (int)l;
         return 0;
     case OPT_WARMUP:
-        if (args_parse_long(v, 0, 100, &l) != 0)
+        if (number_parse_long(v, 0, 100, &l) != 0)
             return args_usage_error(cmd, "invalid --warmup '%s': expected 0..100", v);
         b->warmup = (int)l;
         return 0;

@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "args.h"
 #include "commands.h"
-#include "count_args.h"
-#include "count_output.h"
-#include "subtotals.h"
+#include "tools/args.h"
+#include "tools/count_args.h"
+#include "tools/count_output.h"
+#include "tools/subtotals.h"
 
 static const args_command count_command = {
     "count",

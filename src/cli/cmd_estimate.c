@@ -9,10 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "commands.h"
-#include "count_output.h"
-#include "signals.h"
+#include "tools/args.h"
+#include "tools/count_output.h"
+#include "tools/number.h"
+#include "tools/signals.h"
 
 /* Long enough for any sample a person waits for; a typo of many digits is refused. */
 #define MAX_SECONDS 86400.0
@@ -82,13 +83,13 @@ static int take_own(estimate_args *a, const char *cmd, int id, const char *value
     case OPT_SECONDS:
         return take_seconds(cmd, value, &a->eo.seconds);
     case OPT_SEED:
-        if (args_parse_u64(value, 0, &a->eo.seed) != 0)
+        if (number_parse_u64(value, 0, &a->eo.seed) != 0)
             return args_usage_error(cmd, "invalid --seed '%s': expected an integer 0..%llu", value,
                                     (unsigned long long)UINT64_MAX);
         a->seed_set = 1;
         return 1;
     case OPT_MAX_TASKS:
-        if (args_parse_u64(value, 1, &a->eo.max_tasks) != 0)
+        if (number_parse_u64(value, 1, &a->eo.max_tasks) != 0)
             return args_usage_error(cmd, "invalid --max-tasks '%s': expected an integer >= 1",
                                     value);
         return 1;

@@ -8,11 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "clock.h"
 #include "commands.h"
-#include "progress.h"
-#include "signals.h"
+#include "core/clock.h"
+#include "tools/args.h"
+#include "tools/number.h"
+#include "tools/progress.h"
+#include "tools/signals.h"
 
 enum list_format { FMT_COLUMNS, FMT_BOARD, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
 static const char *const format_names[] = {"columns", "board", "leetcode", "acwing", "luogu"};
@@ -275,7 +276,7 @@ static int list_parse(list_args *a, int argc, char **argv)
                                         p.value);
             continue;
         case OPT_LIMIT:
-            if (args_parse_u64(p.value, 1, &a->limit) != 0)
+            if (number_parse_u64(p.value, 1, &a->limit) != 0)
                 return args_usage_error(cmd,
                                         "invalid --limit '%s': expected an integer "
                                         "1..18446744073709551615",

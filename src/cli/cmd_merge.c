@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
 #include "commands.h"
-#include "count_output.h"
+#include "tools/args.h"
+#include "tools/count_output.h"
 
 static const char *const cmd = "merge";
 

@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "args.h"
 #include "commands.h"
-#include "count_output.h"
+#include "tools/args.h"
+#include "tools/count_output.h"
+#include "tools/number.h"
 
 static const args_option verify_options[] = {
     ARGS_OPT_THREADS,
@@ -39,7 +40,7 @@ static int verify_range(const char *const *pos, int n_pos, int *from, int *to)
     long v;
 
     for (int i = 0; i < n_pos; i++) {
-        if (args_parse_long(pos[i], 1, 27, &v) != 0)
+        if (number_parse_long(pos[i], 1, 27, &v) != 0)
             return args_usage_error("verify",
                                     "invalid %s '%s': expected an integer 1..27 (the "
                                     "published values)",

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
 #include "commands.h"
+#include "tools/args.h"
 
 static const struct {
     const char *name;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "engines/d4tail.h"
-#include "engines/list.h"
+#include "engines/lex.h"
 #include "engines/prefix.h"
 
 /* The four border queens as squares (row, column); a corner queen appears twice. */
@@ -306,7 +306,7 @@ const engine_desc engine_d4 = {
     .built = 1,
     .auto_rank = 1, /* every board; past the join's tables, the fastest */
     .pins_workers = 1,
-    .list = list_run,
+    .list = &lex_lister,
     D4_TASK_SET_MEMBERS,
     .placed_rows = d4_placed_rows,
     .complete = d4_engine_complete,

@@ -6,10 +6,11 @@
 
 #include <stdint.h>
 
-#include "engines/engine.h"
+#include "core/engine.h"
+#include "core/task.h"
+#include "engines/d4tail.h"
 #include "engines/prefix.h"
 #include "engines/symmetry.h" /* the symmetries D4_ID..D4_ANTI */
-#include "engines/task.h"
 #include "engines/task_cost.h"
 
 /* The border of a board: the column of the queen in row 0 and in row n-1, the row of the
@@ -74,5 +75,8 @@ extern const engine_desc engine_d4;
     .params_parse = d4_params_parse, .task_count = d4_task_count, .source = d4_source,             \
     .task_cost = d4_task_cost, .unique = d4_engine_unique, .shared_init = task_cost_board_init,    \
     .shared_free = task_cost_board_free
+
+/* Fill p, the search plan of d4tail.h, from the task's border. */
+void d4_plan_build(int n, const task *t, d4_plan *p);
 
 #endif

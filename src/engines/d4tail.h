@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "engines/engine.h"
-#include "engines/task.h"
+#include "core/engine.h"
+#include "core/task.h"
 
 /* The inner rows of a task in order, the squares the border queens leave free in each,
  * and the row distance to the next one (2 or 3 where a preset row is skipped). */
@@ -19,9 +19,6 @@ typedef struct d4_plan {
     uint32_t cols;        /* the columns no border queen holds */
     int depth;            /* inner rows to fill */
 } d4_plan;
-
-/* Fill p from the task's border (src/engines/d4.c). */
-void d4_plan_build(int n, const task *t, d4_plan *p);
 
 /* The completions of a plan. w (NULL: never) is asked now and then whether the run is
  * stopping; if it is, the search returns early with *stopped = 1 and a partial count,

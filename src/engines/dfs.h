@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engines/engine.h"
+#include "core/engine.h"
 
 /* Count the ways to fill the next rows_left rows of a board whose columns are the bits
  * of all, given the columns taken (cols) and the diagonals attacking the next row (ld,

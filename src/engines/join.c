@@ -1,4 +1,5 @@
-/* The join engine's tasks and descriptor. A task is one column set C of the top rows,
+/* The join engine's descriptor and the count of one task. A task (join_tasks.c) is one
+ * column set C of the top rows,
  * canonical under the symmetries that keep the split at row h: the mirror (C reversed)
  * and, for even n, the turn over of the board (C to its complement, whose halves swap
  * sides). Its subtotal is the number of solutions whose top rows take C, its weight the
@@ -13,87 +14,20 @@
 #include <immintrin.h>
 #endif
 
-#include "engines/board.h"
-#include "engines/engine.h"
+#include "core/board.h"
+#include "core/engine.h"
 #include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_kernel.h"
+#include "engines/join_pairs.h"
+#include "engines/join_sym.h"
+#include "engines/join_tables.h"
+#include "engines/join_tasks.h"
 #include "engines/prefix.h"
 
 /* The weight of a candidate pair against a candidate of one side (the fit of docs/
  * engines.md). */
 #define JOIN_COST_PAIR 1.0
-
-static uint32_t reversed(int n, uint32_t c)
-{
-    uint32_t r = 0;
-    for (; c; c &= c - 1)
-        r |= 1u << (n - 1 - __builtin_ctz(c));
-    return r;
-}
-
-/* A task's key: what orders the tasks and picks each orbit's representative. */
-static uint64_t task_key(uint32_t top, int middle)
-{
-    return (uint64_t)(middle + 1) << 32 | top;
-}
-
-/* The size of the orbit of (top, middle), or 0 when it is not the orbit's smallest key.
- * The mirror takes column c to n - 1 - c; turning the board over swaps the sides, so
- * that the bottom's columns become the top's. */
-uint32_t join_orbit_size(int n, uint32_t top, int middle)
-{
-    uint32_t all = board_mask(n), bottom = all & ~top;
-    int mirrored = middle < 0 ? -1 : n - 1 - middle;
-    uint64_t img[4];
-
-    if (middle >= 0 && (top >> middle & 1))
-        return 0;
-    if (middle >= 0)
-        bottom &= ~(1u << middle);
-    img[0] = task_key(top, middle);
-    img[1] = task_key(reversed(n, top), mirrored);
-    img[2] = task_key(bottom, middle);
-    img[3] = task_key(reversed(n, bottom), mirrored);
-    uint32_t size = 0;
-    for (int i = 0; i < 4; i++) {
-        int seen = 0;
-        if (img[i] < img[0])
-            return 0;
-        for (int j = 0; j < i; j++)
-            seen |= img[j] == img[i];
-        size += !seen;
-    }
-    return size;
-}
-
-/* Whether some middle column makes (top, middle) an orbit's representative. */
-static int has_middle(int n, uint32_t top)
-{
-    for (int m = 0; m < n; m++)
-        if (join_orbit_size(n, top, m))
-            return 1;
-    return 0;
-}
-
-uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
-{
-    int h = n / 2;
-    uint64_t id = 0;
-
-    assert(n >= 1 && n <= JOIN_MAX_N); /* the column sets fit 32 bits with room to spare */
-
-    for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
-        uint32_t w = n % 2 ? (uint32_t)has_middle(n, c) : join_orbit_size(n, c, -1);
-        if (w) {
-            task t = {.id = id++, .payload = c, .weight = w};
-            if (emit && emit(user, &t))
-                return id;
-        }
-        if (h == 0)
-            break;
-        c = join_next_subset(c);
-    }
-    return id;
-}
 
 /* Whether a turn can fix a solution of the task (top, middle): it takes the top's
  * columns to the bottom's, reversed, and keeps an odd board's middle queen in the middle
@@ -103,7 +37,7 @@ static int turn_may_fix(int n, uint32_t top, int middle)
     uint32_t bottom = board_mask(n) & ~top;
     if (middle >= 0)
         bottom &= ~(1u << middle);
-    return n > 1 && reversed(n, top) == bottom && (middle < 0 || middle == n / 2);
+    return n > 1 && join_reversed(n, top) == bottom && (middle < 0 || middle == n / 2);
 }
 
 /* ---- counting one task ------------------------------------------------------------------ */

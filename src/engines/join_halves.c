@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/board.h"
+#include "core/board.h"
 #include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_kernel.h"
+#include "engines/join_tables.h"
 
 #if defined(__AVX2__)
 #include <immintrin.h>

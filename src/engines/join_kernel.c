@@ -3,8 +3,10 @@
  * carries and what the CPU has, so that a portable package runs as fast as a native
  * build. What the CPU has comes from the compiler's builtins, which read cpuid once per
  * process. */
+#include "engines/join_kernel.h"
 #include "config.h"
-#include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_pairs.h"
 #include "nqueens/nqueens.h"
 
 #define KERNEL(isa, id)                                                                            \

@@ -11,7 +11,9 @@
 #include <assert.h>
 #include <string.h>
 
-#include "engines/join.h"
+#include "engines/join_kernel.h"
+#include "engines/join_pairs.h"
+#include "engines/join_renaming.h"
 
 /* 256-bit vectors for AVX-512 too: chunks of 512 masks share fewer top bits, which
  * prunes less (n = 20: 136 s against 120 s), and gain nothing at n = 18. */

@@ -4,7 +4,7 @@
  * double loop that the fast counters are checked against. */
 #include <string.h>
 
-#include "engines/join.h"
+#include "engines/join_renaming.h"
 
 uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 {

@@ -5,7 +5,7 @@
 #include <assert.h>
 #include <stdint.h>
 
-#include "engines/join.h"
+#include "engines/join_sym.h"
 #include "engines/symmetry.h"
 
 uint64_t join_symmetric(int n, int turn, uint32_t top, int top_any)

@@ -5,8 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engines/board.h"
+#include "core/board.h"
 #include "engines/join.h"
+#include "engines/join_halves.h"
+#include "engines/join_kernel.h"
+#include "engines/join_tables.h"
+#include "engines/join_tasks.h"
 
 /* Records, for every placement of a block of k rows, its relative diagonals
  * (join_block_diagonals) under the colex rank of its column set. */

@@ -7,10 +7,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "engines/board.h"
+#include "core/board.h"
+#include "core/engine.h"
 #include "engines/dfs.h"
-#include "engines/engine.h"
-#include "engines/list.h"
+#include "engines/lex.h"
 #include "engines/prefix.h"
 #include "engines/task_cost.h"
 
@@ -144,7 +144,7 @@ const engine_desc engine_prefix = {
     .built = 1,
     .takes_prefix_rows = 1,
     .pins_workers = 1,
-    .list = list_run,
+    .list = &lex_lister,
     .resolve = prefix_resolve,
     .params_format = prefix_params_format,
     .params_parse = prefix_params_parse,

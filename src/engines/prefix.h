@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engines/task.h"
+#include "core/task.h"
 #include "nqueens/nqueens.h"
 
 /* Enumerate the tasks for board n with rows placed rows (1..n). emit may be NULL to

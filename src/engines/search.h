@@ -3,7 +3,7 @@
 #ifndef NQ_SEARCH_H
 #define NQ_SEARCH_H
 
-#include "engines/engine.h"
+#include "core/engine.h"
 
 /* Pushes between two looks at the stop flag. It has to be short in time for a stop to
  * be quick when the workers far outnumber the CPUs: each worker must be scheduled and

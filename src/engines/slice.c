@@ -5,7 +5,7 @@
  * always cuts one task set the same way. */
 #include <stdlib.h>
 
-#include "engines/engine.h"
+#include "engines/slice.h"
 
 typedef struct cost_walk {
     const engine_desc *e;

@@ -26,12 +26,12 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/u128.h"
 #include "engines/d4.h"
 #include "engines/d4tail.h"
-#include "engines/list.h"
+#include "engines/lex.h"
 #include "engines/prefix.h"
 #include "gpu/engine.h"
-#include "u128.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
  * large GPU (about 2^18) each take a few dozen, so that the long ones even out. Beyond
@@ -778,7 +778,7 @@ const engine_desc engine_cuda = {
     .built = NQ_HAVE_CUDA,
     .takes_prefix_rows = 1, /* inner rows per GPU sub-task; its task set is d4's */
     .takes_devices = 1,
-    .list = list_run, /* on the CPU */
+    .list = &lex_lister, /* on the CPU */
     D4_TASK_SET_MEMBERS,
 #if NQ_HAVE_CUDA
     .run = engine_cuda_run,

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "engines/task.h"
+#include "core/task.h"
 #include "gpu/backend.h"
 #include "nqueens/nqueens.h"
 #include "runtime/run.h"

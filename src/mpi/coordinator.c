@@ -14,11 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/progress.h"
-#include "cli/signals.h"
-#include "clock.h"
+#include "coordinator.h"
+#include "core/clock.h"
+#include "core/u128.h"
 #include "mpi_job.h"
-#include "u128.h"
+#include "tools/progress.h"
+#include "tools/signals.h"
+#include "worker.h"
 
 /* Guided self-scheduling: a batch is this fraction of the rank's share of what is left,
  * so batches shrink as the run nears its end and the last ones finish close together. */

@@ -6,18 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/args.h"
-#include "cli/checkpoint.h"
-#include "cli/count_args.h"
-#include "cli/count_output.h"
-#include "cli/devices.h"
-#include "cli/output_files.h"
-#include "cli/progress.h"
-#include "cli/signals.h"
-#include "cli/subtotals.h"
-#include "clock.h"
-#include "mpi_job.h"
-#include "u128.h"
+#include "coordinator.h"
+#include "core/clock.h"
+#include "core/u128.h"
+#include "tools/args.h"
+#include "tools/checkpoint.h"
+#include "tools/count_args.h"
+#include "tools/count_output.h"
+#include "tools/devices.h"
+#include "tools/output_files.h"
+#include "tools/progress.h"
+#include "tools/signals.h"
+#include "tools/subtotals.h"
+#include "worker.h"
 
 /* count's options and the one that only a job has. */
 static const args_option mpi_count_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_WORKER_TIMEOUT,

@@ -5,7 +5,7 @@
  * Threads: this (the main) thread alone calls MPI (MPI_THREAD_FUNNELED). Each batch runs
  * on a thread of its own, so that the main thread can watch for rank 0's stop meanwhile
  * and cancel the batch at its next task boundary. A signal to this rank cancels it too,
- * from the handler (cli/signals.c). */
+ * from the handler (tools/signals.c). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
@@ -13,9 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/signals.h"
-#include "clock.h"
+#include "core/clock.h"
 #include "mpi_job.h"
+#include "tools/signals.h"
+#include "worker.h"
 
 /* How often the main thread looks for rank 0's stop while a batch runs. */
 #define WATCH_MS 5

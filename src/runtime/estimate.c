@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "runtime/affinity.h"
 #include "runtime/estimate.h"
 #include "runtime/sample.h"

@@ -4,7 +4,7 @@
 #ifndef NQ_ESTIMATE_H
 #define NQ_ESTIMATE_H
 
-#include "engines/engine.h"
+#include "core/engine.h"
 #include "nqueens/nqueens.h"
 #include "runtime/run.h"
 

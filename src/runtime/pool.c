@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "runtime/affinity.h"
 #include "runtime/pool.h"
 #include "runtime/queue.h"

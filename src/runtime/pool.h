@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "engines/engine.h"
+#include "core/engine.h"
 #include "nqueens/nqueens.h"
 #include "runtime/run.h"
 

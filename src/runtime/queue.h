@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "engines/task.h"
+#include "core/task.h"
 
 typedef struct queue_cell queue_cell;
 

@@ -10,8 +10,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/u128.h"
 #include "nqueens/nqueens.h"
-#include "u128.h"
 
 /* One per worker plus one for the calling thread, each on its own cache line so that
  * adding to it never bounces a line between cores. Each has one writer at a time. */

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "store/journal.h"
 
 /* ---- the I/O the tests may replace -------------------------------------------------- */

@@ -409,3 +409,14 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     }
     return NQ_OK;
 }
+
+/* ---- Task sets ----------------------------------------------------------------- */
+
+int nq_task_set_equal(const nq_task_set *a, const nq_task_set *b)
+{
+    return a && b && a->n == b->n && a->tasks == b->tasks &&
+           strncmp(a->engine, b->engine, sizeof(a->engine)) == 0 &&
+           strncmp(a->params, b->params, sizeof(a->params)) == 0 &&
+           a->slice_index == b->slice_index && a->slice_count == b->slice_count &&
+           a->first_task == b->first_task && a->end_task == b->end_task;
+}

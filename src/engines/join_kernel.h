@@ -1,0 +1,39 @@
+/* The hot loops, one build per vector instruction set (join_kernel.c picks one).
+ * join_pairs.c and join_halves.c are compiled once per path with JOIN_ISA naming it
+ * (scalar, avx2, avx512) and that path's compiler flags; a count runs the build that
+ * settings.simd names, or the widest this CPU has. */
+#ifndef NQ_JOIN_KERNEL_H
+#define NQ_JOIN_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/join_tables.h"
+
+typedef struct join_kernel {
+    int simd; /* enum nq_simd */
+    /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks.
+     * tmp must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work is
+     * JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. */
+    uint64_t (*pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                            uint64_t *tmp, void *work);
+    /* Write the masks of every half-board of side on column set cols that has none of
+     * the bits forbid into out; returns how many, or SIZE_MAX when out is too short for
+     * the near x far placement pairs it tests (join_buf_room). */
+    size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                     join_buf *out);
+} join_kernel;
+
+/* The kernel for simd (enum nq_simd; auto: the widest usable), or NULL when this build
+ * lacks it or this CPU cannot run it. */
+const join_kernel *join_kernel_find(int simd);
+/* Whether the build carries simd's kernel, and whether this CPU can also run it. */
+int join_kernel_built(int simd);
+int join_kernel_usable(int simd);
+
+/* In a kernel's source: name##_##JOIN_ISA, the name of this build's copy. */
+#define JOIN_ISA_CAT2(name, isa) name##_##isa
+#define JOIN_ISA_CAT(name, isa) JOIN_ISA_CAT2(name, isa)
+#define JOIN_ISA_NAME(name) JOIN_ISA_CAT(name, JOIN_ISA)
+
+#endif

@@ -1,0 +1,23 @@
+/* Disjoint pairs (join_pairs.c): the number of pairs of renamed masks, one from each
+ * side, that share no bit; one build per vector path (join_kernel.h). */
+#ifndef NQ_JOIN_PAIRS_H
+#define NQ_JOIN_PAIRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The pair counter's lookup tables: 8 bytes x 256 values of 64 bytes. */
+#define JOIN_PAIRS_WORK (8 * 256 * 64)
+#define JOIN_PAIRS_ALIGN 64
+/* Entries of tmp for sides of up to k masks: both sides sorted, and the lookup offsets
+ * (two bytes for each of up to 8 digits of a mask). */
+#define JOIN_PAIRS_TMP(k) (4 * (k))
+
+#define JOIN_PAIRS_DECLARE(isa)                                                                    \
+    uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,    \
+                                    uint64_t *tmp, void *work)
+JOIN_PAIRS_DECLARE(scalar);
+JOIN_PAIRS_DECLARE(avx2);
+JOIN_PAIRS_DECLARE(avx512);
+
+#endif

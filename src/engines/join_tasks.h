@@ -1,0 +1,31 @@
+/* The join engine's tasks (join_tasks.c): one column set of the top rows per orbit of
+ * the symmetries that keep the split at row h. */
+#ifndef NQ_JOIN_TASKS_H
+#define NQ_JOIN_TASKS_H
+
+#include <stdint.h>
+
+#include "core/task.h"
+
+/* Column set c of board n mirrored: column j to n - 1 - j. */
+static inline uint32_t join_reversed(int n, uint32_t c)
+{
+    uint32_t r = 0;
+    for (; c; c &= c - 1)
+        r |= 1u << (n - 1 - __builtin_ctz(c));
+    return r;
+}
+
+/* The size of the orbit of the pair (top columns, middle column) under the mirror and
+ * the turn over of the board (middle -1 on even boards), or 0 when it is not the orbit's
+ * representative (nor a pair at all: the middle column among the top's). */
+uint32_t join_orbit_size(int n, uint32_t top, int middle);
+
+/* The tasks, in increasing order of their column set of the top side (the payload).
+ * Even n: one per orbit, weighted by its size. Odd n: one per top column set that is
+ * the representative of some (top, middle) orbit, weight 1, its subtotal the weighted
+ * sum over those middle columns, so that its top half-boards are made once. emit may be
+ * NULL to count them. */
+uint64_t join_enumerate(int n, task_emit_fn emit, void *user);
+
+#endif

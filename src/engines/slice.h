@@ -1,0 +1,14 @@
+/* Slices of a count: the task ids of one slice, cut by the engine's expected task costs. */
+#ifndef NQ_SLICE_H
+#define NQ_SLICE_H
+
+#include <stdint.h>
+
+#include "core/engine.h"
+
+/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count):
+ * first .. end - 1, cut by expected cost; 0 and the task count without a slice.
+ * NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
+
+#endif

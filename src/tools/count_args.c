@@ -1,0 +1,104 @@
+/* Parsing `count N [options]` (see count_args.h), and the long-run options of
+ * count_run.h, which only parse here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "count_args.h"
+#include "count_output.h"
+#include "number.h"
+#include "progress.h"
+
+const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
+const args_option count_args_slice_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_SLICE,
+                                                ARGS_OPT_END};
+
+/* "K/M" with 0 <= K < M <= NQ_MAX_SLICES. */
+static int parse_slice(const char *cmd, const char *value, count_opts *o)
+{
+    const char *slash = strchr(value, '/');
+    char k[24];
+    long kv, mv;
+
+    if (slash && (size_t)(slash - value) < sizeof(k)) {
+        memcpy(k, value, (size_t)(slash - value));
+        k[slash - value] = '\0';
+        if (number_parse_long(k, 0, NQ_MAX_SLICES - 1, &kv) == 0 &&
+            number_parse_long(slash + 1, 1, NQ_MAX_SLICES, &mv) == 0 && kv < mv) {
+            o->slice_index = (int)kv;
+            o->slice_count = (int)mv;
+            return 1;
+        }
+    }
+    return args_usage_error(cmd, "invalid --slice '%s': expected K/M with 0 <= K < M <= %d", value,
+                            NQ_MAX_SLICES);
+}
+
+int count_args_parse(count_args *a, const args_command *c, int argc, char **argv)
+{
+    const char *cmd = c->name, *n_arg = NULL;
+    args_parser p;
+    int id, rc;
+
+    memset(a, 0, sizeof(*a));
+    count_opts_default(&a->o);
+    count_run_default(&a->r);
+    a->worker_timeout = COUNT_ARGS_WORKER_TIMEOUT;
+    args_begin(&p, c, argc, argv);
+    while ((id = args_next(&p)) != ARG_END) {
+        switch (id) {
+        case ARG_EXIT:
+            return p.exit_code;
+        case ARG_POSITIONAL:
+            if (n_arg)
+                return args_usage_error(cmd, "unexpected argument '%s': %s takes one N", p.value,
+                                        cmd);
+            n_arg = p.value;
+            continue;
+        case OPT_JSON:
+            a->json = 1;
+            continue;
+        case OPT_UNIQUE:
+            a->unique = 1;
+            continue;
+        case OPT_SLICE:
+            if (parse_slice(cmd, p.value, &a->o) != 1)
+                return EXIT_USAGE;
+            continue;
+        case OPT_WORKER_TIMEOUT:
+            if (number_parse_long(p.value, 0, 86400, &a->worker_timeout) != 0)
+                return args_usage_error(cmd,
+                                        "invalid --worker-timeout '%s': expected seconds "
+                                        "0..86400 (0: wait for ever)",
+                                        p.value);
+            continue;
+        }
+        rc = count_opts_take(&a->o, cmd, id, p.value);
+        if (rc == 0)
+            rc = count_run_take(&a->r, cmd, id, p.value);
+        if (rc != 1)
+            return EXIT_USAGE; /* reported; every id of the table is one of the above */
+    }
+    if (a->json && a->unique)
+        return args_usage_error(cmd, "--json and --unique: the JSON object has both counts "
+                                     "(\"total\", \"unique\"); give one of them");
+    if (a->o.slice_count && a->unique)
+        return args_usage_error(cmd, "--slice and --unique: a slice's share is no count of "
+                                     "classes; nqueens merge prints the unique count");
+    if (a->o.slice_count && a->r.subtotals)
+        return args_usage_error(cmd, "--slice and --subtotals: the subtotals are of a whole "
+                                     "count; a slice's are in its --checkpoint journal");
+    if (!n_arg)
+        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
+    if (args_parse_n(cmd, n_arg, &a->n) != 0)
+        return EXIT_USAGE;
+    if (a->r.checkpoint && a->r.subtotals && strcmp(a->r.checkpoint, a->r.subtotals) == 0)
+        return args_usage_error(cmd, "--checkpoint and --subtotals name the same file");
+    /* Resuming without --engine takes the journal's engine: checkpoint_adopt checks the
+     * engine's options once it knows it (a prefix journal, resumed with its own
+     * --prefix-rows). */
+    if (!(a->r.checkpoint && !a->o.engine_set) &&
+        (count_output_check(cmd, &a->o, a->unique) != 0 ||
+         count_output_check_n(cmd, a->o.engine, a->n) != 0))
+        return EXIT_USAGE;
+    return -1;
+}

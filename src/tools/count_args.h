@@ -1,0 +1,59 @@
+/* The arguments of `count N [options]`, parsed the same way for nqueens count and
+ * nqueens-mpi count: board, output, engine and pool options, and the long-run options. */
+#ifndef NQ_TOOLS_COUNT_ARGS_H
+#define NQ_TOOLS_COUNT_ARGS_H
+
+#include "args.h"
+#include "count_run.h"
+
+typedef struct count_args {
+    int n;
+    int json;
+    int unique;
+    count_opts o;
+    count_run_opts r;
+    long worker_timeout; /* nqueens-mpi: seconds a rank may send nothing; 0: no limit */
+} count_args;
+
+/* The entries of count's options, for a table; count_args_options ends them. */
+#define COUNT_ARGS_OPTIONS                                                                         \
+    ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
+        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY, COUNT_RUN_OPTIONS,                                     \
+        {OPT_JSON,    "json", 'j',                                                                 \
+         no_argument, NULL,   "print one JSON object (see README: JSON output)",                   \
+         NULL,        NULL},                                                                       \
+    {                                                                                              \
+        OPT_UNIQUE, "unique", 'u', no_argument, NULL,                                              \
+            "print the count up to symmetry (OEIS A002562)\ninstead of the total", NULL, NULL      \
+    }
+/* The options of count, for a command's table (args_command.options). */
+extern const args_option count_args_options[];
+
+/* nqueens count's --slice (nqueens-mpi runs whole counts). */
+#define COUNT_ARGS_OPT_SLICE                                                                       \
+    {                                                                                              \
+        OPT_SLICE, "slice", 0, required_argument, "K/M",                                           \
+            "count only slice K of M (0 <= K < M <= 1000000), cut\n"                               \
+            "by expected cost; nqueens merge adds the journals up",                                \
+            NULL, NULL                                                                             \
+    }
+/* count's table: the shared options and --slice. */
+extern const args_option count_args_slice_options[];
+
+/* nqueens-mpi's --worker-timeout, and its default: minutes, far above the second or
+ * two a rank goes between its messages. */
+#define COUNT_ARGS_WORKER_TIMEOUT 300
+#define COUNT_ARGS_OPT_WORKER_TIMEOUT                                                              \
+    {                                                                                              \
+        OPT_WORKER_TIMEOUT, "worker-timeout", 0, required_argument, "S",                           \
+            "end the run when a rank sends nothing for S seconds\n"                                \
+            "(stopped, hung, cut off); 0: no limit (default 300)",                                 \
+            NULL, NULL                                                                             \
+    }
+
+/* Parse argv (argv[0] is the subcommand) for command c, whose options are
+ * count_args_options. Returns -1 when the count should run, else the exit code (0 after
+ * the help or the version, EXIT_USAGE after a one-line message). */
+int count_args_parse(count_args *a, const args_command *c, int argc, char **argv);
+
+#endif

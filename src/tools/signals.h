@@ -1,0 +1,23 @@
+/* SIGINT / SIGTERM / SIGHUP for long counts and listings: the first one stops the workers
+ * (nq_solver_cancel is async-signal-safe); a second one exits at once. */
+#ifndef NQ_TOOLS_SIGNALS_H
+#define NQ_TOOLS_SIGNALS_H
+
+#include "nqueens/nqueens.h"
+
+/* Install the handlers; the count in progress is whatever signals_target last named. */
+void signals_install(void);
+/* The solver a first signal cancels (NULL: none yet). A cancel only stops the run in
+ * progress, so a signal that comes before the run has started is not lost only if the
+ * run's callbacks check signals_caught() and cancel then (count_run's hooks and the
+ * listing's board callback do). Once it returns, the solver named before is not
+ * touched again: it may be destroyed. */
+void signals_target(nq_solver *s);
+/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+int signals_caught(void);
+/* Back to the default dispositions. */
+void signals_restore(void);
+/* "SIGINT", "SIGTERM", "SIGHUP" or "a signal", for messages. */
+const char *signals_name(int sig);
+
+#endif
