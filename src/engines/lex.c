@@ -54,47 +54,36 @@ static void lex_search(int n, const task *t, const uint8_t *prefix, const list_s
 typedef struct lex_walk {
     list_emit_fn emit; /* NULL: only count */
     void *user;
-    int rows;
-    uint32_t all;
     uint64_t next_id;
     uint64_t cap; /* counting stops at this many */
-    int stopped;
-    uint8_t prefix[NQ_MAX_N];
 } lex_walk;
 
-static void lex_place(lex_walk *w, int row, uint32_t cols, uint32_t ld, uint32_t rd)
+static int lex_prefix(void *user, const board_place *p)
 {
-    uint32_t avail;
-
-    if (row == w->rows) {
-        task t = {
-            .id = w->next_id++, .cols = cols, .ld = ld, .rd = rd, .row = (uint8_t)row, .weight = 1};
-        if (w->emit ? w->emit(w->user, &t, w->prefix) : w->next_id == w->cap)
-            w->stopped = 1;
-        return;
-    }
-    avail = w->all & ~(cols | ld | rd);
-    while (avail && !w->stopped) {
-        uint32_t bit = avail & -avail;
-        avail ^= bit;
-        w->prefix[row] = (uint8_t)__builtin_ctz(bit);
-        lex_place(w, row + 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
-    }
+    lex_walk *w = user;
+    task t = {.id = w->next_id++,
+              .cols = p->cols,
+              .ld = p->ld,
+              .rd = p->rd,
+              .row = (uint8_t)p->row,
+              .weight = 1};
+    return w->emit ? w->emit(w->user, &t, p->q) : w->next_id == w->cap;
 }
 
 static uint64_t lex_prefix_count(int n, int rows, uint64_t cap)
 {
-    lex_walk w = {NULL, NULL, rows, board_mask(n), 0, cap, 0, {0}};
+    lex_walk w = {NULL, NULL, 0, cap};
+    board_place p = {0};
     if (cap > 0)
-        lex_place(&w, 0, 0, 0, 0);
+        board_walk(&p, board_mask(n), rows, board_mask(n), NULL, lex_prefix, &w);
     return w.next_id;
 }
 
 static int lex_source(int n, int rows, list_emit_fn emit, void *user)
 {
-    lex_walk w = {emit, user, rows, board_mask(n), 0, UINT64_MAX, 0, {0}};
-    lex_place(&w, 0, 0, 0, 0);
-    return w.stopped;
+    lex_walk w = {emit, user, 0, UINT64_MAX};
+    board_place p = {0};
+    return board_walk(&p, board_mask(n), rows, board_mask(n), NULL, lex_prefix, &w);
 }
 
 const engine_lister lex_lister = {
