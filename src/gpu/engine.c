@@ -32,6 +32,7 @@
 #include "engines/lex.h"
 #include "engines/prefix.h"
 #include "gpu/engine.h"
+#include "runtime/crew.h"
 
 /* Sub-tasks per device the auto depth aims for: enough that the threads resident on a
  * large GPU (about 2^18) each take a few dozen, so that the long ones even out. Beyond
@@ -224,7 +225,6 @@ static void set_expanded(engine_ctx *c, uint32_t expanded, int ended)
 typedef struct device_thread {
     engine_ctx *c;
     int dev;
-    pthread_t th;
 } device_thread;
 
 /* One device: chunks in the order taken, at most two in flight (slots alternate), each
@@ -232,7 +232,7 @@ typedef struct device_thread {
  * for what it submitted, so that nothing runs on after the engine returns and every
  * complete task is recorded; a chunk taken but not submitted is abandoned (its buffer
  * freed, its tasks left for the next run). */
-static void *device_main(void *p)
+static void device_main(void *p)
 {
     device_thread *t = p;
     engine_ctx *c = t->c;
@@ -242,7 +242,6 @@ static void *device_main(void *p)
     chunk_buf *buf_in[2];
     int head = 0, busy = 0, rc;
 
-    pthread_setname_np(pthread_self(), "nq-gpu");
     rc = be->open(be->user, t->dev, c->plans, c->n_plans, &h);
     if (rc != NQ_OK || !wait_ready(c))
         goto out;
@@ -299,7 +298,6 @@ out:
     c->live--;
     pthread_cond_broadcast(&c->cond); /* the expansion may wait for this device's buffers */
     pthread_mutex_unlock(&c->lock);
-    return NULL;
 }
 
 typedef struct collect {
@@ -537,27 +535,27 @@ static void engine_reuse(engine_ctx *c)
     }
 }
 
-/* Start one host thread per device; the devices start (a CUDA context takes a good part
- * of a second) while this thread expands the sub-tasks. Returns how many started. */
-static int devices_start(engine_ctx *c, device_thread *threads, const int *devs, int n_devs)
+/* Start one host thread per device (none without chunks); the devices start (a CUDA
+ * context takes a good part of a second) while this thread expands the sub-tasks. A
+ * thread that did not start fails the run. */
+static void devices_start(engine_ctx *c, crew *hosts, device_thread *threads, const int *devs,
+                          int n_devs)
 {
-    int started = 0;
+    int n = c->m ? n_devs : 0, rc;
 
-    for (int d = 0; c->m && d < n_devs; d++) {
+    for (int d = 0; d < n; d++)
         threads[d] = (device_thread){.c = c, .dev = devs[d]};
+    pthread_mutex_lock(&c->lock);
+    c->live = n; /* less those that did not start, below */
+    pthread_mutex_unlock(&c->lock);
+    rc = crew_start(hosts, n, "nq-gpu", NULL, device_main, threads, sizeof(*threads));
+    if (rc != NQ_OK) {
         pthread_mutex_lock(&c->lock);
-        c->live++;
+        c->live -= n - hosts->started;
+        pthread_cond_broadcast(&c->cond);
         pthread_mutex_unlock(&c->lock);
-        if (pthread_create(&threads[d].th, NULL, device_main, &threads[d]) != 0) {
-            pthread_mutex_lock(&c->lock);
-            c->live--;
-            pthread_mutex_unlock(&c->lock);
-            engine_fail(c, NQ_ETHREAD);
-            break;
-        }
-        started++;
+        engine_fail(c, rc);
     }
-    return started;
 }
 
 /* The stack a sub-task needs follows from its plan and the depth it starts at, which is
@@ -704,7 +702,8 @@ static void engine_ctx_free(engine_ctx *c)
 int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 {
     engine_ctx c;
-    int devs[64], n_devs, rc, started = 0;
+    int devs[64], n_devs, rc;
+    crew hosts = {NULL, 0};
     uint64_t n_tasks, n_wanted;
     device_thread *threads = NULL;
 
@@ -732,7 +731,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
 
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
-    started = devices_start(&c, threads, devs, n_devs);
+    devices_start(&c, &hosts, threads, devs, n_devs);
     c.rows = choose_rows(c.plans, c.order, c.m, subs_target(job->n, n_devs, &job->gpu),
                          job->expand_rows, c.sub_begin);
     out->prefix_rows = c.rows;
@@ -749,8 +748,7 @@ int engine_run(const engine_job *job, const engine_backend *be, nq_result *out)
         chunks_expand(&c);
         fixed_sums(&c);
     }
-    for (int d = 0; d < started; d++)
-        pthread_join(threads[d].th, NULL);
+    crew_join(&hosts);
     pthread_cond_destroy(&c.cond);
     pthread_mutex_destroy(&c.lock);
     rc = run_outcome(&c.stop, engine_fold(&c, out) == n_wanted);

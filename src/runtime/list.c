@@ -46,6 +46,7 @@
 
 #include "core/clock.h"
 #include "runtime/affinity.h"
+#include "runtime/crew.h"
 #include "runtime/list.h"
 #include "runtime/queue.h"
 
@@ -97,13 +98,6 @@ typedef struct list_ctx {
     uint64_t delivered; /* boards passed to the callback */
     run_slot *shown;    /* head and delivered as nq_solver_progress reads them */
 } list_ctx;
-
-typedef struct list_worker {
-    list_ctx *c;
-    affinity *aff;
-    int index;
-    int pinned;
-} list_worker;
 
 static int list_stopping(const list_ctx *c)
 {
@@ -197,15 +191,12 @@ static int list_sink_stopping(void *ctx)
     return list_stopping(o->c);
 }
 
-static void *list_worker_main(void *p)
+/* A worker's body (the crew named and pinned it). */
+static void list_worker_main(void *p)
 {
-    list_worker *w = p;
-    list_ctx *c = w->c;
+    list_ctx *c = p;
     task t;
 
-    pthread_setname_np(pthread_self(), "nq-lister");
-    if (w->aff)
-        w->pinned = affinity_pin_self(w->aff, w->index);
     while (queue_pop(&c->q, &t)) {
         list_fill o = {c, &c->slots[t.id % c->n_slots], list_ring(c, t.id), t.id, 0, 0};
         list_sink sink = {list_sink_put, list_sink_stopping, &o};
@@ -214,7 +205,6 @@ static void *list_worker_main(void *p)
         atomic_store_explicit(&o.s->done, 1, memory_order_release);
         list_wake_consumer(c, &c->wait_target, t.id);
     }
-    return NULL;
 }
 
 /* Show head and delivered to nq_solver_progress. The calling thread is their only
@@ -395,8 +385,7 @@ static int list_sync_init(list_ctx *c)
 /* What list_run makes besides the context, so that one function undoes whatever part
  * of it was made. */
 typedef struct list_setup {
-    list_worker *workers;
-    pthread_t *threads;
+    crew workers;
     int have_queue, have_sync;
 } list_setup;
 
@@ -431,17 +420,15 @@ static int list_rows(const engine_lister *lx, const list_job *job, uint64_t *tas
     return rows;
 }
 
-/* The window's slots and rings, the queue, the locks and the workers' records:
+/* The window's slots and rings, the queue and the locks:
  * NQ_ENOMEM when one fails (list_teardown frees what was made). */
-static int list_setup_make(list_ctx *c, list_setup *u, int n_threads)
+static int list_setup_make(list_ctx *c, list_setup *u)
 {
     /* Pages of the rings are only touched as boards are stored, so a large window
      * costs address space, not memory, until it is used. */
     c->slots = aligned_alloc(64, sizeof(list_slot) * c->n_slots);
     c->rings = malloc((size_t)c->n_slots * LIST_RING * (size_t)c->n);
-    u->workers = calloc((size_t)n_threads, sizeof(*u->workers));
-    u->threads = calloc((size_t)n_threads, sizeof(*u->threads));
-    if (!c->slots || !c->rings || !u->workers || !u->threads)
+    if (!c->slots || !c->rings)
         return NQ_ENOMEM;
     u->have_queue = queue_init(&c->q, c->n_slots) == NQ_OK;
     if (!u->have_queue)
@@ -467,51 +454,36 @@ static void list_teardown(list_ctx *c, list_setup *u)
     }
     if (u->have_queue)
         queue_free(&c->q);
-    free(u->workers);
-    free(u->threads);
     free(c->rings);
     free(c->slots);
-}
-
-/* Start the workers; returns how many started. One that fails to start stops the run
- * (NQ_ETHREAD), and the source then places nothing. */
-static int list_start(list_ctx *c, list_setup *u, affinity *aff)
-{
-    int started = 0;
-
-    for (int i = 0; i < c->job->n_threads; i++) {
-        u->workers[i] = (list_worker){c, aff, i, 0};
-        if (pthread_create(&u->threads[i], NULL, list_worker_main, &u->workers[i]) != 0) {
-            list_stop(c, NQ_ETHREAD);
-            break;
-        }
-        started++;
-    }
-    return started;
 }
 
 int list_run(const engine_lister *lister, const list_job *job, nq_result *out)
 {
     list_ctx c;
-    list_setup u = {NULL, NULL, 0, 0};
+    list_setup u = {{NULL, 0}, 0, 0};
     affinity *aff = NULL;
-    int started, rows, rc, stopped = 0;
+    int rows, rc, stopped = 0;
     uint64_t tasks = 0;
 
     list_ctx_init(&c, lister, job);
     rows = list_rows(lister, job, &tasks);
     c.shown = run_source_slot(job->rs);
     run_progress_reset(job->rs, tasks);
-    if ((rc = list_setup_make(&c, &u, job->n_threads)) != NQ_OK) {
+    if ((rc = list_setup_make(&c, &u)) != NQ_OK) {
         list_teardown(&c, &u);
         return rc;
     }
     if (job->pin)
         aff = run_affinity(job->rs, job->n_threads);
-    started = list_start(&c, &u, aff);
+    /* every worker takes the context; one that fails to start stops the run, and the
+     * source then places nothing */
+    rc = crew_start(&u.workers, job->n_threads, "nq-lister", aff, list_worker_main, &c, 0);
+    if (rc != NQ_OK)
+        list_stop(&c, rc);
     /* This thread is the source and the consumer: it delivers while it waits for a slot,
      * and after the last prefix until every queued task is delivered. */
-    if (started == job->n_threads) {
+    if (rc == NQ_OK) {
         stopped = lister->source(c.n, rows, list_emit_prefix, &c);
         if (!stopped)
             run_progress_total(job->rs, c.pushed);
@@ -521,11 +493,7 @@ int list_run(const engine_lister *lister, const list_job *job, nq_result *out)
             break;
     list_show(&c);
     queue_close(&c.q);
-    for (int i = 0; i < started; i++)
-        pthread_join(u.threads[i], NULL);
-    out->n_pinned = 0;
-    for (int i = 0; i < started; i++)
-        out->n_pinned += u.workers[i].pinned;
+    out->n_pinned = crew_join(&u.workers);
     out->total = (nq_u128){c.delivered, 0};
     out->tasks = c.pushed;
     out->n_threads = job->n_threads;

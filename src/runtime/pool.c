@@ -10,13 +10,13 @@
  * there. The stop is the run's run_stop (runtime/run.h), checked between tasks and, by
  * completions that may run long, inside them (engine_stopping): a task given up half
  * done is not recorded. */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "runtime/affinity.h"
+#include "runtime/crew.h"
 #include "runtime/pool.h"
 #include "runtime/queue.h"
 
@@ -50,10 +50,8 @@ typedef struct worker_arg {
     const pool_job *job;
     queue *q;
     run_stop *stop;
-    affinity *aff;
     start_gate *gate;
     int index;
-    int pinned;
     const void *shared; /* the engine's shared_init for this run */
 } worker_arg;
 
@@ -66,7 +64,8 @@ static void slot_add(run_slot *s, const engine_worker *w, const engine_desc *e, 
         run_slot_add_unique(s, e->unique(w, t, sub));
 }
 
-static void *worker_main(void *p)
+/* A worker's body (the crew named and pinned it). */
+static void worker_main(void *p)
 {
     worker_arg *a = p;
     run_slot *slot = run_state_slot(a->rs, a->index);
@@ -75,9 +74,6 @@ static void *worker_main(void *p)
     engine_worker w = {a->job->s, NULL, run_stopping_fn, a->stop, a->shared};
     task t;
 
-    pthread_setname_np(pthread_self(), "nq-worker");
-    if (a->aff)
-        a->pinned = affinity_pin_self(a->aff, a->index);
     gate_arrive(a->gate);
     if (e->worker_init && !(w.scratch = e->worker_init(a->job->s, a->shared)))
         run_fail(a->stop, NQ_ENOMEM);
@@ -99,7 +95,6 @@ static void *worker_main(void *p)
     }
     if (w.scratch && e->worker_free)
         e->worker_free(w.scratch);
-    return NULL;
 }
 
 typedef struct feed {
@@ -139,9 +134,9 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     queue q;
     run_stop stop;
     worker_arg *args = NULL;
-    pthread_t *threads = NULL;
+    crew workers = {NULL, 0};
     affinity *aff = NULL;
-    int started = 0, rc = NQ_OK;
+    int rc = NQ_OK;
     u128 total, unique;
     uint64_t done, expected = run_wanted(rs, job->n_tasks);
     const engine_desc *e = job->engine;
@@ -164,8 +159,7 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
         return NQ_ENOMEM;
     }
     args = calloc((size_t)job->n_threads, sizeof(*args));
-    threads = calloc((size_t)job->n_threads, sizeof(*threads));
-    if (!args || !threads) {
+    if (!args) {
         rc = NQ_ENOMEM;
         goto done;
     }
@@ -173,15 +167,12 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     clock_cpu_split(&setup_user, &setup_system);
     if (job->pin)
         aff = run_affinity(rs, job->n_threads);
-    for (int i = 0; i < job->n_threads; i++) {
-        args[i] = (worker_arg){rs, job, &q, &stop, aff, &gate, i, 0, shared};
-        if (pthread_create(&threads[i], NULL, worker_main, &args[i]) != 0) {
-            run_fail(&stop, NQ_ETHREAD);
-            break;
-        }
-        started++;
-    }
-    gate_wait(&gate, started);
+    for (int i = 0; i < job->n_threads; i++)
+        args[i] = (worker_arg){rs, job, &q, &stop, &gate, i, shared};
+    rc = crew_start(&workers, job->n_threads, "nq-worker", aff, worker_main, args, sizeof(*args));
+    if (rc != NQ_OK)
+        run_fail(&stop, rc);
+    gate_wait(&gate, workers.started);
     rs->setup_seconds = clock_seconds() - setup_wall;
     clock_cpu_split(&user, &sys);
     rs->setup_user = user - setup_user;
@@ -191,11 +182,7 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
         job->engine->source(job->s, feed_emit, &f);
     }
     queue_close(&q);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    out->n_pinned = 0;
-    for (int i = 0; i < started; i++)
-        out->n_pinned += args[i].pinned;
+    out->n_pinned = crew_join(&workers);
     run_sum(rs, &total, &unique, &done);
     out->total = u128_pack(total);
     /* a scaled sum is a count of classes only over the whole task set */
@@ -206,7 +193,6 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     rc = run_outcome(&stop, done == expected);
 done:
     free(args);
-    free(threads);
     queue_free(&q);
     if (shared)
         e->shared_free(shared);
