@@ -163,16 +163,16 @@ static int memory_check(const char *cmd, const nq_settings *rs)
 {
     uint64_t need, limit;
     char a[32], b[32];
+    int workers = rs->n_threads ? rs->n_threads : nq_available_cpus();
 
     if (nq_memory_estimate(rs, &need, &limit) != NQ_OK || need <= limit)
         return 0;
     format_bytes(need, a, sizeof(a));
     format_bytes(limit, b, sizeof(b));
     return args_run_error(cmd,
-                          "the %s engine needs about %s for n=%d on %d workers, more than the %s "
-                          "%s (--max-memory sets the limit; --engine d4 needs a few MB)",
-                          nq_engine_name(rs->engine), a, rs->n,
-                          rs->n_threads ? rs->n_threads : nq_available_cpus(), b,
+                          "the %s engine needs about %s for n=%d on %d worker%s, more than the "
+                          "%s %s (--max-memory sets the limit; --engine d4 needs a few MB)",
+                          nq_engine_name(rs->engine), a, rs->n, workers, workers == 1 ? "" : "s", b,
                           rs->memory_limit ? "allowed" : "this machine has");
 }
 
