@@ -1,13 +1,15 @@
 /* The d4 engine's completion search (src/engines/d4tail.c, five rows settled by table)
  * against the reference engine (tests/reference.c), on every border of small boards and on random
  * borders with random bottom masks up to n = 14, so that every row pattern of the tail (preset rows
- * skipped once or twice, anywhere in it) is met. Both builds are checked: the one the library uses,
- * and the portable one (no pext), compiled into this file. */
+ * skipped once or twice, anywhere in it) is met. Every build is checked: the one the library uses,
+ * the base one where the library picked the x86-64-v3 one (search_level.c), and the portable one
+ * (no pext), compiled into this file. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
 #include "engines/d4.h"
 #include "engines/d4tail.h"
+#include "engines/search_level.h"
 #include "reference.h"
 
 /* The portable build: the same source with pext turned off, under another name.
@@ -85,6 +87,11 @@ static int check_border(int n, int top, int left, int right, uint32_t last)
         cr_expect_eq(portable, want, "n=%d top=%d left=%d right=%d last=%#x: portable %llu", n, top,
                      left, right, last, (unsigned long long)portable);
         cr_expect_eq(stopped, 0);
+        if (search_level_v3()) { /* d4_complete ran the v3 build: the base one too */
+            uint64_t base = d4tail_search_base(&p, NULL, &stopped);
+            cr_expect_eq(base, want, "n=%d top=%d left=%d right=%d last=%#x: base build %llu", n,
+                         top, left, right, last, (unsigned long long)base);
+        }
     }
     return 1;
 }

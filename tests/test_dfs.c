@@ -1,11 +1,13 @@
 /* The hot loop dfs_count against an independent reference counter (a column array and a
  * conflict check per square) from many random partial boards, and against OEIS from the
- * empty board. Both builds of the kernel are checked: the one the library uses, and the
- * portable one (no pext), compiled into this file under another name. */
+ * empty board. Every build of the kernel is checked: the one the library uses, the base
+ * one where the library picked the x86-64-v3 one (search_level.c), and the portable one
+ * (no pext), compiled into this file under another name. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
 #include "engines/dfs.h"
+#include "engines/search_level.h"
 #include "oeis_data.h"
 #include "reference.h"
 
@@ -76,6 +78,12 @@ static void check_board(int n, int k, int fill, int *col)
                  (unsigned long long)got, (unsigned long long)want);
     cr_expect_eq(got_portable, want, "n=%d k=%d fill=%d: portable %llu, reference %llu", n, k, fill,
                  (unsigned long long)got_portable, (unsigned long long)want);
+    if (search_level_v3()) { /* dfs_count ran the v3 build: the base one too */
+        int stopped;
+        got = dfs_search_base(all, fill, cols, ld, rd, NULL, &stopped);
+        cr_expect_eq(got, want, "n=%d k=%d fill=%d: base build %llu, reference %llu", n, k, fill,
+                     (unsigned long long)got, (unsigned long long)want);
+    }
 }
 
 Test(unit, random_partial_boards)

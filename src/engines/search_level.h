@@ -1,0 +1,22 @@
+/* The builds of the counting searches, one per x86-64 level (search.h, SEARCH_LEVEL), and
+ * which of them this CPU runs. */
+#ifndef NQ_SEARCH_LEVEL_H
+#define NQ_SEARCH_LEVEL_H
+
+#include <stdint.h>
+
+#include "core/engine.h"
+#include "engines/d4tail.h"
+
+#define SEARCH_LEVEL_DECLARE(level)                                                                \
+    uint64_t dfs_search_##level(uint32_t all, int rows_left, uint32_t cols, uint32_t ld,           \
+                                uint32_t rd, const engine_worker *w, int *stopped);                \
+    uint64_t d4tail_search_##level(const d4_plan *p, const engine_worker *w, int *stopped)
+SEARCH_LEVEL_DECLARE(base);
+SEARCH_LEVEL_DECLARE(v3);
+
+/* Whether this CPU runs the v3 build (x86-64-v3: AVX2, BMI1/2, popcnt, lzcnt), and the
+ * build carries it. */
+int search_level_v3(void);
+
+#endif
