@@ -254,6 +254,26 @@ Test(unit, estimate_api_max_tasks)
     nq_destroy_solver(&sv);
 }
 
+/* A sampling unit is at most 16 consecutive tasks however many tasks there are (the
+ * sample sees the time only between units): stopped after its first unit, the sample is
+ * that unit. */
+Test(unit, estimate_units_are_short)
+{
+    nq_settings s = engine_check_settings(14, NQ_ENGINE_PREFIX, 1);
+    nq_solver *sv;
+    nq_estimate_options o;
+    nq_estimate_result r;
+
+    s.prefix_rows = 7;
+    sv = engine_check_create(&s);
+    nq_default_estimate_options(&o);
+    o.max_tasks = 1;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_gt(r.tasks, 16 * 1024, "%llu tasks: past blocks of 16", (unsigned long long)r.tasks);
+    cr_expect_eq(r.sampled, 16);
+    nq_destroy_solver(&sv);
+}
+
 /* ---- the command ----------------------------------------------------------------------- */
 
 static int one_line(const char *s)

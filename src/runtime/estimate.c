@@ -18,6 +18,10 @@
  * a count (the join engine's neighbouring tasks share half-boards: timed one by one in
  * random order, its tasks took 10-20% longer than in the count). */
 #define MIN_UNITS 1024
+/* Tasks in a unit at most: 12-13 fixed the join's locality at n = 17 and 18, and more
+ * make a unit long (689 tasks at n = 23 took 44 s, so that an estimate of 60 s ran
+ * 148 s, three units a stratum); the sample only looks at the time between units. */
+#define MAX_BLOCK 16
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
 
@@ -86,6 +90,8 @@ static int unit_costs(sampler *sm, double *task_max)
     uint64_t n = sm->tasks.n;
 
     sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
+    if (sm->block > MAX_BLOCK)
+        sm->block = MAX_BLOCK;
     sm->units = (n + sm->block - 1) / sm->block;
     sm->cost = calloc(sm->units ? sm->units : 1, sizeof(*sm->cost));
     if (!sm->cost)
