@@ -8,36 +8,6 @@
 
 #include "nqueens/nqueens.h"
 
-void symmetry_map(int n, int g, int *r, int *c)
-{
-    int a = *r, b = *c, m = n - 1;
-    switch (g) {
-    case D4_ROT90:
-        *r = b, *c = m - a;
-        break;
-    case D4_ROT180:
-        *r = m - a, *c = m - b;
-        break;
-    case D4_ROT270:
-        *r = m - b, *c = a;
-        break;
-    case D4_FLIP_LR:
-        *c = m - b;
-        break;
-    case D4_FLIP_UD:
-        *r = m - a;
-        break;
-    case D4_DIAG:
-        *r = b, *c = a;
-        break;
-    case D4_ANTI:
-        *r = m - b, *c = m - a;
-        break;
-    default:
-        break;
-    }
-}
-
 void symmetry_board_init(symmetry_board *b, int n)
 {
     assert(n >= 1 && n <= 32);

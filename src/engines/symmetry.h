@@ -11,8 +11,38 @@
  * diagonal. */
 enum { D4_ID, D4_ROT90, D4_ROT180, D4_ROT270, D4_FLIP_LR, D4_FLIP_UD, D4_DIAG, D4_ANTI };
 
-/* Where symmetry g takes square (r, c) of an n x n board. */
-void symmetry_map(int n, int g, int *r, int *c);
+/* Where symmetry g takes square (r, c) of an n x n board. Inline: d4's task source maps
+ * each candidate border's four queens under all eight (out of line, it was 19% of a
+ * count at n = 14). */
+static inline void symmetry_map(int n, int g, int *r, int *c)
+{
+    int a = *r, b = *c, m = n - 1;
+    switch (g) {
+    case D4_ROT90:
+        *r = b, *c = m - a;
+        break;
+    case D4_ROT180:
+        *r = m - a, *c = m - b;
+        break;
+    case D4_ROT270:
+        *r = m - b, *c = a;
+        break;
+    case D4_FLIP_LR:
+        *c = m - b;
+        break;
+    case D4_FLIP_UD:
+        *r = m - a;
+        break;
+    case D4_DIAG:
+        *r = b, *c = a;
+        break;
+    case D4_ANTI:
+        *r = m - b, *c = m - a;
+        break;
+    default:
+        break;
+    }
+}
 
 /* A board being filled by symmetry_fixed: its queens, and the columns each row may use. */
 typedef struct symmetry_board {
