@@ -274,6 +274,25 @@ Test(unit, estimate_units_are_short)
     nq_destroy_solver(&sv);
 }
 
+/* A unit is also no longer than a thousandth of the time: with a microsecond to spend,
+ * where every task takes longer, a unit is one task. */
+Test(unit, estimate_units_fit_the_time)
+{
+    nq_settings s = engine_check_settings(14, NQ_ENGINE_PREFIX, 1);
+    nq_solver *sv;
+    nq_estimate_options o;
+    nq_estimate_result r;
+
+    s.prefix_rows = 7;
+    sv = engine_check_create(&s);
+    nq_default_estimate_options(&o);
+    o.max_tasks = 1;
+    o.seconds = 1e-6;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_expect_eq(r.sampled, 1);
+    nq_destroy_solver(&sv);
+}
+
 /* ---- the command ----------------------------------------------------------------------- */
 
 static int one_line(const char *s)

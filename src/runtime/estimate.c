@@ -22,6 +22,9 @@
  * make a unit long (689 tasks at n = 23 took 44 s, so that an estimate of 60 s ran
  * 148 s, three units a stratum); the sample only looks at the time between units. */
 #define MAX_BLOCK 16
+/* A unit's expected time at most, as a share of the sample's time: at n = 24 a join task
+ * takes 2 s, and 16 of them made a 60 s estimate of two units. */
+#define UNIT_SHARE 1e-3
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
 
@@ -85,23 +88,74 @@ static int prepare_setup(sampler *sm)
 }
 
 /* The units' predicted costs, and the largest task's of each unit's stratum later. */
+/* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
+ * *sub and its time into *dt; nonzero when the run is stopping. */
+static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt)
+{
+    const engine_desc *e = sm->e;
+    double t0 = clock_thread_cpu();
+
+    switch (e->complete(&sm->w, t, sub)) {
+    case ENGINE_DONE:
+        break;
+    case ENGINE_FAILED:
+        run_fail(&sm->stop, NQ_ENOMEM);
+        return 1;
+    case ENGINE_STOPPED:
+        return 1; /* given up on a stop: not in the sample */
+    }
+    if (e->unique)
+        (void)e->unique(&sm->w, t, *sub);
+    *dt = clock_thread_cpu() - t0;
+    return 0;
+}
+
+/* Shorten block so that a unit takes at most UNIT_SHARE of the time: one seeded task,
+ * not in the sample, is timed, and its time per predicted cost stands for every task's
+ * (cost[i] the task's, mean the average). A pilot that sees a stop leaves block as it
+ * is: the sample then sees the stop too. */
+static uint64_t pilot_block(sampler *sm, const double *cost, double mean, uint64_t block)
+{
+    uint64_t state = sm->o->seed ^ 0x9e3779b97f4a7c15ull, sub;
+    uint64_t i = sample_below(&state, sm->tasks.n);
+    double dt, unit, limit = UNIT_SHARE * sm->o->seconds;
+
+    if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[i], &sub, &dt) != 0)
+        return block;
+    unit = dt / cost[i] * mean; /* a task's expected time */
+    if (unit * (double)block <= limit)
+        return block;
+    return unit >= limit ? 1 : (uint64_t)(limit / unit);
+}
+
+/* The units: blocks of consecutive tasks, as many as cache locality wants and the time
+ * allows (pilot_block), their predicted costs, and into task_max each unit's largest. */
 static int unit_costs(sampler *sm, double *task_max)
 {
     uint64_t n = sm->tasks.n;
+    double *cost = malloc((n ? n : 1) * sizeof(*cost)), total = 0;
 
+    if (!cost)
+        return NQ_ENOMEM;
+    for (uint64_t i = 0; i < n; i++)
+        total += cost[i] = engine_task_cost(sm->e, sm->shared, &sm->tasks.at[i]);
     sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
     if (sm->block > MAX_BLOCK)
         sm->block = MAX_BLOCK;
+    if (sm->block > 1)
+        sm->block = pilot_block(sm, cost, total / (double)n, sm->block);
     sm->units = (n + sm->block - 1) / sm->block;
     sm->cost = calloc(sm->units ? sm->units : 1, sizeof(*sm->cost));
-    if (!sm->cost)
+    if (!sm->cost) {
+        free(cost);
         return NQ_ENOMEM;
-    for (uint64_t i = 0; i < n; i++) {
-        double c = engine_task_cost(sm->e, sm->shared, &sm->tasks.at[i]);
-        sm->cost[i / sm->block] += c;
-        if (c > task_max[i / sm->block])
-            task_max[i / sm->block] = c;
     }
+    for (uint64_t i = 0; i < n; i++) {
+        sm->cost[i / sm->block] += cost[i];
+        if (cost[i] > task_max[i / sm->block])
+            task_max[i / sm->block] = cost[i];
+    }
+    free(cost);
     return NQ_OK;
 }
 
@@ -145,28 +199,6 @@ static int prepare_strata(sampler *sm)
         }
     free(task_max);
     return NQ_OK;
-}
-
-/* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
- * *sub and its time into *dt; nonzero when the run is stopping. */
-static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt)
-{
-    const engine_desc *e = sm->e;
-    double t0 = clock_thread_cpu();
-
-    switch (e->complete(&sm->w, t, sub)) {
-    case ENGINE_DONE:
-        break;
-    case ENGINE_FAILED:
-        run_fail(&sm->stop, NQ_ENOMEM);
-        return 1;
-    case ENGINE_STOPPED:
-        return 1; /* given up on a stop: not in the sample */
-    }
-    if (e->unique)
-        (void)e->unique(&sm->w, t, *sub);
-    *dt = clock_thread_cpu() - t0;
-    return 0;
 }
 
 /* Task t of stratum h into the sample, its time added to *time; nonzero when the run is
@@ -234,16 +266,34 @@ static void census_repeat(sampler *sm, double deadline)
     }
 }
 
+/* The j-th stratum a round visits, of strata <= 2^bits: j's bits reversed (0, half,
+ * a quarter, three quarters, ...), or -1 past the strata. A round cut short by the time
+ * (at n = 24 a minute is a third of one) then has strata from the whole range of cost,
+ * not only the cheapest. */
+static int round_stratum(uint32_t j, int bits, int strata)
+{
+    uint32_t h = 0;
+    for (int b = 0; b < bits; b++)
+        h |= (j >> b & 1) << (bits - 1 - b);
+    return (int)h < strata ? (int)h : -1;
+}
+
 /* Round r takes the r-th unit of every stratum's shuffled run, so that at any moment
  * each stratum's sample is a simple random sample of it and the strata are sampled in
  * proportion to their (equal) predicted cost. */
 static void sample_rounds(sampler *sm, double deadline)
 {
     uint64_t limit = sm->o->max_tasks;
+    int bits = 0;
 
+    while ((1 << bits) < sm->strata)
+        bits++;
     for (uint64_t r = 0;; r++) {
         int any = 0;
-        for (int h = 0; h < sm->strata; h++) {
+        for (uint32_t j = 0; j < 1u << bits; j++) {
+            int h = round_stratum(j, bits, sm->strata);
+            if (h < 0)
+                continue;
             uint64_t k = sm->start[h] + r;
             if (k >= sm->start[h + 1])
                 continue;
@@ -369,15 +419,15 @@ int estimate_run(run_state *rs, const engine_desc *e, const nq_settings *s,
     run_stop_init(&sm.stop, rs);
     run_progress_reset(rs, 0);
     rc = prepare_setup(&sm);
-    if (rc == NQ_OK)
-        rc = prepare_strata(&sm);
     if (rc == NQ_OK && e->worker_init && !(sm.w.scratch = e->worker_init(s, sm.shared)))
         rc = NQ_ENOMEM;
+    sm.w = (engine_worker){s, sm.w.scratch, run_stopping_fn, &sm.stop, sm.shared};
+    if (rc == NQ_OK)
+        rc = prepare_strata(&sm); /* its pilot completes a task: after the scratch */
     if (rc != NQ_OK) {
         sampler_free(&sm);
         return rc;
     }
-    sm.w = (engine_worker){s, sm.w.scratch, run_stopping_fn, &sm.stop, sm.shared};
     sample_rounds(&sm, t0 + o->seconds);
     project(&sm, out);
     out->seconds = clock_seconds() - t0;
