@@ -23,8 +23,9 @@
  * 148 s, three units a stratum); the sample only looks at the time between units. */
 #define MAX_BLOCK 16
 /* A unit's expected time at most, as a share of the sample's time: at n = 24 a join task
- * takes 2 s, and 16 of them made a 60 s estimate of two units. */
-#define UNIT_SHARE 1e-3
+ * takes 2 s, and 16 of them made a 60 s estimate of two units. 20 ms of the default
+ * 10 s, twice what one cold pilot of join n = 18 projects for its 12-task units. */
+#define UNIT_SHARE 2e-3
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
 
