@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "core/task.h"
+
 /* The columns of an n x n board, 1 <= n <= 32, as the low n bits of a mask. */
 static inline uint32_t board_mask(int n)
 {
@@ -20,6 +22,17 @@ typedef struct board_place {
     uint32_t cols, ld, rd;
     uint8_t q[32];
 } board_place;
+
+/* The task that completes placement p: its id and weight, the rest p's. */
+static inline task board_place_task(const board_place *p, uint64_t id, int weight)
+{
+    return (task){.id = id,
+                  .cols = p->cols,
+                  .ld = p->ld,
+                  .rd = p->rd,
+                  .row = (uint8_t)p->row,
+                  .weight = (uint32_t)weight};
+}
 
 /* What a walk does at each placement of all its rows: nonzero stops the walk. */
 typedef int (*board_leaf_fn)(void *user, const board_place *p);

@@ -61,12 +61,7 @@ typedef struct lex_walk {
 static int lex_prefix(void *user, const board_place *p)
 {
     lex_walk *w = user;
-    task t = {.id = w->next_id++,
-              .cols = p->cols,
-              .ld = p->ld,
-              .rd = p->rd,
-              .row = (uint8_t)p->row,
-              .weight = 1};
+    task t = board_place_task(p, w->next_id++, 1);
     return w->emit ? w->emit(w->user, &t, p->q) : w->next_id == w->cap;
 }
 

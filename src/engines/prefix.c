@@ -24,12 +24,7 @@ typedef struct walk {
 static int emit_prefix(void *user, const board_place *p)
 {
     walk *w = user;
-    task t = {.id = w->next_id++,
-              .cols = p->cols,
-              .ld = p->ld,
-              .rd = p->rd,
-              .row = (uint8_t)p->row,
-              .weight = (uint8_t)w->weight};
+    task t = board_place_task(p, w->next_id++, w->weight);
     return w->emit && w->emit(w->user, &t);
 }
 
