@@ -103,6 +103,22 @@ Test(unit, estimate_t95)
     cr_assert_float_eq(sample_t95(100000), 1.960, 1e-3);
 }
 
+/* The passes' median and prediction interval: t(k - 1) s sqrt(1 + 1/k). */
+Test(unit, estimate_prediction_of_one_more_pass)
+{
+    static const double odd[] = {3, 1, 2}, even[] = {4, 1, 3, 2}, same[] = {5, 5};
+    double median;
+
+    /* s = 1, t(2) = 4.303 */
+    cr_expect_float_eq(sample_prediction(odd, 3, &median), 4.303 * sqrt(4.0 / 3), 1e-3);
+    cr_expect_float_eq(median, 2, 1e-12);
+    /* s^2 = 5/3, t(3) = 3.182 */
+    cr_expect_float_eq(sample_prediction(even, 4, &median), 3.182 * sqrt(5.0 / 3 * 1.25), 1e-3);
+    cr_expect_float_eq(median, 2.5, 1e-12);
+    cr_expect_float_eq(sample_prediction(same, 2, &median), 0, 1e-12);
+    cr_expect_float_eq(median, 5, 1e-12);
+}
+
 /* A skewed population with a known total, sampled many times the way nq_estimate does
  * (strata of equal predicted cost, the first k of each shuffled run): the estimator is
  * unbiased and its 95% interval covers the truth about 95% of the time. */
@@ -254,10 +270,9 @@ Test(unit, estimate_api_max_tasks)
     nq_destroy_solver(&sv);
 }
 
-/* A sampling unit is at most 16 consecutive tasks however many tasks there are (the
- * sample sees the time only between units): stopped after its first unit, the sample is
- * that unit. */
-Test(unit, estimate_units_are_short)
+/* The first sampling unit of prefix n = 14 at seven rows (417,528 tasks), given seconds:
+ * stopped after it (max_tasks 1), the sample is that unit. */
+static nq_estimate_result first_unit(double seconds)
 {
     nq_settings s = engine_check_settings(14, NQ_ENGINE_PREFIX, 1);
     nq_solver *sv;
@@ -268,29 +283,27 @@ Test(unit, estimate_units_are_short)
     sv = engine_check_create(&s);
     nq_default_estimate_options(&o);
     o.max_tasks = 1;
+    o.seconds = seconds;
     cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
-    cr_assert_gt(r.tasks, 16 * 1024, "%llu tasks: past blocks of 16", (unsigned long long)r.tasks);
-    cr_expect_eq(r.sampled, 16);
     nq_destroy_solver(&sv);
+    return r;
 }
 
-/* A unit is also no longer than a thousandth of the time: with a microsecond to spend,
- * where every task takes longer, a unit is one task. */
+/* A sampling unit is at most 16 consecutive tasks however many tasks there are (the
+ * sample sees the time only between units). */
+Test(unit, estimate_units_are_short)
+{
+    nq_estimate_result r = first_unit(10);
+
+    cr_assert_gt(r.tasks, 16 * 1024, "%llu tasks: past blocks of 16", (unsigned long long)r.tasks);
+    cr_expect_eq(r.sampled, 16);
+}
+
+/* A unit is also no longer than two thousandths of the time: with a microsecond to
+ * spend, where every task takes longer, a unit is one task. */
 Test(unit, estimate_units_fit_the_time)
 {
-    nq_settings s = engine_check_settings(14, NQ_ENGINE_PREFIX, 1);
-    nq_solver *sv;
-    nq_estimate_options o;
-    nq_estimate_result r;
-
-    s.prefix_rows = 7;
-    sv = engine_check_create(&s);
-    nq_default_estimate_options(&o);
-    o.max_tasks = 1;
-    o.seconds = 1e-6;
-    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
-    cr_expect_eq(r.sampled, 1);
-    nq_destroy_solver(&sv);
+    cr_expect_eq(first_unit(1e-6).sampled, 1);
 }
 
 /* ---- the command ----------------------------------------------------------------------- */

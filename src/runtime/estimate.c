@@ -2,7 +2,6 @@
  * tables, the task source), then tasks drawn round by round across the strata, each
  * completed as a pool worker completes it and timed on this thread's CPU clock, until
  * the time is up; then the projection. Runs in the calling thread only. */
-#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #define UNIT_SHARE 2e-3
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
+_Static_assert(MAX_PASSES <= 64, "sample_prediction takes 64 measurements at most");
 
 typedef struct task_list {
     task *at;
@@ -88,7 +88,6 @@ static int prepare_setup(sampler *sm)
     return emitted == sm->tasks.n ? NQ_OK : NQ_ENOMEM;
 }
 
-/* The units' predicted costs, and the largest task's of each unit's stratum later. */
 /* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
  * *sub and its time into *dt; nonzero when the run is stopping. */
 static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt)
@@ -332,30 +331,6 @@ static double largest_task(const sampler *sm)
     return most;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The censuses' median into *median, and the half width of a 95% prediction interval
- * for one more pass (Student's t on their spread): what the count is, one more pass. */
-static double census_spread(const sampler *sm, double *median)
-{
-    double p[MAX_PASSES], mean = 0, ss = 0;
-    int k = sm->passes;
-
-    assert(k >= 2);
-    memcpy(p, sm->pass, (size_t)k * sizeof(*p));
-    qsort(p, (size_t)k, sizeof(*p), by_value);
-    *median = k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2;
-    for (int i = 0; i < k; i++)
-        mean += p[i] / k;
-    for (int i = 0; i < k; i++)
-        ss += (p[i] - mean) * (p[i] - mean);
-    return sample_t95((uint64_t)k - 1) * sqrt(ss / (k - 1) * (1 + 1.0 / k));
-}
-
 static void project(const sampler *sm, nq_estimate_result *out)
 {
     sample_estimate est;
@@ -364,8 +339,8 @@ static void project(const sampler *sm, nq_estimate_result *out)
 
     sample_estimate_total(sm->st, sm->strata, &est);
     tasks_cpu = sm->tasks.n ? est.total : 0.0;
-    if (sm->passes >= 2)
-        spread = census_spread(sm, &tasks_cpu);
+    if (sm->passes >= 2) /* the passes' median, and how far one more may fall from it */
+        spread = sample_prediction(sm->pass, sm->passes, &tasks_cpu);
     out->cpu_seconds = sm->setup_cpu + tasks_cpu;
     /* the sample's error and the count's own run-to-run spread, independent; a census
      * has no sampling error, and its passes measured the spread */

@@ -1,7 +1,9 @@
 /* The sample of nq_estimate: which tasks, and what their times say about the whole (see
  * sample.h). Pure functions: no clock, no engine, no allocation but the sort's. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/sample.h"
 
@@ -171,4 +173,25 @@ double sample_t95(uint64_t df)
         return small[df];
     /* Cornish-Fisher: within 0.001 of the table from df = 10 on */
     return z + (z * z * z + z) / (4 * d) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * d * d);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sample_prediction(const double *v, int k, double *median)
+{
+    double p[64], mean = 0, ss = 0;
+
+    assert(k >= 2 && k <= 64);
+    memcpy(p, v, (size_t)k * sizeof(*p));
+    qsort(p, (size_t)k, sizeof(*p), by_value);
+    *median = k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2;
+    for (int i = 0; i < k; i++)
+        mean += p[i] / k;
+    for (int i = 0; i < k; i++)
+        ss += (p[i] - mean) * (p[i] - mean);
+    return sample_t95((uint64_t)k - 1) * sqrt(ss / (k - 1) * (1 + 1.0 / k));
 }

@@ -53,4 +53,9 @@ void sample_estimate_total(const sample_stratum *st, int strata, sample_estimate
 /* The two-sided 95% quantile of Student's t with df degrees of freedom (df >= 1). */
 double sample_t95(uint64_t df);
 
+/* Of k >= 2 measurements v (at most 64), the median into *median, and the half width of
+ * a 95% prediction interval for one more: t(k - 1) s sqrt(1 + 1/k), s their standard
+ * deviation. */
+double sample_prediction(const double *v, int k, double *median);
+
 #endif
