@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/list.sh [N] [RUNS]: time `nqueens list N > /dev/null` in its formats and thread
-# counts against the counting baseline (../shared/reference/baseline.c) with hyperfine
+# counts against the counting baseline (bench/baseline.c) with hyperfine
 # (one warm-up, RUNS runs each), and print the median wall time and mean CPU time of each
 # and their ratios to the baseline; the JSON export stays in $NQ_BUILD_DIR/bench-list.json.
 set -euo pipefail
@@ -13,7 +13,7 @@ nq=$dir/src/cli/nqueens
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 base=$tmp/baseline
-cc -O3 -march=native -o "$base" ../shared/reference/baseline.c
+cc -O3 -march=native -o "$base" bench/baseline.c
 json="$dir/bench-list.json"
 hyperfine -N --style basic --warmup 1 --runs "$runs" --export-json "$json" \
     -n "baseline count" "$base $n" \

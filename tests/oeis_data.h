@@ -1,4 +1,4 @@
-/* Test helper: the published counts, read from ../shared/oeis (never typed in by hand),
+/* Test helper: the published counts, read from data/oeis (never typed in by hand),
  * so that every count a test checks comes from the OEIS files. */
 #ifndef NQ_TEST_OEIS_DATA_H
 #define NQ_TEST_OEIS_DATA_H

@@ -5,7 +5,7 @@
  * that thread in mid-run (always: the hooks hold the workers until it lands), then a
  * resume that must take the recorded tasks from the journal; listings while another
  * thread polls their progress; and both with far more workers than cores. Exit status 0
- * when every total matches ../shared/oeis. */
+ * when every total matches data/oeis. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Every built CPU engine against ../shared/oeis: the totals (A000170) and, for an engine
+/* Every built CPU engine against data/oeis: the totals (A000170) and, for an engine
  * that counts them, the symmetry classes (A002562) of each n of its range up to 15 (16
  * and 17 in the slow suite), on several thread counts, on each vector path this CPU runs
  * and, for an engine that takes them, at two prefix depths. The engines come from the

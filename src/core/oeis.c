@@ -1,5 +1,5 @@
 /* The published counts, built in so that every run can say whether it matched.
- * Source: OEIS A000170 (a(27) by the Q27 project, 2016), as in shared/oeis. */
+ * Source: OEIS A000170 (a(27) by the Q27 project, 2016), as in data/oeis. */
 #include "core/u128.h"
 
 static const uint64_t a000170[] = {
