@@ -48,15 +48,15 @@ static int task_lists(void *user, const task *t)
 int main(int argc, char **argv)
 {
     int n = argc == 2 ? atoi(argv[1]) : 0;
-    uint64_t far;
+    uint64_t far, pair_most;
     join_tables jt;
-    longest l = {&jt, {NULL, 0}, {NULL, 0}, {0, 0}};
+    longest l = {&jt, {NULL, 0, 0}, {NULL, 0, 0}, {0, 0}};
 
     if (n < 1 || n > JOIN_MAX_N) {
         fprintf(stderr, "usage: bench-join-lists N (1..%d)\n", JOIN_MAX_N);
         return 2;
     }
-    join_tables_bytes(n, &far);
+    join_tables_bytes(n, &far, &pair_most);
     if (join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_AUTO)) != 0) {
         fprintf(stderr, "join-lists: out of memory\n");
         return 1;

@@ -361,7 +361,7 @@ static int sample(void *user, const task *t)
 Test(unit, halves_agree_on_every_path)
 {
     static const int boards[] = {2, 4, 5, 8, 9, 12, 13, 16, 17};
-    join_buf want = {NULL, 0}, got = {NULL, 0};
+    join_buf want = {NULL, 0, 0}, got = {NULL, 0, 0};
 
     for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
         int n = boards[i];
@@ -433,7 +433,7 @@ Test(unit, table_bytes_are_those_the_tables_take)
 {
     for (int n = 1; n <= 16; n++) {
         join_tables jt;
-        uint64_t far = 0, most = 0, bytes = sizeof(join_tables);
+        uint64_t far = 0, most = 0, pair_most = 0, bytes = sizeof(join_tables);
         cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
         for (int i = 0; i < jt.n_blocks; i++) {
             const join_block *b = &jt.block[i];
@@ -447,8 +447,11 @@ Test(unit, table_bytes_are_those_the_tables_take)
                 bytes += 2 * (e + JOIN_VIEW_SLACK) * sizeof(uint64_t);
                 most = e > most ? e : most;
             }
-        cr_expect_eq(join_tables_bytes(n, &far), bytes, "n=%d", n);
+        cr_expect_eq(join_tables_bytes(n, &far, &pair_most), bytes, "n=%d", n);
         cr_expect_eq(far, most, "n=%d", n);
+        cr_expect_eq(pair_most,
+                     jt.pair_most[0] > jt.pair_most[1] ? jt.pair_most[0] : jt.pair_most[1], "n=%d",
+                     n);
         join_tables_free(&jt);
     }
 }
@@ -492,9 +495,11 @@ Test(unit, count_past_its_memory_limit_is_refused)
 /* Each task's subtotal with every list reserved at one mask, so that completing grows the
  * lists on every path (the two sides, the tops that fit a middle queen, the counter's
  * tmp), equals the one with the lists at their reservation, on each vector path; the
- * weighted sum is the OEIS total. */
+ * weighted sum is the OEIS total. With a piece limit, the lists are made and paired a
+ * piece at a time; unique[] (if not NULL) gets each task's Burnside term. */
 static uint64_t complete_all(const engine_desc *e, const nq_settings *s, size_t reserve,
-                             const task_list *tl, uint64_t *subtotal)
+                             size_t piece, const task_list *tl, uint64_t *subtotal,
+                             uint64_t *unique)
 {
     void *shared = e->shared_init(s);
     uint64_t weighted = 0;
@@ -502,6 +507,8 @@ static uint64_t complete_all(const engine_desc *e, const nq_settings *s, size_t 
     cr_assert(shared);
     if (reserve)
         join_shared_reserve(shared, reserve);
+    if (piece)
+        join_shared_pieces(shared, piece);
     void *scratch = e->worker_init(s, shared);
     engine_worker w = {.s = s, .shared = shared, .scratch = scratch};
     cr_assert(scratch);
@@ -509,6 +516,8 @@ static uint64_t complete_all(const engine_desc *e, const nq_settings *s, size_t 
         task t = {.id = id, .payload = tl->payload[id], .weight = tl->weight[id]};
         cr_assert_eq(e->complete(&w, &t, &subtotal[id]), ENGINE_DONE, "n=%d task %llu", s->n,
                      (unsigned long long)id);
+        if (unique)
+            unique[id] = e->unique(&w, &t, subtotal[id]);
         weighted += subtotal[id] * tl->weight[id];
     }
     e->worker_free(scratch);
@@ -530,11 +539,49 @@ Test(unit, lists_grow_past_their_reservation)
             s.simd = p;
             tl.k = 0;
             join_enumerate(n, collect, &tl);
-            complete_all(e, &s, 0, &tl, want);
-            cr_expect_eq(complete_all(e, &s, 1, &tl, got), oeis_value("A000170", n), "n=%d simd=%s",
-                         n, nq_simd_name(p));
+            complete_all(e, &s, 0, 0, &tl, want, NULL);
+            cr_expect_eq(complete_all(e, &s, 1, 0, &tl, got, NULL), oeis_value("A000170", n),
+                         "n=%d simd=%s", n, nq_simd_name(p));
             for (uint64_t id = 0; id < tl.k; id++)
                 cr_expect_eq(got[id], want[id], "n=%d simd=%s task %llu", n, nq_simd_name(p),
                              (unsigned long long)id);
         }
+}
+
+/* Lists made and paired in pieces (one near column subset each, and a few masks each)
+ * give every task the subtotal and the Burnside term of the whole lists, on each vector
+ * path; the sums are the OEIS total and eight times the unique count. */
+Test(unit, lists_paired_in_pieces)
+{
+    static const size_t pieces[] = {1, 7, 300};
+    static task_list tl;
+    static uint64_t want[MAX_TASKS], got[MAX_TASKS], uwant[MAX_TASKS], ugot[MAX_TASKS];
+    const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
+
+    for (int n = 1; n <= 14; n++)
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
+            for (size_t q = 0; q < sizeof(pieces) / sizeof(pieces[0]); q++) {
+                nq_settings s;
+                uint64_t classes = 0;
+                nq_default_settings(&s);
+                s.n = n;
+                s.simd = p;
+                tl.k = 0;
+                join_enumerate(n, collect, &tl);
+                complete_all(e, &s, 0, 0, &tl, want, uwant);
+                cr_expect_eq(complete_all(e, &s, 1, pieces[q], &tl, got, ugot),
+                             oeis_value("A000170", n), "n=%d simd=%s piece %zu", n, nq_simd_name(p),
+                             pieces[q]);
+                for (uint64_t id = 0; id < tl.k; id++) {
+                    cr_expect(got[id] == want[id] && ugot[id] == uwant[id],
+                              "n=%d simd=%s piece %zu task %llu: %llu (unique %llu), whole %llu "
+                              "(%llu)",
+                              n, nq_simd_name(p), pieces[q], (unsigned long long)id,
+                              (unsigned long long)got[id], (unsigned long long)ugot[id],
+                              (unsigned long long)want[id], (unsigned long long)uwant[id]);
+                    classes += ugot[id];
+                }
+                cr_expect_eq(classes, 8 * oeis_value("A002562", n), "n=%d simd=%s piece %zu", n,
+                             nq_simd_name(p), pieces[q]);
+            }
 }

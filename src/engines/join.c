@@ -44,6 +44,7 @@ static int turn_may_fix(int n, uint32_t top, int middle)
 
 typedef struct join_scratch {
     join_buf side[2], tmp, fit; /* fit: the top half-boards that fit one middle queen */
+    size_t piece;               /* the masks a piece of half-boards reaches */
     uint64_t fixed_id, fixed;   /* the last task's turn-fixed solutions, for join_unique */
     void *work;                 /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
 } join_scratch;
@@ -55,6 +56,7 @@ typedef struct join_shared {
     join_tables jt;             /* first: the kernels take it alone */
     uint16_t *placements[2][2]; /* by side and near (0) or far (1) block; may alias */
     size_t reserve;             /* the masks each list of a worker holds before its first task */
+    size_t piece;               /* the masks a piece of half-boards reaches (join_halves_piece) */
 } join_shared;
 
 /* Every block has at most 6 rows up to JOIN_MAX_N, so at most 6! = 720 placements on one
@@ -110,25 +112,51 @@ static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
     return sum;
 }
 
+/* A worker's working set, its lists of half-boards and the pair counter's tables, is
+ * at most this, whatever n: lists longer than their share are made and paired a piece
+ * at a time, so that memory grows with the shared tables, not with the threads. */
+#define JOIN_WORKER_BYTES ((uint64_t)64 << 20)
+
+/* The masks one list of a worker holds at most: three lists (the two sides, the tops
+ * that fit a middle queen) and the pair counter's tmp of four lists share
+ * JOIN_WORKER_BYTES. */
+static size_t list_most(void)
+{
+    uint64_t lists = JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK;
+    return (size_t)(lists / sizeof(uint64_t) / (3 + JOIN_PAIRS_TMP(1))) - JOIN_HALVES_SLACK;
+}
+
+/* The masks a piece of half-boards reaches: a list's most, less the room the last near
+ * column subset may take past the limit (pair_most). */
+static size_t piece_limit(uint64_t pair_most)
+{
+    size_t most = list_most();
+    return pair_most + 1 < most ? most - (size_t)pair_most : 1;
+}
+
 /* The masks a worker's lists reserve for a count whose largest block has far
- * placements: a quarter of them. Measured, the longest list of half-boards of a whole
- * count is 0.05 to 0.18 of them at n = 12..22 (docs/join.md), and each kernel call asks
- * room for at most one column set's near x far pairs past it (720^2 at n = 24). */
+ * placements: a quarter of them, up to a list's most. Measured, the longest list of
+ * half-boards of a whole count is 0.05 to 0.18 of them at n = 12..22 (docs/join.md), and
+ * each kernel call asks room for at most one column set's near x far pairs past it
+ * (pair_most, 720^2 at most at n = 24). */
 static size_t list_reserve(uint64_t far)
 {
-    return far / 4 > 1024 ? (size_t)(far / 4) : 1024;
+    size_t r = far / 4 > 1024 ? (size_t)(far / 4) : 1024;
+    return r < list_most() ? r : list_most();
 }
 
 /* The tables, exact, the cost model's placements per column set (two block sizes at
  * most), and each worker's scratch: its pair-counter tables and its lists of
  * half-boards (two sides, the tops that fit a middle queen, and the counter's tmp of
- * four times a side) at their reservation, which no measured count outgrew. */
+ * four times a side) at their reservation, which no measured count outgrew and none
+ * can pass from n = 21 on, where it is the lists' most (JOIN_WORKER_BYTES). */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
-    uint64_t far, tables = join_tables_bytes(s->n, &far);
+    uint64_t far, pair_most, tables = join_tables_bytes(s->n, &far, &pair_most);
     uint64_t lists = (3 + JOIN_PAIRS_TMP(1)) * (list_reserve(far) + JOIN_HALVES_SLACK);
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + lists * sizeof(uint64_t);
     uint64_t costs = 2 * ((uint64_t)1 << s->n) * sizeof(uint16_t);
+    (void)pair_most;
     return tables + costs + (uint64_t)s->n_threads * worker;
 }
 
@@ -184,6 +212,8 @@ static void *join_shared_init(const nq_settings *s)
         }
     }
     sh->reserve = list_reserve(largest_block(&sh->jt));
+    sh->piece = piece_limit(sh->jt.pair_most[0] > sh->jt.pair_most[1] ? sh->jt.pair_most[0]
+                                                                      : sh->jt.pair_most[1]);
     return sh;
 }
 
@@ -199,15 +229,22 @@ static void join_worker_free(void *p)
 }
 
 /* The lists at their reservation (list_reserve), so that completing a task allocates
- * only when one of its lists is longer than any that a measured count made. */
+ * only when one of its lists is longer than any that a measured count made, and never
+ * past a list's most (the piece and the room for one more near subset). */
 static void *join_worker_init(const nq_settings *s, const void *shared)
 {
     const join_shared *sh = shared;
     join_scratch *js = calloc(1, sizeof(join_scratch));
+    size_t most =
+        sh->piece + (size_t)(sh->jt.pair_most[0] > sh->jt.pair_most[1] ? sh->jt.pair_most[0]
+                                                                       : sh->jt.pair_most[1]);
 
     (void)s;
     if (!js)
         return NULL;
+    js->piece = sh->piece;
+    js->side[JOIN_TOP].most = js->side[JOIN_BOTTOM].most = js->fit.most = most;
+    js->tmp.most = JOIN_PAIRS_TMP(most);
     if (!(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK)) ||
         join_buf_reserve(&js->side[JOIN_TOP], sh->reserve) != 0 ||
         join_buf_reserve(&js->side[JOIN_BOTTOM], sh->reserve) != 0 ||
@@ -224,25 +261,32 @@ void join_shared_reserve(void *shared, size_t masks)
     ((join_shared *)shared)->reserve = masks;
 }
 
-/* The solutions fixed by a turn among those of (top, middle), from the top half-boards
- * that fit the middle queen: the half turn's from their own images, the quarter turn's by
- * the orbit search. */
+void join_shared_pieces(void *shared, size_t masks)
+{
+    ((join_shared *)shared)->piece = masks;
+}
+
+/* The solutions fixed by a turn among those of (top, middle), from a piece of the top
+ * half-boards that fit the middle queen: the half turn's from their own images, the
+ * quarter turn's by the orbit search (of the whole task: with the first piece only). */
 static uint64_t turn_fixed(const join_tables *jt, uint32_t top, int middle, const uint64_t *tops,
-                           size_t k)
+                           size_t k, int first)
 {
     if (!turn_may_fix(jt->n, top, middle))
         return 0;
     return join_half_turn_fixed(jt, tops, k) +
-           (jt->n % 4 <= 1 ? 2 * join_symmetric(jt->n, 1, top, 0) : 0);
+           (first && jt->n % 4 <= 1 ? 2 * join_symmetric(jt->n, 1, top, 0) : 0);
 }
 
-/* The pairs of (top, middle) from the top half-boards tops[0..k) made without a middle
- * queen; *fixed gets its turn-fixed solutions. Reorders the buffers, and grows one that
- * is too short; -1 without memory. */
+/* The pairs of (top, middle) from a piece of the top half-boards, tops[0..k), made
+ * without a middle queen: against each piece of the bottom ones in turn. *fixed gets
+ * its turn-fixed solutions, the orbit search's only with the first top piece (whole).
+ * Reorders the buffers, and grows one that is too short; -1 without memory. */
 static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, int middle, size_t k,
-                        uint64_t *pairs, uint64_t *fixed)
+                        int first, uint64_t *pairs, uint64_t *fixed)
 {
     join_sides sd = join_task_sides(jt, top, middle);
+    join_piece pc = join_piece_first(jt, JOIN_BOTTOM);
     uint64_t *fit = js->side[JOIN_TOP].v;
     size_t nf = k, nb;
 
@@ -256,12 +300,34 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
         }
         fit = js->fit.v;
     }
-    nb = join_halves_growing(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid,
-                             &js->side[JOIN_BOTTOM]);
-    if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
-        return -1;
-    *fixed = turn_fixed(jt, top, middle, fit, nf);
-    *pairs = jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work);
+    *fixed = turn_fixed(jt, top, middle, fit, nf, first);
+    for (*pairs = 0; !pc.done;) {
+        nb = join_halves_piece(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, js->piece, &pc,
+                               &js->side[JOIN_BOTTOM]);
+        if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
+            return -1;
+        *pairs +=
+            jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work);
+    }
+    return 0;
+}
+
+/* The pairs of one top piece, summed over the task's middle columns (one, -1, on even
+ * boards) with their orbit weights; likewise the turn-fixed solutions. */
+static int count_piece(const join_tables *jt, join_scratch *js, uint32_t top, size_t k, int first,
+                       uint64_t *sum, uint64_t *fixed_sum)
+{
+    uint64_t pairs, fixed;
+
+    for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
+        uint32_t wm = m < 0 ? 1 : join_orbit_size(jt->n, top, m);
+        if (!wm)
+            continue;
+        if (count_middle(jt, js, top, m, k, first, &pairs, &fixed) != 0)
+            return -1;
+        *sum += wm * pairs;
+        *fixed_sum += wm * fixed;
+    }
     return 0;
 }
 
@@ -270,24 +336,13 @@ static engine_status join_complete(const engine_worker *w, const task *t, uint64
     const join_tables *jt = &((const join_shared *)w->shared)->jt;
     join_scratch *js = w->scratch;
     uint32_t top = (uint32_t)t->payload;
-    uint64_t pairs, fixed, sum = 0, fixed_sum = 0;
-    size_t k = join_halves_growing(jt, JOIN_TOP, top, 0, &js->side[JOIN_TOP]);
+    uint64_t sum = 0, fixed_sum = 0;
+    join_piece pc = join_piece_first(jt, JOIN_TOP);
 
-    if (k == SIZE_MAX)
-        return ENGINE_FAILED;
-    if (jt->n % 2 == 0) {
-        if (count_middle(jt, js, top, -1, k, &sum, &fixed_sum) != 0)
+    for (int first = 1; !pc.done; first = 0) {
+        size_t k = join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]);
+        if (k == SIZE_MAX || count_piece(jt, js, top, k, first, &sum, &fixed_sum) != 0)
             return ENGINE_FAILED;
-    } else {
-        for (int m = 0; m < jt->n; m++) {
-            uint32_t wm = join_orbit_size(jt->n, top, m);
-            if (!wm)
-                continue;
-            if (count_middle(jt, js, top, m, k, &pairs, &fixed) != 0)
-                return ENGINE_FAILED;
-            sum += wm * pairs;
-            fixed_sum += wm * fixed;
-        }
     }
     js->fixed = fixed_sum;
     js->fixed_id = t->id + 1;

@@ -33,5 +33,8 @@ static inline uint32_t join_next_subset(uint32_t x)
 /* For the tests: the masks each list of the workers that a count's shared tables (what
  * engine_join.shared_init made) will make reserves, so that completing grows them. */
 void join_shared_reserve(void *shared, size_t masks);
+/* For the tests: the masks a piece of half-boards reaches (join_halves_piece), so that a
+ * small board's lists are made and paired in many pieces. */
+void join_shared_pieces(void *shared, size_t masks);
 
 #endif

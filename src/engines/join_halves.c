@@ -137,29 +137,28 @@ static size_t fit_blocks(entries a, entries b, uint64_t forbid, uint64_t *out)
 }
 
 size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
-                                  join_buf *out)
+                                  join_piece *pc, size_t k, size_t limit, join_buf *out)
 {
     int kn = jt->near[side], kf = jt->rows[side] - kn;
     const join_block *bn = join_tables_block(jt, kn), *bf = join_tables_block(jt, kf);
     int m = __builtin_popcount(cols);
-    uint32_t x = kn ? (1u << kn) - 1 : 0;
-    size_t k = 0;
+    uint32_t x = pc->x;
     col_list cl = list_cols(cols);
 
-    assert(m == jt->rows[side]);
-    for (;;) {
+    assert(m == jt->rows[side] && !pc->done);
+    while (k < limit) {
         uint32_t c1 = pick(&cl, x), r1 = join_colex_rank(jt, c1),
                  r2 = join_colex_rank(jt, cols & ~c1);
         entries near = view_range(&jt->view[side][0], bn->start[r1], bn->start[r1 + 1]);
         entries far = view_range(&jt->view[side][1], bf->start[r2], bf->start[r2 + 1]);
         if (join_buf_room(out, k, near.k * far.k) != 0)
-            return SIZE_MAX;
+            break; /* the caller grows out, or ends the piece here */
         k += fit_blocks(near, far, forbid, out->v + k);
-        if (kn == 0 || kn == m)
+        if (kn == 0 || kn == m || (x = join_next_subset(x)) >> m) {
+            pc->done = 1;
             break;
-        x = join_next_subset(x);
-        if (x >> m)
-            break;
+        }
     }
+    pc->x = x;
     return k;
 }

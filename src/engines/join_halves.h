@@ -13,7 +13,7 @@
 
 #define JOIN_HALVES_DECLARE(isa)                                                                   \
     size_t join_halves_##isa(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,      \
-                             join_buf *out)
+                             join_piece *pc, size_t at, size_t limit, join_buf *out)
 JOIN_HALVES_DECLARE(scalar);
 JOIN_HALVES_DECLARE(avx2);
 JOIN_HALVES_DECLARE(avx512);

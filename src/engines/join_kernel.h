@@ -17,11 +17,13 @@ typedef struct join_kernel {
      * JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. */
     uint64_t (*pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
                             uint64_t *tmp, void *work);
-    /* Write the masks of every half-board of side on column set cols that has none of
-     * the bits forbid into out; returns how many, or SIZE_MAX when out is too short for
-     * the near x far placement pairs it tests (join_buf_room). */
+    /* Append to out, past its first at masks, the masks of the half-boards of side on
+     * column set cols that have none of the bits forbid, from the near column subset
+     * pc->x on: until the list holds limit masks or more, or out has no room for the
+     * next subset's near x far placement pairs (join_buf_room), or every subset is made
+     * (pc->done). pc->x is left at the next subset; returns the list's length. */
     size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
-                     join_buf *out);
+                     join_piece *pc, size_t at, size_t limit, join_buf *out);
 } join_kernel;
 
 /* The kernel for simd (enum nq_simd; auto: the widest usable), or NULL when this build

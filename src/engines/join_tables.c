@@ -42,12 +42,36 @@ static int block_count(void *user, const board_place *p)
     return 0;
 }
 
-/* The placements of k rows on n columns. */
-static uint64_t placements(int n, int k)
+static void fill_binom(join_tables *jt)
 {
+    for (int i = 0; i <= 32; i++)
+        for (int j = 0; j <= i; j++)
+            jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
+}
+
+/* The placements of k rows on jt->n columns, and in *most those on the column set that
+ * has the most (k! bounds it when there is no memory to count them per set). */
+static uint64_t placements(const join_tables *jt, int k, uint32_t *most)
+{
+    uint32_t ranks = jt->binom[jt->n][k], all = board_mask(jt->n);
+    block_walk w = {k, calloc((size_t)ranks + 1, sizeof(uint32_t)), NULL, jt};
     uint64_t count = 0;
     board_place p = {0};
-    board_walk(&p, board_mask(n), k, board_mask(n), NULL, block_count, &count);
+
+    *most = 1;
+    for (int i = 2; i <= k; i++)
+        *most *= (uint32_t)i;
+    if (!w.count) {
+        board_walk(&p, all, k, all, NULL, block_count, &count);
+        return count;
+    }
+    board_walk(&p, all, k, all, NULL, block_record, &w);
+    *most = 0;
+    for (uint32_t r = 0; r < ranks; r++) {
+        count += w.count[r];
+        *most = w.count[r] > *most ? w.count[r] : *most;
+    }
+    free(w.count);
     return count;
 }
 
@@ -66,27 +90,34 @@ static uint64_t block_bytes(int n, int k, uint64_t entries)
     return (entries ? entries : 1) * sizeof(uint64_t) + (ranks + 1) * sizeof(uint32_t);
 }
 
-uint64_t join_tables_bytes(int n, uint64_t *far_entries)
+uint64_t join_tables_bytes(int n, uint64_t *far_entries, uint64_t *pair_most)
 {
     uint64_t bytes = sizeof(join_tables), entries[4];
+    uint32_t most[4];
     int sizes[4], blocks = 0;
+    join_tables jt = {.n = n};
 
     assert(n >= 1 && n <= JOIN_MAX_N);
-    *far_entries = 0;
-    for (int side = 0; side < 2; side++)
+    fill_binom(&jt);
+    *far_entries = *pair_most = 0;
+    for (int side = 0; side < 2; side++) {
+        uint64_t pair = 1;
         for (int far = 0; far < 2; far++) {
             int rows = side_rows(n, side), k = far ? rows - rows / 2 : rows / 2, x = 0;
             while (x < blocks && sizes[x] != k)
                 x++;
             if (x == blocks) { /* one table per block size, as join_tables_block finds them */
                 sizes[blocks] = k;
-                entries[blocks] = placements(n, k);
+                entries[blocks] = placements(&jt, k, &most[blocks]);
                 bytes += block_bytes(n, k, entries[blocks++]);
             }
             bytes += 2 * (entries[x] + JOIN_VIEW_SLACK) * sizeof(uint64_t); /* diag, mask */
             if (entries[x] > *far_entries)
                 *far_entries = entries[x];
+            pair *= most[x];
         }
+        *pair_most = pair > *pair_most ? pair : *pair_most;
+    }
     return bytes;
 }
 
@@ -104,7 +135,9 @@ static int block_init(join_block *b, const join_tables *jt, int k)
         goto fail;
     board_walk(&p, all, k, all, NULL, block_record, &w);
     b->entries = 0;
+    b->most = 0;
     for (uint32_t r = 0; r < ranks; r++) {
+        b->most = w.count[r] > b->most ? w.count[r] : b->most;
         b->start[r] = (uint32_t)b->entries;
         b->entries += w.count[r];
         w.count[r] = b->start[r];
@@ -224,7 +257,7 @@ static int sample_task(void *user, const task *t)
 
 static int make_renaming(join_tables *jt)
 {
-    sample sm = {jt, 1, 0, {{0}}, {NULL, 0}, 0};
+    sample sm = {jt, 1, 0, {{0}}, {NULL, 0, 0}, 0};
 
     join_renaming_identity(&jt->rn);
     if (make_views(jt) != 0)
@@ -251,9 +284,7 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
     /* even: row h is the bottom side's first; odd: the middle row, apart from both */
     jt->rows[JOIN_BOTTOM] = side_rows(n, JOIN_BOTTOM);
     jt->d0[JOIN_BOTTOM] = n % 2 ? 1 : 0;
-    for (int i = 0; i <= 32; i++)
-        for (int j = 0; j <= i; j++)
-            jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
+    fill_binom(jt);
     for (int side = 0; side < 2; side++) {
         int sizes[2];
         jt->near[side] = jt->rows[side] / 2;
@@ -268,6 +299,8 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
             }
             jt->n_blocks++;
         }
+        jt->pair_most[side] =
+            (uint64_t)join_tables_block(jt, sizes[0])->most * join_tables_block(jt, sizes[1])->most;
     }
     if (make_renaming(jt) != 0) {
         join_tables_free(jt);
@@ -332,20 +365,40 @@ int join_buf_reserve(join_buf *b, size_t k)
     return 0;
 }
 
+/* Twice b's size, or its most if that is less, but at least k. */
+static size_t doubled(const join_buf *b, size_t k)
+{
+    size_t want = b->cap ? 2 * b->cap : 1024;
+    if (b->most && want > b->most)
+        want = b->most;
+    return want > k ? want : k;
+}
+
 int join_buf_need(join_buf *b, size_t k)
 {
     if (k + JOIN_HALVES_SLACK <= b->cap)
         return 0;
-    return join_buf_reserve(b, k > 2 * b->cap ? k : 2 * b->cap);
+    return join_buf_reserve(b, doubled(b, k));
+}
+
+size_t join_halves_piece(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                         size_t limit, join_piece *pc, join_buf *out)
+{
+    size_t k = 0;
+
+    for (;;) {
+        k = jt->kernel->halves(jt, side, cols, forbid, pc, k, limit, out);
+        if (pc->done || k >= limit)
+            return k;
+        /* no room for the next near subset's pairs: k + pair_most masks are enough */
+        if (join_buf_reserve(out, doubled(out, k + (size_t)jt->pair_most[side])) != 0)
+            return SIZE_MAX;
+    }
 }
 
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out)
 {
-    size_t k;
-
-    while ((k = jt->kernel->halves(jt, side, cols, forbid, out)) == SIZE_MAX)
-        if (join_buf_reserve(out, out->cap ? 2 * out->cap : 1024) != 0)
-            return SIZE_MAX;
-    return k;
+    join_piece pc = join_piece_first(jt, side);
+    return join_halves_piece(jt, side, cols, forbid, SIZE_MAX, &pc, out);
 }

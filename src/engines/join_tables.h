@@ -26,6 +26,7 @@ typedef struct join_block {
     uint32_t *start;  /* by colex rank of the column set: entries start[r]..start[r+1]-1 */
     uint64_t *rel;    /* per entry: bits c + i (low half) and c - i + k (high half) */
     uint64_t entries; /* placements in all */
+    uint32_t most;    /* placements on the column set that has the most */
 } join_block;
 
 /* A block's entries as one side places them (near or far block), per entry: its
@@ -45,6 +46,7 @@ typedef struct join_tables {
     int near[2];         /* rows of each side's near block; the far block has the rest */
     join_block block[4]; /* distinct block sizes, see join_tables_block */
     int n_blocks;
+    uint64_t pair_most[2]; /* per side: the most near x far pairs of one near column subset */
     uint32_t binom[33][33];
     join_renaming rn;                 /* applied to every half-board mask join_halves writes */
     join_view view[2][2];             /* by side and near/far: each block entry as placed */
@@ -57,8 +59,8 @@ typedef struct join_tables {
 int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel);
 /* The bytes join_tables_init allocates for board n, found without making them (a walk
  * over the block placements, a fraction of a second at n = 24); *far_entries gets the
- * placements of the larger block, which bound a side's half-boards per column set. */
-uint64_t join_tables_bytes(int n, uint64_t *far_entries);
+ * placements of the larger block, and *pair_most the larger of the sides' pair_most. */
+uint64_t join_tables_bytes(int n, uint64_t *far_entries, uint64_t *pair_most);
 void join_tables_free(join_tables *jt);
 /* The block table for k rows. */
 const join_block *join_tables_block(const join_tables *jt, int k);
@@ -105,6 +107,8 @@ join_sides join_task_sides(const join_tables *jt, uint32_t top, int middle);
 typedef struct join_buf {
     uint64_t *v;
     size_t cap;
+    size_t most; /* the masks doubling stops at (0: none), so that a worker's lists keep
+                    within their share of its memory */
 } join_buf;
 
 /* Whether out has room for k more masks past its first used ones (and the slack below):
@@ -112,11 +116,31 @@ typedef struct join_buf {
 int join_buf_room(const join_buf *out, size_t used, size_t k);
 /* Make b hold k masks and the slack below (it may move): 0, or -1 without memory. */
 int join_buf_reserve(join_buf *b, size_t k);
-/* The same when b is too short, to at least twice its size, so that longer and longer
- * lists move it a few times only. */
+/* The same when b is too short, to at least twice its size (or b->most, if less and
+ * enough), so that longer and longer lists move it a few times only. */
 int join_buf_need(join_buf *b, size_t k);
 
-/* jt's kernel's halves, growing out until they fit; SIZE_MAX without memory. */
+/* Where the making of one side's half-boards on one column set stands, so that a long
+ * list can be made and paired a piece at a time: the index bits (within the column set)
+ * of the next near column subset, and whether none is left. */
+typedef struct join_piece {
+    uint32_t x;
+    int done;
+} join_piece;
+
+static inline join_piece join_piece_first(const join_tables *jt, int side)
+{
+    int kn = jt->near[side];
+    return (join_piece){kn ? (1u << kn) - 1 : 0, 0};
+}
+
+/* The next piece of side's half-boards on cols without the bits forbid, from pc on, into
+ * out from its start: limit masks or more, unless fewer are left (then pc->done). out
+ * grows as it must, to limit + jt->pair_most[side] masks at most; SIZE_MAX without
+ * memory. */
+size_t join_halves_piece(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                         size_t limit, join_piece *pc, join_buf *out);
+/* All of them, in one piece. */
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out);
 
