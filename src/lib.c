@@ -416,6 +416,21 @@ int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
     return engine_slice_range(engine_of(&rs), &rs, first, end);
 }
 
+int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
+{
+    nq_settings rs;
+    int rc;
+
+    if (!s || (!costs && n_tasks))
+        return NQ_EINVAL;
+    rc = lib_check_settings(s);
+    if (rc != NQ_OK)
+        return rc;
+    rs = *s;
+    engine_resolve(engine_of(&rs), &rs);
+    return engine_task_costs(engine_of(&rs), &rs, costs, n_tasks);
+}
+
 int nq_available_cpus(void)
 {
     return affinity_cpu_count();

@@ -313,6 +313,12 @@ NQ_API int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_r
  * included: the join engine makes them). The cut depends on this build's cost models;
  * a journal records the range, so that merging does not. */
 NQ_API int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end);
+/* The engine's expected cost of each task of a count with settings s (the model that
+ * cuts slices and stratifies estimates: relative units, proportional to the expected
+ * CPU time, 1 per task for an engine without a model), by id, into costs[0..n_tasks);
+ * n_tasks must be nq_task_count's. The engine's shared tables are made for it (as for
+ * nq_slice_range). NQ_EINVAL for another n_tasks. */
+NQ_API int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks);
 
 /* The published OEIS A000170 value for n (0..27), or NQ_EUNKNOWN. */
 NQ_API int nq_known_total(int n, nq_u128 *out);

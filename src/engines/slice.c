@@ -36,32 +36,39 @@ static uint64_t slice_bound(const double *cost, uint64_t n, double total, int j,
     return i;
 }
 
-int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end)
+int engine_task_costs(const engine_desc *e, const nq_settings *s, double *cost, uint64_t n)
 {
-    cost_walk w = {e, NULL, NULL, e->task_count(s)};
-    double total = 0;
+    cost_walk w = {e, NULL, cost, n};
+    uint64_t made;
 
-    if (!s->slice_count) {
-        *first = 0, *end = w.n;
-        return NQ_OK;
-    }
-    w.cost = malloc((w.n ? w.n : 1) * sizeof(*w.cost));
-    if (!w.cost || (e->shared_init && !(w.shared = e->shared_init(s)))) {
-        free(w.cost);
+    if (e->shared_init && !(w.shared = e->shared_init(s)))
         return NQ_ENOMEM;
-    }
-    if (e->source(s, take_cost, &w) != w.n) {
-        free(w.cost);
-        if (w.shared)
-            e->shared_free((void *)w.shared);
-        return NQ_EINVAL;
-    }
+    made = e->source(s, take_cost, &w);
     if (w.shared)
         e->shared_free((void *)w.shared);
-    for (uint64_t i = 0; i < w.n; i++)
-        total += w.cost[i];
-    *first = slice_bound(w.cost, w.n, total, s->slice_index, s->slice_count);
-    *end = slice_bound(w.cost, w.n, total, s->slice_index + 1, s->slice_count);
-    free(w.cost);
+    return made == n ? NQ_OK : NQ_EINVAL;
+}
+
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end)
+{
+    uint64_t n = e->task_count(s);
+    double total = 0, *cost;
+    int rc;
+
+    if (!s->slice_count) {
+        *first = 0, *end = n;
+        return NQ_OK;
+    }
+    if (!(cost = malloc((n ? n : 1) * sizeof(*cost))))
+        return NQ_ENOMEM;
+    if ((rc = engine_task_costs(e, s, cost, n)) != NQ_OK) {
+        free(cost);
+        return rc;
+    }
+    for (uint64_t i = 0; i < n; i++)
+        total += cost[i];
+    *first = slice_bound(cost, n, total, s->slice_index, s->slice_count);
+    *end = slice_bound(cost, n, total, s->slice_index + 1, s->slice_count);
+    free(cost);
     return NQ_OK;
 }

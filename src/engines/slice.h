@@ -10,5 +10,9 @@
  * first .. end - 1, cut by expected cost; 0 and the task count without a slice.
  * NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
 int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
+/* The expected cost (engine_desc.task_cost) of each of the n tasks of resolved settings
+ * s, by id, into cost[0..n). NQ_ENOMEM, or NQ_EINVAL when the source makes another
+ * number of tasks. */
+int engine_task_costs(const engine_desc *e, const nq_settings *s, double *cost, uint64_t n);
 
 #endif
