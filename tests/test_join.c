@@ -428,36 +428,40 @@ Test(unit, refuses_boards_beyond_its_tables)
 /* ---- memory ------------------------------------------------------------------------- */
 
 /* The bytes the tables will take, found by a walk before any is made, are those that
- * join_tables_init makes: its blocks' entries and starts and the four views. */
+ * join_tables_init makes: its blocks' entries and starts and the views (two words an
+ * entry, three for a mid and far block); so are the bounds of the lists. With two blocks
+ * a side and with three. */
 Test(unit, table_bytes_are_those_the_tables_take)
 {
-    for (int n = 1; n <= 16; n++) {
-        join_tables jt;
-        uint64_t far = 0, most = 0, pair_most = 0, bytes = sizeof(join_tables);
-        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
-        for (int i = 0; i < jt.n_blocks; i++) {
-            const join_block *b = &jt.block[i];
-            bytes += (b->entries ? b->entries : 1) * sizeof(uint64_t) +
-                     (jt.binom[n][b->k] + 1) * sizeof(uint32_t);
-        }
-        for (int side = 0; side < 2; side++)
-            for (int f = 0; f < 2; f++) {
-                int k = f ? jt.rows[side] - jt.near[side] : jt.near[side];
-                uint64_t e = join_tables_block(&jt, k)->entries;
-                bytes += 2 * (e + JOIN_VIEW_SLACK) * sizeof(uint64_t);
-                most = e > most ? e : most;
+    for (int parts = 2; parts <= 3; parts++)
+        for (int n = 1; n <= 16; n++) {
+            join_tables jt;
+            uint64_t most = 0, step = 0, compose = 0, bytes = sizeof(join_tables);
+            cr_assert_eq(join_tables_init_parts(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), parts), 0,
+                         "n=%d", n);
+            for (int i = 0; i < jt.n_blocks; i++) {
+                const join_block *b = &jt.block[i];
+                bytes += (b->entries ? b->entries : 1) * sizeof(uint64_t) +
+                         (jt.binom[n][b->k] + 1) * sizeof(uint32_t);
             }
-        cr_expect_eq(join_tables_bytes(n, &far, &pair_most), bytes, "n=%d", n);
-        cr_expect_eq(far, most, "n=%d", n);
-        cr_expect_eq(pair_most,
-                     jt.pair_most[0] > jt.pair_most[1] ? jt.pair_most[0] : jt.pair_most[1], "n=%d",
-                     n);
-        join_tables_free(&jt);
-    }
+            for (int side = 0; side < 2; side++) {
+                for (int b = 0; b < parts; b++) {
+                    uint64_t e = join_tables_block(&jt, jt.k[side][b])->entries;
+                    bytes += (parts == 3 && b ? 3 : 2) * (e + JOIN_VIEW_SLACK) * sizeof(uint64_t);
+                    most = e > most ? e : most;
+                }
+                step = jt.step_most[side] > step ? jt.step_most[side] : step;
+                compose = jt.compose_most[side] > compose ? jt.compose_most[side] : compose;
+            }
+            join_census c = join_tables_census(n, parts);
+            cr_expect_eq(c.bytes, bytes, "n=%d parts=%d", n, parts);
+            cr_expect_eq(c.largest, most, "n=%d parts=%d", n, parts);
+            cr_expect_eq(c.step_most, step, "n=%d parts=%d", n, parts);
+            cr_expect_eq(c.compose_most, compose, "n=%d parts=%d", n, parts);
+            join_tables_free(&jt);
+        }
 }
 
-/* A count whose estimate passes settings.memory_limit is refused before it starts, with
- * NQ_EMEMORY; one within it runs, and so does d4, whose memory is small. */
 Test(unit, count_past_its_memory_limit_is_refused)
 {
     nq_settings s;
@@ -497,11 +501,11 @@ Test(unit, count_past_its_memory_limit_is_refused)
  * tmp), equals the one with the lists at their reservation, on each vector path; the
  * weighted sum is the OEIS total. With a piece limit, the lists are made and paired a
  * piece at a time; unique[] (if not NULL) gets each task's Burnside term. */
-static uint64_t complete_all(const engine_desc *e, const nq_settings *s, size_t reserve,
+static uint64_t complete_all(const engine_desc *e, const nq_settings *s, int parts, size_t reserve,
                              size_t piece, const task_list *tl, uint64_t *subtotal,
                              uint64_t *unique)
 {
-    void *shared = e->shared_init(s);
+    void *shared = join_shared_make(s, parts);
     uint64_t weighted = 0;
 
     cr_assert(shared);
@@ -539,8 +543,8 @@ Test(unit, lists_grow_past_their_reservation)
             s.simd = p;
             tl.k = 0;
             join_enumerate(n, collect, &tl);
-            complete_all(e, &s, 0, 0, &tl, want, NULL);
-            cr_expect_eq(complete_all(e, &s, 1, 0, &tl, got, NULL), oeis_value("A000170", n),
+            complete_all(e, &s, 2, 0, 0, &tl, want, NULL);
+            cr_expect_eq(complete_all(e, &s, 2, 1, 0, &tl, got, NULL), oeis_value("A000170", n),
                          "n=%d simd=%s", n, nq_simd_name(p));
             for (uint64_t id = 0; id < tl.k; id++)
                 cr_expect_eq(got[id], want[id], "n=%d simd=%s task %llu", n, nq_simd_name(p),
@@ -548,40 +552,52 @@ Test(unit, lists_grow_past_their_reservation)
         }
 }
 
-/* Lists made and paired in pieces (one near column subset each, and a few masks each)
- * give every task the subtotal and the Burnside term of the whole lists, on each vector
- * path; the sums are the OEIS total and eight times the unique count. */
+/* Lists made and paired in pieces (one step of the maker each, and a few masks each),
+ * and sides of three blocks (whole and in pieces), give every task the subtotal and the
+ * Burnside term of the whole lists of two blocks, on each vector path; the sums are the
+ * OEIS total and eight times the unique count. */
+static void check_pieces(const nq_settings *s, int parts, size_t piece, const task_list *tl,
+                         const uint64_t *want, const uint64_t *uwant)
+{
+    static uint64_t got[MAX_TASKS], ugot[MAX_TASKS];
+    const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
+    const char *path = nq_simd_name(s->simd);
+    uint64_t classes = 0;
+
+    cr_expect_eq(complete_all(e, s, parts, 1, piece, tl, got, ugot), oeis_value("A000170", s->n),
+                 "n=%d simd=%s parts %d piece %zu", s->n, path, parts, piece);
+    for (uint64_t id = 0; id < tl->k; id++) {
+        cr_expect(
+            got[id] == want[id] && ugot[id] == uwant[id],
+            "n=%d simd=%s parts %d piece %zu task %llu: %llu (unique %llu), whole %llu (%llu)",
+            s->n, path, parts, piece, (unsigned long long)id, (unsigned long long)got[id],
+            (unsigned long long)ugot[id], (unsigned long long)want[id],
+            (unsigned long long)uwant[id]);
+        classes += ugot[id];
+    }
+    cr_expect_eq(classes, 8 * oeis_value("A002562", s->n), "n=%d simd=%s parts %d piece %zu", s->n,
+                 path, parts, piece);
+}
+
 Test(unit, lists_paired_in_pieces)
 {
     static const size_t pieces[] = {1, 7, 300};
     static task_list tl;
-    static uint64_t want[MAX_TASKS], got[MAX_TASKS], uwant[MAX_TASKS], ugot[MAX_TASKS];
+    static uint64_t want[MAX_TASKS], uwant[MAX_TASKS];
     const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
 
     for (int n = 1; n <= 14; n++)
-        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p))
-            for (size_t q = 0; q < sizeof(pieces) / sizeof(pieces[0]); q++) {
-                nq_settings s;
-                uint64_t classes = 0;
-                nq_default_settings(&s);
-                s.n = n;
-                s.simd = p;
-                tl.k = 0;
-                join_enumerate(n, collect, &tl);
-                complete_all(e, &s, 0, 0, &tl, want, uwant);
-                cr_expect_eq(complete_all(e, &s, 1, pieces[q], &tl, got, ugot),
-                             oeis_value("A000170", n), "n=%d simd=%s piece %zu", n, nq_simd_name(p),
-                             pieces[q]);
-                for (uint64_t id = 0; id < tl.k; id++) {
-                    cr_expect(got[id] == want[id] && ugot[id] == uwant[id],
-                              "n=%d simd=%s piece %zu task %llu: %llu (unique %llu), whole %llu "
-                              "(%llu)",
-                              n, nq_simd_name(p), pieces[q], (unsigned long long)id,
-                              (unsigned long long)got[id], (unsigned long long)ugot[id],
-                              (unsigned long long)want[id], (unsigned long long)uwant[id]);
-                    classes += ugot[id];
-                }
-                cr_expect_eq(classes, 8 * oeis_value("A002562", n), "n=%d simd=%s piece %zu", n,
-                             nq_simd_name(p), pieces[q]);
-            }
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
+            nq_settings s;
+            nq_default_settings(&s);
+            s.n = n;
+            s.simd = p;
+            tl.k = 0;
+            join_enumerate(n, collect, &tl);
+            complete_all(e, &s, 2, 0, 0, &tl, want, uwant);
+            check_pieces(&s, 3, 0, &tl, want, uwant);
+            for (size_t q = 0; q < sizeof(pieces) / sizeof(pieces[0]); q++)
+                for (int parts = 2; parts <= 3; parts++)
+                    check_pieces(&s, parts, pieces[q], &tl, want, uwant);
+        }
 }

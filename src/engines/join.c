@@ -44,25 +44,28 @@ static int turn_may_fix(int n, uint32_t top, int middle)
 
 typedef struct join_scratch {
     join_buf side[2], tmp, fit; /* fit: the top half-boards that fit one middle queen */
+    join_far far;               /* three blocks a side: a far part's entries */
     size_t piece;               /* the masks a piece of half-boards reaches */
     uint64_t fixed_id, fixed;   /* the last task's turn-fixed solutions, for join_unique */
     void *work;                 /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
 } join_scratch;
 
-/* What a count's workers share: the tables, and for the cost model the placements of
- * each block size on every column set, indexed by the set itself, so that a task's cost
- * takes no rank computations (2^n entries per block size; join_task_cost). */
+/* What a count's workers share: the tables, and for the cost model each side's
+ * placements of the near block and candidates of the far part on every column set,
+ * indexed by the set itself, so that a task's cost takes no rank computations (2^n
+ * entries each; join_task_cost). Sides of the same blocks share them. */
 typedef struct join_shared {
-    join_tables jt;             /* first: the kernels take it alone */
-    uint16_t *placements[2][2]; /* by side and near (0) or far (1) block; may alias */
-    size_t reserve;             /* the masks each list of a worker holds before its first task */
-    size_t piece;               /* the masks a piece of half-boards reaches (join_halves_piece) */
+    join_tables jt;       /* first: the kernels take it alone */
+    uint16_t *near_by[2]; /* at most 6 rows: at most 720 placements on a set */
+    uint32_t *far_by[2];  /* the far block's placements, or the far part's mid x far pairs */
+    size_t reserve;       /* the masks each list of a worker holds before its first task */
+    size_t piece;         /* the masks a piece of half-boards reaches (join_halves_piece) */
+    uint64_t step_most;   /* the larger side's jt.step_most */
 } join_shared;
 
-/* Every block has at most 6 rows up to JOIN_MAX_N, so at most 6! = 720 placements on one
- * column set: 16 bits hold the count. A larger board needs wider entries. */
-_Static_assert(JOIN_MAX_N <= 25, "join_shared.placements holds counts of up to 6 rows");
+_Static_assert(JOIN_MAX_N <= 27, "a block has at most 6 rows (720 placements on a set)");
 
+/* The placements of the k-row block on each column set, indexed by the set. */
 static uint16_t *placements_by_set(const join_tables *jt, int k)
 {
     const join_block *b = join_tables_block(jt, k);
@@ -79,28 +82,70 @@ static uint16_t *placements_by_set(const join_tables *jt, int k)
     return by;
 }
 
-/* The near x far placement pairs that join_halves tests for one side on columns cols:
+/* The sum over the a-subsets x of each set c of the given size of a[x] * b[c \ x]
+ * (saturated), indexed by the set: a far part's candidates from its two blocks. */
+static uint32_t *pairs_by_set(int n, int size, int ka, const uint16_t *a, const uint16_t *b)
+{
+    uint32_t *by = calloc((size_t)1 << n, sizeof(*by));
+
+    for (uint32_t c = size ? (1u << size) - 1 : 0; by && !(c >> n);) {
+        join_cols cl = join_list_cols(c);
+        uint64_t sum = 0;
+        for (uint32_t x = ka ? (1u << ka) - 1 : 0;;) {
+            uint32_t c1 = join_pick(&cl, x);
+            sum += (uint64_t)a[c1] * b[c & ~c1];
+            if (ka == 0 || ka == size || (x = join_next_subset(x)) >> size)
+                break;
+        }
+        by[c] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
+        if (size == 0)
+            break;
+        c = join_next_subset(c);
+    }
+    return by;
+}
+
+/* Side's far part candidates on every column set: its far block's placements (two
+ * blocks), or its mid x far placement pairs over the splits of the set (three). */
+static uint32_t *far_by_set(const join_tables *jt, int side)
+{
+    const int *k = jt->k[side];
+    uint16_t *one = calloc((size_t)1 << jt->n, sizeof(*one)), *mid = NULL, *far;
+    uint32_t *by = NULL;
+
+    if (!one)
+        return NULL;
+    one[0] = 1; /* an empty block: one placement, on the empty set */
+    mid = jt->parts == 3 ? placements_by_set(jt, k[1]) : one;
+    far = placements_by_set(jt, jt->parts == 3 ? k[2] : k[1]);
+    if (mid && far) /* two blocks: an empty mid block and the far one */
+        by = jt->parts == 3 ? pairs_by_set(jt->n, k[1] + k[2], k[1], mid, far)
+                            : pairs_by_set(jt->n, k[1], 0, one, far);
+    if (mid != one)
+        free(mid);
+    free(far);
+    free(one);
+    return by;
+}
+
+/* The near x far part candidates that join_halves tests for one side on columns cols:
  * its work, and an upper bound on the half-boards it makes. */
 static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
 {
-    const uint16_t *near = sh->placements[side][0], *far = sh->placements[side][1];
+    const uint16_t *near = sh->near_by[side];
+    const uint32_t *far = sh->far_by[side];
     int kn = sh->jt.near[side], m = __builtin_popcount(cols);
     uint32_t x = kn ? (1u << kn) - 1 : 0;
     uint64_t sum = 0;
 #if !defined(__BMI2__)
-    uint32_t col[32];
-    for (int i = 0, j = 0; cols >> i; i++) /* the columns, lowest first */
-        if (cols >> i & 1)
-            col[j++] = 1u << i;
+    join_cols cl = join_list_cols(cols);
 #endif
 
     for (;;) {
 #if defined(__BMI2__)
         uint32_t c1 = _pdep_u32(x, cols); /* the members of cols that x's index bits pick */
 #else
-        uint32_t c1 = 0;
-        for (uint32_t y = x; y; y &= y - 1)
-            c1 |= col[__builtin_ctz(y)];
+        uint32_t c1 = join_pick(&cl, x);
 #endif
         sum += (uint64_t)near[c1] * far[cols & ~c1];
         if (kn == 0 || kn == m)
@@ -112,62 +157,72 @@ static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
     return sum;
 }
 
-/* A worker's working set, its lists of half-boards and the pair counter's tables, is
- * at most this, whatever n: lists longer than their share are made and paired a piece
- * at a time, so that memory grows with the shared tables, not with the threads. */
+/* A worker's working set, its lists of half-boards, a far part and the pair counter's
+ * tables, is at most this, whatever n: lists longer than their share are made and
+ * paired a piece at a time, so that memory grows with the shared tables, not with the
+ * threads. */
 #define JOIN_WORKER_BYTES ((uint64_t)64 << 20)
 
-/* The masks one list of a worker holds at most: three lists (the two sides, the tops
- * that fit a middle queen) and the pair counter's tmp of four lists share
- * JOIN_WORKER_BYTES. */
-static size_t list_most(void)
+/* The bytes of a worker's far part buffers for far parts of at most compose masks. */
+static uint64_t far_bytes(uint64_t compose)
 {
-    uint64_t lists = JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK;
+    return compose ? 2 * (compose + JOIN_VIEW_SLACK) * sizeof(uint64_t) : 0;
+}
+
+/* The masks one list of a worker holds at most: three lists (the two sides, the tops
+ * that fit a middle queen) and the pair counter's tmp of four lists share what
+ * JOIN_WORKER_BYTES leaves past the rest. */
+static size_t list_most(uint64_t compose)
+{
+    uint64_t lists =
+        JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK - far_bytes(compose);
     return (size_t)(lists / sizeof(uint64_t) / (3 + JOIN_PAIRS_TMP(1))) - JOIN_HALVES_SLACK;
 }
 
-/* The masks a piece of half-boards reaches: a list's most, less the room the last near
- * column subset may take past the limit (pair_most). */
-static size_t piece_limit(uint64_t pair_most)
+/* The masks a piece of half-boards reaches: a list's most, less the room one more
+ * step of the maker may take past the limit (step_most). */
+static size_t piece_limit(uint64_t step_most, uint64_t compose)
 {
-    size_t most = list_most();
-    return pair_most + 1 < most ? most - (size_t)pair_most : 1;
+    size_t most = list_most(compose);
+    return step_most + 1 < most ? most - (size_t)step_most : 1;
 }
 
-/* The masks a worker's lists reserve for a count whose largest block has far
+/* The masks a worker's lists reserve for a count whose largest block has largest
  * placements: a quarter of them, up to a list's most. Measured, the longest list of
  * half-boards of a whole count is 0.05 to 0.18 of them at n = 12..22 (docs/join.md), and
- * each kernel call asks room for at most one column set's near x far pairs past it
- * (pair_most, 720^2 at most at n = 24). */
-static size_t list_reserve(uint64_t far)
+ * each step of the maker asks room for at most step_most masks past it. */
+static size_t list_reserve(uint64_t largest, uint64_t compose)
 {
-    size_t r = far / 4 > 1024 ? (size_t)(far / 4) : 1024;
-    return r < list_most() ? r : list_most();
+    size_t r = largest / 4 > 1024 ? (size_t)(largest / 4) : 1024;
+    return r < list_most(compose) ? r : list_most(compose);
 }
 
-/* The tables, exact, the cost model's placements per column set (two block sizes at
- * most), and each worker's scratch: its pair-counter tables and its lists of
+/* The tables, exact, the cost model's counts per column set (the near block's and the
+ * far part's, and while they are made with three blocks, the mid and far blocks'), and
+ * each worker's scratch: its pair-counter tables, its far part and its lists of
  * half-boards (two sides, the tops that fit a middle queen, and the counter's tmp of
  * four times a side) at their reservation, which no measured count outgrew and none
  * can pass from n = 21 on, where it is the lists' most (JOIN_WORKER_BYTES). */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
-    uint64_t far, pair_most, tables = join_tables_bytes(s->n, &far, &pair_most);
-    uint64_t lists = (3 + JOIN_PAIRS_TMP(1)) * (list_reserve(far) + JOIN_HALVES_SLACK);
-    uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + lists * sizeof(uint64_t);
-    uint64_t costs = 2 * ((uint64_t)1 << s->n) * sizeof(uint16_t);
-    (void)pair_most;
-    return tables + costs + (uint64_t)s->n_threads * worker;
+    int parts = join_parts(s->n);
+    join_census c = join_tables_census(s->n, parts);
+    uint64_t reserve = list_reserve(c.largest, c.compose_most);
+    uint64_t lists = (3 + JOIN_PAIRS_TMP(1)) * (reserve + JOIN_HALVES_SLACK);
+    uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
+                      lists * sizeof(uint64_t);
+    uint64_t costs =
+        ((uint64_t)1 << s->n) * (sizeof(uint16_t) * (parts == 3 ? 3 : 2) + sizeof(uint32_t));
+    return c.bytes + costs + (uint64_t)s->n_threads * worker;
 }
 
-/* The placements of the largest block, near or far, of either side. */
+/* The placements of the largest block of either side. */
 static uint64_t largest_block(const join_tables *jt)
 {
     uint64_t most = 0;
     for (int side = 0; side < 2; side++)
-        for (int far = 0; far < 2; far++) {
-            int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
-            uint64_t e = join_tables_block(jt, k)->entries;
+        for (int b = 0; b < jt->parts; b++) {
+            uint64_t e = join_tables_block(jt, jt->k[side][b])->entries;
             most = e > most ? e : most;
         }
     return most;
@@ -176,45 +231,63 @@ static uint64_t largest_block(const join_tables *jt)
 static void join_shared_free(void *p)
 {
     join_shared *sh = p;
-    for (int i = 0; i < 4; i++) {
-        uint16_t *q = sh->placements[i / 2][i % 2];
-        int seen = 0;
-        for (int j = 0; j < i; j++)
-            seen |= sh->placements[j / 2][j % 2] == q;
-        if (!seen)
-            free(q);
+    for (int side = 0; side < 2; side++) {
+        if (side == 0 || sh->near_by[1] != sh->near_by[0])
+            free(sh->near_by[side]);
+        if (side == 0 || sh->far_by[1] != sh->far_by[0])
+            free(sh->far_by[side]);
     }
     join_tables_free(&sh->jt);
     free(sh);
 }
 
-static void *join_shared_init(const nq_settings *s)
+/* Whether the two sides have the same blocks, so that they share their counts. */
+static int same_blocks(const join_tables *jt)
+{
+    return memcmp(jt->k[0], jt->k[1], sizeof(jt->k[0])) == 0;
+}
+
+/* The cost model's counts per column set, the limits of the workers' lists. */
+static int shared_counts(join_shared *sh)
+{
+    const join_tables *jt = &sh->jt;
+    uint64_t compose =
+        jt->compose_most[0] > jt->compose_most[1] ? jt->compose_most[0] : jt->compose_most[1];
+    for (int side = 0; side < 2; side++) {
+        if (side == 1 && same_blocks(jt)) {
+            sh->near_by[1] = sh->near_by[0];
+            sh->far_by[1] = sh->far_by[0];
+        } else if (!(sh->near_by[side] = placements_by_set(jt, jt->near[side])) ||
+                   !(sh->far_by[side] = far_by_set(jt, side)))
+            return -1;
+    }
+    sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
+    sh->reserve = list_reserve(largest_block(jt), compose);
+    sh->piece = piece_limit(sh->step_most, compose);
+    return 0;
+}
+
+/* The shared tables of a count of settings s with parts blocks a side. */
+void *join_shared_make(const nq_settings *s, int parts)
 {
     join_shared *sh = calloc(1, sizeof(*sh));
     const join_kernel *kernel = join_kernel_find(s->simd);
 
     assert(kernel); /* lib.c refused a path this CPU lacks */
-    if (!sh || join_tables_init(&sh->jt, s->n, kernel) != 0) {
+    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts) != 0) {
         free(sh);
         return NULL;
     }
-    for (int i = 0; i < 4; i++) {
-        int side = i / 2, k = i % 2 ? sh->jt.rows[side] - sh->jt.near[side] : sh->jt.near[side];
-        for (int j = 0; j < i && !sh->placements[side][i % 2]; j++) {
-            int sj = j / 2, kj = j % 2 ? sh->jt.rows[sj] - sh->jt.near[sj] : sh->jt.near[sj];
-            if (kj == k)
-                sh->placements[side][i % 2] = sh->placements[sj][j % 2];
-        }
-        if (!sh->placements[side][i % 2] &&
-            !(sh->placements[side][i % 2] = placements_by_set(&sh->jt, k))) {
-            join_shared_free(sh);
-            return NULL;
-        }
+    if (shared_counts(sh) != 0) {
+        join_shared_free(sh);
+        return NULL;
     }
-    sh->reserve = list_reserve(largest_block(&sh->jt));
-    sh->piece = piece_limit(sh->jt.pair_most[0] > sh->jt.pair_most[1] ? sh->jt.pair_most[0]
-                                                                      : sh->jt.pair_most[1]);
     return sh;
+}
+
+static void *join_shared_init(const nq_settings *s)
+{
+    return join_shared_make(s, join_parts(s->n));
 }
 
 static void join_worker_free(void *p)
@@ -224,20 +297,21 @@ static void join_worker_free(void *p)
     free(js->side[1].v);
     free(js->tmp.v);
     free(js->fit.v);
+    join_far_free(&js->far);
     free(js->work);
     free(js);
 }
 
 /* The lists at their reservation (list_reserve), so that completing a task allocates
  * only when one of its lists is longer than any that a measured count made, and never
- * past a list's most (the piece and the room for one more near subset). */
+ * past a list's most (the piece and the room for one more step of the maker). */
 static void *join_worker_init(const nq_settings *s, const void *shared)
 {
     const join_shared *sh = shared;
     join_scratch *js = calloc(1, sizeof(join_scratch));
-    size_t most =
-        sh->piece + (size_t)(sh->jt.pair_most[0] > sh->jt.pair_most[1] ? sh->jt.pair_most[0]
-                                                                       : sh->jt.pair_most[1]);
+    size_t most = sh->piece + (size_t)sh->step_most;
+    uint64_t compose = sh->jt.compose_most[0] > sh->jt.compose_most[1] ? sh->jt.compose_most[0]
+                                                                       : sh->jt.compose_most[1];
 
     (void)s;
     if (!js)
@@ -245,6 +319,7 @@ static void *join_worker_init(const nq_settings *s, const void *shared)
     js->piece = sh->piece;
     js->side[JOIN_TOP].most = js->side[JOIN_BOTTOM].most = js->fit.most = most;
     js->tmp.most = JOIN_PAIRS_TMP(most);
+    js->far.diag.most = js->far.mask.most = (size_t)compose;
     if (!(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK)) ||
         join_buf_reserve(&js->side[JOIN_TOP], sh->reserve) != 0 ||
         join_buf_reserve(&js->side[JOIN_BOTTOM], sh->reserve) != 0 ||
@@ -286,7 +361,7 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
                         int first, uint64_t *pairs, uint64_t *fixed)
 {
     join_sides sd = join_task_sides(jt, top, middle);
-    join_piece pc = join_piece_first(jt, JOIN_BOTTOM);
+    join_piece pc = join_piece_first(jt, JOIN_BOTTOM, &js->far);
     uint64_t *fit = js->side[JOIN_TOP].v;
     size_t nf = k, nb;
 
@@ -337,7 +412,7 @@ static engine_status join_complete(const engine_worker *w, const task *t, uint64
     join_scratch *js = w->scratch;
     uint32_t top = (uint32_t)t->payload;
     uint64_t sum = 0, fixed_sum = 0;
-    join_piece pc = join_piece_first(jt, JOIN_TOP);
+    join_piece pc = join_piece_first(jt, JOIN_TOP, &js->far);
 
     for (int first = 1; !pc.done; first = 0) {
         size_t k = join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]);

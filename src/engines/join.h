@@ -18,10 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Largest board the join engine takes: its half-board tables grow like the number of
- * placements of n/4 rows (join_tables_bytes: 0.6 GB at n = 22, 1.9 GB at n = 24; at
- * n = 26 they would pass 10 GB, and a count would take weeks). */
-#define JOIN_MAX_N 24
+#include "nqueens/nqueens.h"
+
+/* Largest board the join engine takes: a(27) is the largest term known. Its block
+ * tables grow like the placements of a quarter of the rows up to n = 24 (two blocks a
+ * side: 0.6 GB at n = 22, 1.9 GB at n = 24), and of a sixth from n = 25 on (three
+ * blocks a side: docs/join.md has the sizes). */
+#define JOIN_MAX_N 27
 
 /* The next subset of the same size of an index set (Gosper), within 32 bits; x != 0. */
 static inline uint32_t join_next_subset(uint32_t x)
@@ -36,5 +39,8 @@ void join_shared_reserve(void *shared, size_t masks);
 /* For the tests: the masks a piece of half-boards reaches (join_halves_piece), so that a
  * small board's lists are made and paired in many pieces. */
 void join_shared_pieces(void *shared, size_t masks);
+/* For the tests: a count's shared tables (as engine_join.shared_init makes them) with
+ * parts (2 or 3) blocks a side, so that three blocks are tried on small boards. */
+void *join_shared_make(const nq_settings *s, int parts);
 
 #endif

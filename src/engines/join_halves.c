@@ -19,30 +19,6 @@
 #include <immintrin.h>
 #endif
 
-/* The columns of cols, lowest first, so that a subset of its indices maps to columns
- * with one OR per member (pdep would do it in one instruction, but is slow on AMD
- * before Zen 3). */
-typedef struct col_list {
-    uint32_t bit[32];
-} col_list;
-
-static col_list list_cols(uint32_t cols)
-{
-    col_list cl;
-    for (int i = 0; cols; cols &= cols - 1, i++)
-        cl.bit[i] = cols & -cols;
-    return cl;
-}
-
-/* The members of the listed columns picked by the index bits of x. */
-static uint32_t pick(const col_list *cl, uint32_t x)
-{
-    uint32_t out = 0;
-    for (; x; x &= x - 1)
-        out |= cl->bit[__builtin_ctz(x)];
-    return out;
-}
-
 /* The entries [lo, hi) of a block's view. */
 typedef struct entries {
     const uint64_t *diag, *mask;
@@ -115,50 +91,69 @@ fit(entries in, uint64_t fdiag, uint64_t fm, uint64_t forbid, int check_forbid, 
     return o;
 }
 
-/* The half-boards of a near block's entries in and a far block's entries outer (or the
- * other way round: the test is symmetric), the longer list in the inner loop. A forbid
- * of 0 (even boards) tests the diagonals only. */
-static size_t fit_blocks(entries a, entries b, uint64_t forbid, uint64_t *out)
+/* Append to out past its first k masks the half-boards of a near block's entries and a
+ * far part's (the test is symmetric: the longer list in the inner loop), from entry
+ * pc->j of the shorter on, one entry of it at a time while the list is shorter than
+ * limit and out has room for the longer list. Returns the list's length; pc->j is left
+ * at the entry to go on from and *stopped set when some are left, else 0. A forbid of 0
+ * (even boards) tests the diagonals only. */
+static size_t fit_blocks(entries a, entries b, uint64_t forbid, join_piece *pc, size_t k,
+                         size_t limit, join_buf *out, int *stopped)
 {
-    size_t o = 0;
+    size_t j = pc->j;
     if (a.k < b.k) {
         entries t = a;
         a = b, b = t;
     }
     if (!forbid) {
-        for (size_t j = 0; j < b.k; j++)
-            o += fit(a, b.diag[j], b.mask[j], 0, 0, out + o);
-        return o;
+        for (; j < b.k && k < limit && join_buf_room(out, k, a.k) == 0; j++)
+            k += fit(a, b.diag[j], b.mask[j], 0, 0, out->v + k);
+    } else {
+        for (; j < b.k && k < limit && join_buf_room(out, k, a.k) == 0; j++)
+            if ((b.mask[j] & forbid) == 0)
+                k += fit(a, b.diag[j], b.mask[j], forbid, 1, out->v + k);
     }
-    for (size_t j = 0; j < b.k; j++)
-        if ((b.mask[j] & forbid) == 0)
-            o += fit(a, b.diag[j], b.mask[j], forbid, 1, out + o);
-    return o;
+    *stopped = j < b.k;
+    pc->j = *stopped ? j : 0;
+    return k;
+}
+
+/* The far part's entries on cols: a block's view, or (three blocks a side) the mid and
+ * far blocks' placements that fit, made now into pc->far. */
+static int far_part(const join_tables *jt, int side, uint32_t cols, join_piece *pc, entries *far)
+{
+    if (jt->parts == 3) {
+        size_t k = join_compose(jt, side, cols, pc->far);
+        *far = (entries){pc->far->diag.v, pc->far->mask.v, k};
+        return k == SIZE_MAX ? -1 : 0;
+    }
+    const join_block *bf = join_tables_block(jt, jt->rows[side] - jt->near[side]);
+    uint32_t r = join_colex_rank(jt, cols);
+    *far = view_range(&jt->view[side][1], bf->start[r], bf->start[r + 1]);
+    return 0;
 }
 
 size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                                   join_piece *pc, size_t k, size_t limit, join_buf *out)
 {
-    int kn = jt->near[side], kf = jt->rows[side] - kn;
-    const join_block *bn = join_tables_block(jt, kn), *bf = join_tables_block(jt, kf);
-    int m = __builtin_popcount(cols);
-    uint32_t x = pc->x;
-    col_list cl = list_cols(cols);
+    int kn = jt->near[side], m = __builtin_popcount(cols);
+    const join_block *bn = join_tables_block(jt, kn);
+    join_cols cl = join_list_cols(cols);
 
     assert(m == jt->rows[side] && !pc->done);
     while (k < limit) {
-        uint32_t c1 = pick(&cl, x), r1 = join_colex_rank(jt, c1),
-                 r2 = join_colex_rank(jt, cols & ~c1);
-        entries near = view_range(&jt->view[side][0], bn->start[r1], bn->start[r1 + 1]);
-        entries far = view_range(&jt->view[side][1], bf->start[r2], bf->start[r2 + 1]);
-        if (join_buf_room(out, k, near.k * far.k) != 0)
-            break; /* the caller grows out, or ends the piece here */
-        k += fit_blocks(near, far, forbid, out->v + k);
-        if (kn == 0 || kn == m || (x = join_next_subset(x)) >> m) {
+        uint32_t c1 = join_pick(&cl, pc->x), r1 = join_colex_rank(jt, c1);
+        entries near = view_range(&jt->view[side][0], bn->start[r1], bn->start[r1 + 1]), far;
+        int stopped;
+        if (far_part(jt, side, cols & ~c1, pc, &far) != 0)
+            return SIZE_MAX;
+        k = fit_blocks(near, far, forbid, pc, k, limit, out, &stopped);
+        if (stopped)
+            break; /* the limit, or no room: the caller grows out or ends the piece */
+        if (kn == 0 || kn == m || (pc->x = join_next_subset(pc->x)) >> m) {
             pc->done = 1;
             break;
         }
     }
-    pc->x = x;
     return k;
 }

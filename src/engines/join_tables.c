@@ -75,10 +75,39 @@ static uint64_t placements(const join_tables *jt, int k, uint32_t *most)
     return count;
 }
 
-/* The rows of each side and of its near block, as join_tables_init splits them. */
+/* The rows of each side, as join_tables_init splits the board. */
 static int side_rows(int n, int side)
 {
     return side == JOIN_TOP || n % 2 ? n / 2 : n - n / 2;
+}
+
+/* The rows of side's blocks, near first: two halves, or three thirds (the far block
+ * the largest). */
+static void split_rows(int n, int side, int parts, int k[3])
+{
+    int rows = side_rows(n, side);
+    k[0] = parts == 2 ? rows / 2 : rows / 3;
+    k[1] = parts == 2 ? rows - k[0] : (rows - k[0]) / 2;
+    k[2] = parts == 2 ? 0 : rows - k[0] - k[1];
+}
+
+/* A side's step_most and compose_most (join_tables) from the most placements of its
+ * blocks on one column set: with three blocks, a far part on c columns has at most c!
+ * entries, and at most its mid x far pairs; its buffer holds one split's pairs more. */
+static void side_bounds(const join_tables *jt, int parts, const int k[3], const uint32_t most[3],
+                        uint64_t *step, uint64_t *compose)
+{
+    uint64_t far = most[1], pairs = (uint64_t)most[1] * most[2], all = 1;
+
+    *compose = 0;
+    if (parts == 3) {
+        for (int i = 2; i <= k[1] + k[2]; i++)
+            all *= (uint64_t)i;
+        far = jt->binom[k[1] + k[2]][k[1]] * pairs;
+        far = far < all ? far : all;
+        *compose = far + pairs;
+    }
+    *step = far > most[0] ? far : most[0];
 }
 
 /* The bytes of the block table for k rows: its entries and its starts per column set. */
@@ -90,35 +119,46 @@ static uint64_t block_bytes(int n, int k, uint64_t entries)
     return (entries ? entries : 1) * sizeof(uint64_t) + (ranks + 1) * sizeof(uint32_t);
 }
 
-uint64_t join_tables_bytes(int n, uint64_t *far_entries, uint64_t *pair_most)
+/* The words per entry of block b's view: diag and mask, and diag2 for a three blocks'
+ * side's mid and far. */
+static int view_words(int parts, int b)
 {
-    uint64_t bytes = sizeof(join_tables), entries[4];
+    return parts == 3 && b > 0 ? 3 : 2;
+}
+
+join_census join_tables_census(int n, int parts)
+{
+    join_census c = {sizeof(join_tables), 0, 0, 0};
+    uint64_t entries[4];
     uint32_t most[4];
     int sizes[4], blocks = 0;
     join_tables jt = {.n = n};
 
-    assert(n >= 1 && n <= JOIN_MAX_N);
+    assert(n >= 1 && n <= JOIN_MAX_N && (parts == 2 || parts == 3));
     fill_binom(&jt);
-    *far_entries = *pair_most = 0;
     for (int side = 0; side < 2; side++) {
-        uint64_t pair = 1;
-        for (int far = 0; far < 2; far++) {
-            int rows = side_rows(n, side), k = far ? rows - rows / 2 : rows / 2, x = 0;
-            while (x < blocks && sizes[x] != k)
+        int k[3];
+        uint32_t bm[3] = {1, 1, 1};
+        uint64_t step, compose;
+        split_rows(n, side, parts, k);
+        for (int b = 0; b < parts; b++) {
+            int x = 0;
+            while (x < blocks && sizes[x] != k[b])
                 x++;
             if (x == blocks) { /* one table per block size, as join_tables_block finds them */
-                sizes[blocks] = k;
-                entries[blocks] = placements(&jt, k, &most[blocks]);
-                bytes += block_bytes(n, k, entries[blocks++]);
+                sizes[blocks] = k[b];
+                entries[blocks] = placements(&jt, k[b], &most[blocks]);
+                c.bytes += block_bytes(n, k[b], entries[blocks++]);
             }
-            bytes += 2 * (entries[x] + JOIN_VIEW_SLACK) * sizeof(uint64_t); /* diag, mask */
-            if (entries[x] > *far_entries)
-                *far_entries = entries[x];
-            pair *= most[x];
+            c.bytes += view_words(parts, b) * (entries[x] + JOIN_VIEW_SLACK) * sizeof(uint64_t);
+            c.largest = entries[x] > c.largest ? entries[x] : c.largest;
+            bm[b] = most[x];
         }
-        *pair_most = pair > *pair_most ? pair : *pair_most;
+        side_bounds(&jt, parts, k, bm, &step, &compose);
+        c.step_most = step > c.step_most ? step : c.step_most;
+        c.compose_most = compose > c.compose_most ? compose : c.compose_most;
     }
-    return bytes;
+    return c;
 }
 
 static int block_init(join_block *b, const join_tables *jt, int k)
@@ -170,22 +210,27 @@ static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint6
     return join_rename(&jt->rn, side == JOIN_TOP ? lo | hi << jt->n : hi | lo << jt->n);
 }
 
-/* Each block placement's half-board mask as each side sees it, renamed: made once, so
- * that making half-boards only ORs and tests. */
+/* Each block placement's half-board mask as each side sees it, renamed, and its
+ * diagonals as the blocks it meets see them: made once, so that making half-boards only
+ * ORs and tests. */
 static int make_views(join_tables *jt)
 {
     for (int side = 0; side < 2; side++)
-        for (int far = 0; far < 2; far++) {
-            int k = far ? jt->rows[side] - jt->near[side] : jt->near[side];
-            int d0 = join_block_d0(jt, side, far), w = join_block_d0(jt, side, 1);
-            const join_block *b = join_tables_block(jt, k);
-            size_t size = (size_t)(b->entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
-            join_view *v = &jt->view[side][far];
-            if (!v->diag && (!(v->diag = calloc(1, size)) || !(v->mask = calloc(1, size))))
+        for (int b = 0; b < jt->parts; b++) {
+            int k = jt->k[side][b], d0 = join_block_d0(jt, side, b);
+            int w = join_block_d0(jt, side, 1), w2 = join_block_d0(jt, side, 2);
+            const join_block *bl = join_tables_block(jt, k);
+            size_t size = (size_t)(bl->entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
+            join_view *v = &jt->view[side][b];
+            int two = view_words(jt->parts, b) == 3;
+            if (!v->diag && (!(v->diag = calloc(1, size)) || !(v->mask = calloc(1, size)) ||
+                             (two && !(v->diag2 = calloc(1, size)))))
                 return -1;
-            for (uint64_t i = 0; i < b->entries; i++) {
-                v->diag[i] = join_block_diagonals(jt->n, k, d0, w, b->rel[i]);
-                v->mask[i] = block_mask(jt, side, k, d0, b->rel[i]);
+            for (uint64_t i = 0; i < bl->entries; i++) {
+                v->diag[i] = join_block_diagonals(jt->n, k, d0, w, bl->rel[i]);
+                v->mask[i] = block_mask(jt, side, k, d0, bl->rel[i]);
+                if (two) /* mid and far meet each other from the far block's start on */
+                    v->diag2[i] = join_block_diagonals(jt->n, k, d0, w2, bl->rel[i]);
             }
         }
     return 0;
@@ -274,10 +319,37 @@ static int make_renaming(join_tables *jt)
 
 int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
 {
-    assert(n >= 1 && n <= JOIN_MAX_N);
+    return join_tables_init_parts(jt, n, kernel, join_parts(n));
+}
+
+/* The block tables of jt's sides, one per distinct size, and each side's bounds. */
+static int make_blocks(join_tables *jt)
+{
+    for (int side = 0; side < 2; side++) {
+        uint32_t most[3] = {1, 1, 1};
+        split_rows(jt->n, side, jt->parts, jt->k[side]);
+        jt->near[side] = jt->k[side][0];
+        for (int b = 0; b < jt->parts; b++) {
+            int k = jt->k[side][b];
+            if (!join_tables_block(jt, k) && block_init(&jt->block[jt->n_blocks++], jt, k) != 0) {
+                jt->n_blocks--;
+                return -1;
+            }
+            most[b] = join_tables_block(jt, k)->most;
+        }
+        side_bounds(jt, jt->parts, jt->k[side], most, &jt->step_most[side],
+                    &jt->compose_most[side]);
+    }
+    return 0;
+}
+
+int join_tables_init_parts(join_tables *jt, int n, const join_kernel *kernel, int parts)
+{
+    assert(n >= 1 && n <= JOIN_MAX_N && (parts == 2 || parts == 3));
     memset(jt, 0, sizeof(*jt));
     jt->n = n;
     jt->kernel = kernel;
+    jt->parts = parts;
     jt->h = n / 2;
     jt->rows[JOIN_TOP] = side_rows(n, JOIN_TOP);
     jt->d0[JOIN_TOP] = 1;
@@ -285,24 +357,7 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
     jt->rows[JOIN_BOTTOM] = side_rows(n, JOIN_BOTTOM);
     jt->d0[JOIN_BOTTOM] = n % 2 ? 1 : 0;
     fill_binom(jt);
-    for (int side = 0; side < 2; side++) {
-        int sizes[2];
-        jt->near[side] = jt->rows[side] / 2;
-        sizes[0] = jt->near[side];
-        sizes[1] = jt->rows[side] - jt->near[side];
-        for (int x = 0; x < 2; x++) {
-            if (join_tables_block(jt, sizes[x]))
-                continue;
-            if (block_init(&jt->block[jt->n_blocks], jt, sizes[x]) != 0) {
-                join_tables_free(jt);
-                return -1;
-            }
-            jt->n_blocks++;
-        }
-        jt->pair_most[side] =
-            (uint64_t)join_tables_block(jt, sizes[0])->most * join_tables_block(jt, sizes[1])->most;
-    }
-    if (make_renaming(jt) != 0) {
+    if (make_blocks(jt) != 0 || make_renaming(jt) != 0) {
         join_tables_free(jt);
         return -1;
     }
@@ -312,11 +367,12 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
 void join_tables_free(join_tables *jt)
 {
     for (int side = 0; side < 2; side++)
-        for (int far = 0; far < 2; far++) {
-            join_view *v = &jt->view[side][far];
+        for (int b = 0; b < 3; b++) {
+            join_view *v = &jt->view[side][b];
             free(v->diag);
             free(v->mask);
-            *v = (join_view){NULL, NULL};
+            free(v->diag2);
+            *v = (join_view){NULL, NULL, NULL};
         }
     for (int i = 0; i < jt->n_blocks; i++) {
         free(jt->block[i].start);
@@ -386,12 +442,13 @@ size_t join_halves_piece(const join_tables *jt, int side, uint32_t cols, uint64_
 {
     size_t k = 0;
 
+    assert(jt->parts == 2 || pc->far);
     for (;;) {
         k = jt->kernel->halves(jt, side, cols, forbid, pc, k, limit, out);
-        if (pc->done || k >= limit)
+        if (k == SIZE_MAX || pc->done || k >= limit)
             return k;
-        /* no room for the next near subset's pairs: k + pair_most masks are enough */
-        if (join_buf_reserve(out, doubled(out, k + (size_t)jt->pair_most[side])) != 0)
+        /* no room for the next step: k + step_most masks are enough */
+        if (join_buf_reserve(out, doubled(out, k + (size_t)jt->step_most[side])) != 0)
             return SIZE_MAX;
     }
 }
@@ -399,6 +456,47 @@ size_t join_halves_piece(const join_tables *jt, int side, uint32_t cols, uint64_
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out)
 {
-    join_piece pc = join_piece_first(jt, side);
-    return join_halves_piece(jt, side, cols, forbid, SIZE_MAX, &pc, out);
+    join_far far = {{NULL, 0, 0}, {NULL, 0, 0}};
+    join_piece pc = join_piece_first(jt, side, &far);
+    size_t k = join_halves_piece(jt, side, cols, forbid, SIZE_MAX, &pc, out);
+
+    join_far_free(&far);
+    return k;
+}
+
+size_t join_compose(const join_tables *jt, int side, uint32_t cols, join_far *f)
+{
+    int km = jt->k[side][1], m = __builtin_popcount(cols);
+    const join_block *bm = join_tables_block(jt, km), *bf = join_tables_block(jt, m - km);
+    const join_view *vm = &jt->view[side][1], *vf = &jt->view[side][2];
+    join_cols cl = join_list_cols(cols);
+    uint32_t x = km ? (1u << km) - 1 : 0;
+    size_t k = 0;
+
+    assert(jt->parts == 3 && m == jt->k[side][1] + jt->k[side][2]);
+    for (;;) {
+        uint32_t c2 = join_pick(&cl, x), r2 = join_colex_rank(jt, c2),
+                 r3 = join_colex_rank(jt, cols & ~c2);
+        uint32_t lo2 = bm->start[r2], hi2 = bm->start[r2 + 1];
+        uint32_t lo3 = bf->start[r3], hi3 = bf->start[r3 + 1];
+        size_t pairs = (size_t)(hi2 - lo2) * (hi3 - lo3);
+        if (join_buf_need(&f->diag, k + pairs) != 0 || join_buf_need(&f->mask, k + pairs) != 0)
+            return SIZE_MAX;
+        for (uint32_t i = lo2; i < hi2; i++)
+            for (uint32_t j = lo3; j < hi3; j++) {
+                f->diag.v[k] = vm->diag[i] | vf->diag[j];
+                f->mask.v[k] = vm->mask[i] | vf->mask[j];
+                k += (vm->diag2[i] & vf->diag2[j]) == 0;
+            }
+        if (km == 0 || km == m || (x = join_next_subset(x)) >> m)
+            break;
+    }
+    return k;
+}
+
+void join_far_free(join_far *f)
+{
+    free(f->diag.v);
+    free(f->mask.v);
+    f->diag = f->mask = (join_buf){NULL, 0, 0};
 }

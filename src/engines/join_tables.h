@@ -20,7 +20,9 @@
 enum { JOIN_TOP = 0, JOIN_BOTTOM = 1 };
 
 /* All placements of one block of k consecutive rows, grouped by column set, from which
- * half-boards are made: each side is a near block (next to row h) and a far block. */
+ * half-boards are made: each side is a near block (next to row h) and a far block, or
+ * from n = 25 on, where a far block's table would pass 10 GB, a near, a mid and a far
+ * block (join_parts). */
 typedef struct join_block {
     int k;            /* rows */
     uint32_t *start;  /* by colex rank of the column set: entries start[r]..start[r+1]-1 */
@@ -35,6 +37,8 @@ typedef struct join_block {
  * entries past the last, which the vector loops may read (and then ignore). */
 typedef struct join_view {
     uint64_t *diag, *mask;
+    uint64_t *diag2; /* three blocks a side, mid and far: the diagonals where the other of
+                        the two can meet them (NULL otherwise) */
 } join_view;
 #define JOIN_VIEW_SLACK 8
 
@@ -43,32 +47,80 @@ typedef struct join_tables {
     int n, h;            /* board; row h is where the sides meet */
     int rows[2];         /* rows per side */
     int d0[2];           /* distance from row h of each side's nearest row */
-    int near[2];         /* rows of each side's near block; the far block has the rest */
+    int near[2];         /* rows of each side's near block; the far part has the rest */
+    int parts;           /* blocks per side: 2 or 3 (join_parts) */
+    int k[2][3];         /* rows of each side's blocks, near first (k[side][0] = near) */
     join_block block[4]; /* distinct block sizes, see join_tables_block */
     int n_blocks;
-    uint64_t pair_most[2]; /* per side: the most near x far pairs of one near column subset */
+    /* per side: the most masks one step of join_halves adds (the longer of a near
+     * subset's two lists), and with three blocks the most entries of a far part
+     * (join_compose), so that a worker's lists have a bound before any is made */
+    uint64_t step_most[2], compose_most[2];
     uint32_t binom[33][33];
     join_renaming rn;                 /* applied to every half-board mask join_halves writes */
-    join_view view[2][2];             /* by side and near/far: each block entry as placed */
+    join_view view[2][3];             /* by side and block: each block entry as placed */
     join_renaming turn;               /* a top half-board's mask to that of its image under the half
                                          turn, a bottom half-board (renamed to renamed) */
     const struct join_kernel *kernel; /* the hot loops this count runs */
 } join_tables;
 
-/* Tables for board n, whose half-boards kernel makes (join_kernel_find). */
+/* The blocks per side for board n: two up to n = 24; from 25 on three, so that no block
+ * has more than five rows (the tables of two blocks would pass 10 GB at n = 26). */
+static inline int join_parts(int n)
+{
+    return n <= 24 ? 2 : 3;
+}
+
+/* Tables for board n, whose half-boards kernel makes (join_kernel_find), with
+ * join_parts(n) blocks per side; join_tables_init_parts with parts (2 or 3) of them, for
+ * the tests to force three blocks on small boards. */
 int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel);
-/* The bytes join_tables_init allocates for board n, found without making them (a walk
- * over the block placements, a fraction of a second at n = 24); *far_entries gets the
- * placements of the larger block, and *pair_most the larger of the sides' pair_most. */
-uint64_t join_tables_bytes(int n, uint64_t *far_entries, uint64_t *pair_most);
+int join_tables_init_parts(join_tables *jt, int n, const struct join_kernel *kernel, int parts);
+
+/* What join_tables_init_parts makes for board n, found without making it (a walk over
+ * the block placements, a fraction of a second at n = 24): the bytes it allocates, the
+ * placements of the largest block, and the larger of the sides' step_most and
+ * compose_most. */
+typedef struct join_census {
+    uint64_t bytes, largest, step_most, compose_most;
+} join_census;
+join_census join_tables_census(int n, int parts);
 void join_tables_free(join_tables *jt);
 /* The block table for k rows. */
 const join_block *join_tables_block(const join_tables *jt, int k);
 
-/* Where a block lies: its rows are at distance d0, d0 + 1, ... from row h. */
-static inline int join_block_d0(const join_tables *jt, int side, int far)
+/* Where block b (0 near) of a side lies: its rows are at distance d0, d0 + 1, ... from
+ * row h. */
+static inline int join_block_d0(const join_tables *jt, int side, int b)
 {
-    return jt->d0[side] + (far ? jt->near[side] : 0);
+    int d0 = jt->d0[side];
+    for (int i = 0; i < b; i++)
+        d0 += jt->k[side][i];
+    return d0;
+}
+
+/* The columns of a set, lowest first, so that a subset of its indices maps to columns
+ * with one OR per member (pdep would do it in one instruction, but is slow on AMD
+ * before Zen 3). */
+typedef struct join_cols {
+    uint32_t bit[32];
+} join_cols;
+
+static inline join_cols join_list_cols(uint32_t cols)
+{
+    join_cols cl;
+    for (int i = 0; cols; cols &= cols - 1, i++)
+        cl.bit[i] = cols & -cols;
+    return cl;
+}
+
+/* The members of the listed columns picked by the index bits of x. */
+static inline uint32_t join_pick(const join_cols *cl, uint32_t x)
+{
+    uint32_t out = 0;
+    for (; x; x &= x - 1)
+        out |= cl->bit[__builtin_ctz(x)];
+    return out;
 }
 
 /* The colex rank of a column set among those of its size: a block table's index. */
@@ -80,16 +132,23 @@ static inline uint32_t join_colex_rank(const join_tables *jt, uint32_t cols)
     return rank;
 }
 
-/* A block placement's diagonals as the other block of its side can meet them, from its
- * entry rel (k rows from distance d0; the side's far block starts at distance w): its
- * queen at distance t from row h in column c is on diagonals c + t and c - t. The two
- * blocks share only the n - 1 diagonals c + t = w .. w + n - 2 and c - t = 1 - w ..
- * n - 1 - w, kept as bits 0..n-2 and 32..32+n-2, so that one AND tests both ways. */
+/* x shifted left by s, or right by -s. */
+static inline uint64_t join_shift(uint64_t x, int s)
+{
+    return s >= 0 ? x << s : x >> -s;
+}
+
+/* A block placement's diagonals as a block of its side that starts at distance w can
+ * meet them, from its entry rel (k rows from distance d0): its queen at distance t from
+ * row h in column c is on diagonals c + t and c - t. Rows nearer row h than w share with
+ * the rows from w on only the n - 1 diagonals c + t = w .. w + n - 2 and c - t = 1 - w ..
+ * n - 1 - w, kept as bits 0..n-2 and 32..32+n-2, so that one AND tests both ways; rows
+ * beyond w keep theirs among those. */
 static inline uint64_t join_block_diagonals(int n, int k, int d0, int w, uint64_t rel)
 {
     uint64_t keep = ((uint64_t)1 << (n - 1)) - 1;
-    uint64_t up = (rel & 0xffffffffu) >> (w - d0);   /* bit c + i from c + t - w */
-    uint64_t down = (rel >> 32) >> (k + d0 + 1 - w); /* bit c - i + k from c - t + w - 1 */
+    uint64_t up = join_shift(rel & 0xffffffffu, d0 - w);   /* bit c + i to c + t - w */
+    uint64_t down = join_shift(rel >> 32, w - 1 - k - d0); /* c - i + k to c - t + w - 1 */
     return (up & keep) | (down & keep) << 32;
 }
 
@@ -123,26 +182,41 @@ int join_buf_need(join_buf *b, size_t k);
 /* Where the making of one side's half-boards on one column set stands, so that a long
  * list can be made and paired a piece at a time: the index bits (within the column set)
  * of the next near column subset, and whether none is left. */
+typedef struct join_far join_far;
 typedef struct join_piece {
     uint32_t x;
+    size_t j; /* the entry of the shorter of x's two lists to go on from */
     int done;
+    join_far *far; /* three blocks a side: the far part's entries, made per near subset */
 } join_piece;
 
-static inline join_piece join_piece_first(const join_tables *jt, int side)
+static inline join_piece join_piece_first(const join_tables *jt, int side, join_far *far)
 {
     int kn = jt->near[side];
-    return (join_piece){kn ? (1u << kn) - 1 : 0, 0};
+    return (join_piece){kn ? (1u << kn) - 1 : 0, 0, 0, far};
 }
 
 /* The next piece of side's half-boards on cols without the bits forbid, from pc on, into
  * out from its start: limit masks or more, unless fewer are left (then pc->done). out
- * grows as it must, to limit + jt->pair_most[side] masks at most; SIZE_MAX without
+ * grows as it must, to limit + jt->step_most[side] masks at most; SIZE_MAX without
  * memory. */
 size_t join_halves_piece(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                          size_t limit, join_piece *pc, join_buf *out);
 /* All of them, in one piece. */
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out);
+
+/* A far part of three blocks' side: the placements of its mid and far blocks on one
+ * column set that fit each other, each entry's diagonals where the near block can meet
+ * them (diag) and its part of the half-board mask (mask), with JOIN_VIEW_SLACK entries
+ * of room past the last. */
+struct join_far {
+    join_buf diag, mask;
+};
+
+/* Make f the far part of side on cols; how many entries, or SIZE_MAX without memory. */
+size_t join_compose(const join_tables *jt, int side, uint32_t cols, join_far *f);
+void join_far_free(join_far *f);
 
 /* Of the top half-boards top[0..k) of a task whose bottom columns are its top columns
  * reversed, those that form a solution with their image under the half turn. */
