@@ -455,9 +455,9 @@ Test(unit, cli_no_pinning_chatter)
 /* Run the tool with stdout on fd (-1: closed); the exit status, stderr in o.err. */
 static int run_stdout_on(const char *const *args, int fd)
 {
-    char err_path[] = "/tmp/nq-cli-err-XXXXXX";
+    char err_path[SCRATCH_PATH];
     const char *argv[16];
-    int fe = mkstemp(err_path), st, i = 0;
+    int fe = scratch_file(err_path, sizeof(err_path), "cli-err"), st, i = 0;
     posix_spawn_file_actions_t fa;
     pid_t pid;
 
@@ -539,9 +539,9 @@ Test(unit, cli_control_bytes_are_escaped)
 /* The notes of a resumed journal name its path escaped too. */
 Test(unit, cli_journal_notes_escape_the_path)
 {
-    char dir[] = "/tmp/nq-cli-XXXXXX", path[64];
+    char dir[SCRATCH_PATH], path[SCRATCH_PATH_LONGER];
     const char *const args[] = {"count", "10", "--checkpoint", path, NULL};
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "cli"));
     snprintf(path, sizeof(path), "%s/\033[31mj", dir);
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "%s", o.err);
@@ -684,8 +684,8 @@ Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
 {
     const char *const args[] = {"count", "17",       "--engine",       "d4", "--threads",
                                 "1",     "--no-pin", "--progress=bar", NULL};
-    char err_path[] = "/tmp/nq-bar-err-XXXXXX";
-    int fe = mkstemp(err_path), st;
+    char err_path[SCRATCH_PATH];
+    int fe = scratch_file(err_path, sizeof(err_path), "bar-err"), st;
     pid_t pid;
 
     cr_assert(fe >= 0);
@@ -722,12 +722,12 @@ Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
  * to standard error, and no file named '-' appears. */
 Test(unit, cli_subtotals_dash_is_stdout)
 {
-    char dir[] = "/tmp/nq-dash-XXXXXX", want[32];
+    char dir[SCRATCH_PATH], want[32];
     const char *const plain[] = {"count", "9", "--subtotals", "-", NULL};
     const char *const json[] = {"count", "9", "--subtotals", "-", "--json", NULL};
     unsigned long long sum = 0, task, sub, weight, weighted;
 
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "dash"));
     cr_assert_eq(chdir(dir), 0); /* each test runs in its own process */
     cli_run(&o, plain);
     cr_assert_eq(o.status, 0, "%s", o.err);
