@@ -359,14 +359,15 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     for (int e = 0; e < b->n_engines; e++) {
         if (count_opts_check_engine(cmd, &each, b->engines[e]) != 0)
             return EXIT_USAGE;
-        takes_simd |= args_engine_info(b->engines[e]).has_simd;
+        for (int i = 0; i < b->n_ns; i++) /* auto: the engine it picks at each n */
+            takes_simd |= args_engine_info(args_engine_at(b->engines[e], b->ns[i])).has_simd;
     }
     if (b->co.simd != NQ_SIMD_AUTO && !takes_simd)
         return args_usage_error(cmd, "--simd does not apply to these engines, which have no "
                                      "vector paths (--simd picks the join engine's)");
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
-            if (count_output_check_n(cmd, b->engines[e], b->ns[i]) != 0)
+            if (count_output_check_n(cmd, NULL, b->engines[e], b->ns[i]) != 0)
                 return EXIT_USAGE;
     return 0;
 }
