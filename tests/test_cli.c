@@ -497,6 +497,8 @@ Test(unit, cli_lost_output_fails)
         {"help", "bench", NULL},
         {"verify", "4", "5", "--json", NULL},
         {"bench", "-n", "6", "-r", "1", NULL},
+        {"estimate", "8", "-s", "0.1", NULL},
+        {"estimate", "--help", NULL},
     };
     int full = open("/dev/full", O_WRONLY);
     cr_assert(full >= 0);
@@ -505,6 +507,14 @@ Test(unit, cli_lost_output_fails)
         cr_expect_eq(st, 1, "%s %s > /dev/full: exit %d", cases[i][0],
                      cases[i][1] ? cases[i][1] : "", st);
         cr_expect_eq(count_lines(o.err), 1, "%s > /dev/full: %s", cases[i][0], o.err);
+        /* the command's name first, as in its other messages (issue 29) */
+        if (cases[i][0][0] != '-') {
+            const char *cmd = strcmp(cases[i][0], "help") == 0 ? cases[i][1] : cases[i][0];
+            char want[64];
+            snprintf(want, sizeof(want), "nqueens %s: ", cmd);
+            cr_expect_eq(strncmp(o.err, want, strlen(want)), 0, "%s > /dev/full: %s", cases[i][0],
+                         o.err);
+        }
         /* the message names the cause (issue 22) */
         cr_expect_not_null(strstr(o.err, "No space left on device"), "%s > /dev/full: %s",
                            cases[i][0], o.err);
@@ -783,9 +793,14 @@ Test(unit, cli_command_line_edges)
          "auto counts it with d4"},
         {{"verify", "24", "26", "--simd", "scalar", NULL}, "--simd does not apply to n = 25"},
         {{"estimate", "26", "--simd", "scalar", NULL}, "auto counts it with d4"},
+        {{"help", "--hlep", NULL}, "did you mean --help?"},
     };
     static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
-    static const char *const help[][3] = {{"help", "help", NULL}, {"--he", NULL}, {"help", NULL}};
+    static const char *const help[][3] = {{"help", "help", NULL},
+                                          {"--he", NULL},
+                                          {"help", NULL},
+                                          {"help", "--help", NULL},
+                                          {"help", "-h", NULL}};
 
     for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
         expect_usage_error(errors[i].args);
