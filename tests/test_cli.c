@@ -728,6 +728,15 @@ Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
     }
 }
 
+/* count --help names the subtotals file's columns as the file has them (issue 29). */
+Test(unit, cli_help_names_the_subtotals_columns)
+{
+    const char *const args[] = {"count", "--help", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "task,subtotal,weight,weighted"), "%s", o.out);
+}
+
 /* --subtotals - is standard output: the CSV alone goes there, the result (plain or JSON)
  * to standard error, and no file named '-' appears. */
 Test(unit, cli_subtotals_dash_is_stdout)
