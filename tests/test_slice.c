@@ -269,6 +269,7 @@ Test(unit, merge_refuses_what_is_not_one_count)
         cli_run(&o, args);
         cr_expect_eq(o.status, 1, "%s", o.err);
         cr_expect_not_null(strstr(o.err, "is unfinished"), "%s", o.err);
+        cr_expect_eq(count_lines(o.err), 1, "one line, the hint in it (issue 29): %s", o.err);
         cr_expect_not_null(strstr(o.err, "finish it with: nqueens count 12 --checkpoint"), "%s",
                            o.err);
         cr_expect_str_eq(o.out, "");
