@@ -205,6 +205,17 @@ Test(unit, bench_writers_emit_valid_reports)
     cr_expect_eq(write_and_check(BENCH_HYPERFINE, "hyperfine"), 0);
 }
 
+/* Runs whose spread passes their mean (one slow run among fast ones): Bencher's lower
+ * bound of the mean is still a time, never below 0 (issue 29). */
+Test(unit, bench_bencher_bounds_are_times)
+{
+    runs_buf[3][0] = runs_buf[3][1] = 0.01;
+    runs_buf[3][2] = 1.0;
+    make_report();
+    cr_assert_gt(results[3].stddev, results[3].mean);
+    cr_expect_eq(write_and_check(BENCH_BENCHER, "bencher"), 0);
+}
+
 Test(unit, bench_text_table)
 {
     char buf[8192] = "";
