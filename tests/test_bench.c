@@ -305,6 +305,7 @@ Test(unit, bench_cli_bad_arguments_exit_2)
         {"bench", "--export", "=r.json", NULL},
         {"bench", "--export", "json=", NULL},
         {"bench", "--export", "xml=r.xml", NULL},
+        {"bench", "-e", "all,nope", NULL},
         /* auto counts n = 26 with d4, which has no vector paths (issue 29) */
         {"bench", "-n", "26", "--simd", "scalar", NULL},
     };
@@ -357,6 +358,26 @@ Test(unit, bench_cli_simd_applies_to_every_engine)
             unlink(path);
         }
     }
+}
+
+/* 'all' in a list, as the completion offers it (-e d4,all): every engine but the GPU's,
+ * each once, in the order given (issue 29). */
+Test(unit, bench_cli_all_in_a_list)
+{
+    const char *const args[] = {"bench", "-n",       "6",  "-t",  "1",  "-r",     "1", "-w",
+                                "0",     "--no-pin", "-f", "csv", "-e", "d4,all", NULL};
+    const char *row = o.out;
+    int rows = 0, d4_rows = 0;
+
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    while ((row = strchr(row, '\n')) && *++row) {
+        rows++;
+        d4_rows += strncmp(row, "d4,", 3) == 0;
+    }
+    cr_expect_eq(strncmp(strchr(o.out, '\n') + 1, "d4,", 3), 0, "d4 first: %s", o.out);
+    cr_expect_eq(d4_rows, 1, "d4 once: %s", o.out);
+    cr_expect_geq(rows, 3, "d4 and the other engines: %s", o.out);
 }
 
 Test(unit, bench_cli_unwritable_out_fails)
