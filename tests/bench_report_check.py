@@ -170,9 +170,14 @@ def check_bencher(doc):
         lat = measures["latency"]
         for k in ("value", "lower_value", "upper_value"):
             number(lat[k], k)
-        if not lat["lower_value"] <= lat["value"] <= lat["upper_value"]:
-            raise ValueError(f"{name}: lower_value <= value <= upper_value does not hold")
-        number(measures["latency-mean"]["value"], "latency-mean")
+        if not 0 <= lat["lower_value"] <= lat["value"] <= lat["upper_value"]:
+            raise ValueError(f"{name}: 0 <= lower_value <= value <= upper_value does not hold")
+        mean = measures["latency-mean"]
+        number(mean["value"], "latency-mean")
+        if "lower_value" in mean and not 0 <= mean["lower_value"] <= mean["value"] <= \
+                mean["upper_value"]:
+            raise ValueError(f"{name}: latency-mean: 0 <= lower_value <= value <= upper_value "
+                             "does not hold")
 
 
 def check_hyperfine(doc):

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch.h"
+
 extern char **environ;
 
 typedef struct cli_out {
@@ -73,8 +75,9 @@ static inline int cli_spawn(const char *const *args, int fo, int fe)
  * full pipe. */
 static inline void cli_run(cli_out *o, const char *const *args)
 {
-    char out_path[] = "/tmp/nq-cli-out-XXXXXX", err_path[] = "/tmp/nq-cli-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
+    int fo = scratch_file(out_path, sizeof(out_path), "cli-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "cli-err");
 
     cr_assert(fo >= 0 && fe >= 0);
     o->status = cli_spawn(args, fo, fe);

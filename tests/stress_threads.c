@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "nqueens/nqueens.h"
+#include "scratch.h"
 
 static int failures;
 
@@ -181,8 +182,8 @@ static void list_polled(int n, int threads)
 
 int main(void)
 {
-    char path[] = "/tmp/nq-stress-XXXXXX";
-    int fd = mkstemp(path);
+    char path[SCRATCH_PATH];
+    int fd = scratch_file(path, sizeof(path), "stress");
     nq_result r;
 
     if (fd < 0)

@@ -169,8 +169,8 @@ static void make_report(void)
 /* Write rep in format to a file and run the checker on it; returns its exit status. */
 static int write_and_check(int format, const char *name)
 {
-    char path[] = "/tmp/nq-bench-XXXXXX", cmd[512];
-    int fd = mkstemp(path), st;
+    char path[SCRATCH_PATH], cmd[512];
+    int fd = scratch_file(path, sizeof(path), "bench"), st;
     FILE *f;
     cr_assert(fd >= 0);
     f = fdopen(fd, "w");
@@ -205,6 +205,17 @@ Test(unit, bench_writers_emit_valid_reports)
     cr_expect_eq(write_and_check(BENCH_HYPERFINE, "hyperfine"), 0);
 }
 
+/* Runs whose spread passes their mean (one slow run among fast ones): Bencher's lower
+ * bound of the mean is still a time, never below 0 (issue 29). */
+Test(unit, bench_bencher_bounds_are_times)
+{
+    runs_buf[3][0] = runs_buf[3][1] = 0.01;
+    runs_buf[3][2] = 1.0;
+    make_report();
+    cr_assert_gt(results[3].stddev, results[3].mean);
+    cr_expect_eq(write_and_check(BENCH_BENCHER, "bencher"), 0);
+}
+
 Test(unit, bench_text_table)
 {
     char buf[8192] = "";
@@ -235,11 +246,11 @@ static cli_out o;
 
 Test(unit, bench_cli_runs_and_verifies)
 {
-    char path[] = "/tmp/nq-bench-cli-XXXXXX", cmd[512], line[256];
+    char path[SCRATCH_PATH], cmd[512], line[256];
     const char *const args[] = {"bench",    "--n",  "8-10",     "--threads", "1,2",
                                 "--repeat", "2",    "--warmup", "0",         "--no-pin",
                                 "--format", "json", "--out",    path,        NULL};
-    int fd = mkstemp(path), rows = 0;
+    int fd = scratch_file(path, sizeof(path), "bench-cli"), rows = 0;
     FILE *p;
 
     cr_assert(fd >= 0);
@@ -294,6 +305,9 @@ Test(unit, bench_cli_bad_arguments_exit_2)
         {"bench", "--export", "=r.json", NULL},
         {"bench", "--export", "json=", NULL},
         {"bench", "--export", "xml=r.xml", NULL},
+        {"bench", "-e", "all,nope", NULL},
+        /* auto counts n = 26 with d4, which has no vector paths (issue 29) */
+        {"bench", "-n", "26", "--simd", "scalar", NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cli_run(&o, cases[i]);
@@ -313,12 +327,12 @@ Test(unit, bench_cli_simd_applies_to_every_engine)
         if (!nq_simd_usable(simd))
             continue;
         for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-            char path[] = "/tmp/nq-bench-simd-XXXXXX", cmd[512], line[256];
+            char path[SCRATCH_PATH], cmd[512], line[256];
             const char *const args[] = {
                 "bench", "-n",       "8",        "-t", "1",       "-r",     "1",
                 "-w",    "0",        "--no-pin", "-e", "join,d4", "--simd", nq_simd_name(simd),
                 "-f",    formats[i], "-o",       path, NULL};
-            int fd = mkstemp(path), rows = 0;
+            int fd = scratch_file(path, sizeof(path), "bench-simd"), rows = 0;
             FILE *p;
 
             cr_assert(fd >= 0);
@@ -344,6 +358,26 @@ Test(unit, bench_cli_simd_applies_to_every_engine)
             unlink(path);
         }
     }
+}
+
+/* 'all' in a list, as the completion offers it (-e d4,all): every engine but the GPU's,
+ * each once, in the order given (issue 29). */
+Test(unit, bench_cli_all_in_a_list)
+{
+    const char *const args[] = {"bench", "-n",       "6",  "-t",  "1",  "-r",     "1", "-w",
+                                "0",     "--no-pin", "-f", "csv", "-e", "d4,all", NULL};
+    const char *row = o.out;
+    int rows = 0, d4_rows = 0;
+
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    while ((row = strchr(row, '\n')) && *++row) {
+        rows++;
+        d4_rows += strncmp(row, "d4,", 3) == 0;
+    }
+    cr_expect_eq(strncmp(strchr(o.out, '\n') + 1, "d4,", 3), 0, "d4 first: %s", o.out);
+    cr_expect_eq(d4_rows, 1, "d4 once: %s", o.out);
+    cr_expect_geq(rows, 3, "d4 and the other engines: %s", o.out);
 }
 
 Test(unit, bench_cli_unwritable_out_fails)
@@ -385,10 +419,11 @@ Test(unit, bench_cli_unwritable_out_fails_before_the_runs)
  * reports written over each other: refused before anything is written (issue 22). */
 Test(unit, bench_cli_out_on_stdout_is_refused)
 {
-    char path[] = "/tmp/nq-bench-out-XXXXXX", err_path[] = "/tmp/nq-bench-err-XXXXXX";
+    char path[SCRATCH_PATH], err_path[SCRATCH_PATH];
     const char *const args[] = {"bench",    "--n", "6",        "--threads", "1",  "--repeat", "1",
                                 "--warmup", "0",   "--no-pin", "--out",     path, NULL};
-    int fo = mkstemp(path), fe = mkstemp(err_path), st;
+    int fo = scratch_file(path, sizeof(path), "bench-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "bench-err"), st;
 
     cr_assert(fo >= 0 && fe >= 0);
     cr_assert_eq(write(fo, "kept\n", 5), 5);
@@ -410,10 +445,10 @@ Test(unit, bench_cli_out_on_stdout_is_refused)
 /* --out naming a symbolic link would replace its target: refused, target kept. */
 Test(unit, bench_cli_out_through_a_link_is_refused)
 {
-    char target[] = "/tmp/nq-bench-target-XXXXXX", lnk[64];
+    char target[SCRATCH_PATH], lnk[SCRATCH_PATH_LONGER];
     const char *const args[] = {"bench",    "--n", "6",        "--threads", "1", "--repeat", "1",
                                 "--warmup", "0",   "--no-pin", "--out",     lnk, NULL};
-    int fd = mkstemp(target);
+    int fd = scratch_file(target, sizeof(target), "bench-target");
     struct stat st;
 
     cr_assert(fd >= 0);
@@ -437,12 +472,12 @@ Test(unit, bench_cli_every_format)
     static const char *const formats[] = {"json",   "csv",     "google-benchmark",
                                           "github", "bencher", "hyperfine"};
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-        char path[] = "/tmp/nq-bench-fmt-XXXXXX", cmd[512];
+        char path[SCRATCH_PATH], cmd[512];
         const char *const args[] = {
             "bench", "-n",       "7,8", "-t",     "1,2",           "-r", "2",  "-w",
             "0",     "--no-pin", "-e",  "prefix", "--prefix-rows", "2",  "-f", formats[i],
             "-o",    path,       NULL};
-        int fd = mkstemp(path);
+        int fd = scratch_file(path, sizeof(path), "bench-fmt");
         cr_assert(fd >= 0);
         close(fd);
         cli_run(&o, args);
@@ -461,7 +496,7 @@ Test(unit, bench_cli_every_format)
 Test(unit, bench_cli_several_exports)
 {
     static const char *const formats[] = {"github", "json", "hyperfine", "csv"};
-    char paths[4][32], exports[3][48], cmd[600];
+    char paths[4][SCRATCH_PATH], exports[3][SCRATCH_PATH + 16], cmd[2048];
     const char *const args[] = {
         "bench",    "-n",       "7,8",      "-t",       "1,2",      "-r",       "2",
         "-w",       "0",        "--no-pin", "-f",       formats[0], "-o",       paths[0],
@@ -472,8 +507,7 @@ Test(unit, bench_cli_several_exports)
 
     for (int i = 0; i < 4; i++) {
         int fd;
-        strcpy(paths[i], "/tmp/nq-bench-exp-XXXXXX");
-        fd = mkstemp(paths[i]);
+        fd = scratch_file(paths[i], sizeof(paths[i]), "bench-exp");
         cr_assert(fd >= 0);
         close(fd);
         if (i)
@@ -527,13 +561,14 @@ static double proc_cpu(pid_t pid)
  * deep, so that the stop comes at once). */
 Test(unit, bench_cli_ctrl_c_writes_what_was_measured)
 {
-    char path[] = "/tmp/nq-bench-int-XXXXXX", out_path[] = "/tmp/nq-bench-out-XXXXXX",
-         err_path[] = "/tmp/nq-bench-err-XXXXXX", cmd[512], line[256];
+    char path[SCRATCH_PATH], out_path[SCRATCH_PATH], err_path[SCRATCH_PATH], cmd[512], line[256];
     const char *const args[] = {"bench",    "--n",   "8,9,21",   "--threads", "1",
                                 "--repeat", "1",     "-w",       "0",         "--no-pin",
                                 "-f",       "json",  "--engine", "prefix",    "--prefix-rows",
                                 "7",        "--out", path,       NULL};
-    int fd = mkstemp(path), fo = mkstemp(out_path), fe = mkstemp(err_path), rows = 0;
+    int fd = scratch_file(path, sizeof(path), "bench-int"),
+        fo = scratch_file(out_path, sizeof(out_path), "bench-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "bench-err"), rows = 0;
     pid_t pid;
     FILE *p;
 

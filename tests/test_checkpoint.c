@@ -16,22 +16,17 @@
 #include "store/journal.h"
 
 static cli_out o;
-static char jpath[64], spath[64];
+static char jpath[SCRATCH_PATH], spath[SCRATCH_PATH_LONGER];
 
 static void make_paths(void)
 {
-    int fd;
-    strcpy(jpath, "/tmp/nq-ckpt-XXXXXX");
-    fd = mkstemp(jpath);
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(jpath);
+    cr_assert_eq(scratch_name(jpath, sizeof(jpath), "ckpt"), 0);
     snprintf(spath, sizeof(spath), "%s.csv", jpath);
 }
 
 static void cleanup(void)
 {
-    char tmp[80];
+    char tmp[SCRATCH_PATH_LONGER];
     glob_t g;
     unlink(jpath);
     unlink(spath);
@@ -104,10 +99,11 @@ Test(slow, kill9_and_resume_many_seeds)
     }
 }
 
-/* Start args with stdout discarded and stderr kept in a temporary file (*fe, path). */
+/* Start args with stdout discarded and stderr kept in a temporary file (*fe, path, of
+ * SCRATCH_PATH bytes). */
 static pid_t start_keeping_stderr(const char *const *args, int *fe, char *path)
 {
-    *fe = mkstemp(path);
+    *fe = scratch_file(path, SCRATCH_PATH, "ckpt-err");
     cr_assert(*fe >= 0);
     return cli_start(args, -1, *fe);
 }
@@ -127,7 +123,7 @@ static int finish_keeping_stderr(pid_t pid, int fe, const char *path)
  * lands inside the run), send sig and wait: the exit code, with stderr in o.err. */
 static int interrupt_after_records(const char *const *args, const char *journal, int sig)
 {
-    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    char err_path[SCRATCH_PATH];
     int fe;
     pid_t pid = start_keeping_stderr(args, &fe, err_path);
 
@@ -170,7 +166,7 @@ Test(unit, second_sigint_exits_at_once)
     const char *const args[] = {"count", "18",        "--engine", "prefix",   "--prefix-rows",
                                 "1",     "--threads", "1",        "--no-pin", "--checkpoint",
                                 jpath,   NULL};
-    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    char err_path[SCRATCH_PATH];
     int fe, st;
     pid_t pid;
 
@@ -196,14 +192,14 @@ Test(unit, second_sigint_exits_at_once)
 Test(unit, resume_hint_pastes_as_the_same_path)
 {
     static char path[1024], word[2048], got[2048];
-    char dir[] = "/tmp/nq-hint-XXXXXX";
+    char dir[SCRATCH_PATH];
     const char *const args[] = {"count",     "16", "--checkpoint", path,
                                 "--threads", "1",  "--no-pin",     NULL};
     const char *hint, *end;
     size_t len;
     int st;
 
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "hint"));
     len = (size_t)snprintf(path, sizeof(path), "%s/", dir);
     for (int d = 0; d < 3; d++) { /* three directories of 200 bytes */
         memset(path + len, 'a' + d, 200);
@@ -565,7 +561,7 @@ static int wait_within(pid_t pid, int seconds, const char *what)
 /* Run args; it must end within seconds. stderr is kept in o.err. */
 static int run_within(const char *const *args, int seconds, const char *what)
 {
-    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
+    char err_path[SCRATCH_PATH];
     int fe, st;
     pid_t pid = start_keeping_stderr(args, &fe, err_path);
     st = wait_within(pid, seconds, what);
@@ -821,7 +817,7 @@ Test(unit, concurrent_starts_one_runs)
     enum { STARTS = 6, ROUNDS = 8 };
     const char *const args[] = {"count",    "14",     "--checkpoint",  jpath, "--threads", "1",
                                 "--engine", "prefix", "--prefix-rows", "3",   "--no-pin",  NULL};
-    char err_path[STARTS][32];
+    char err_path[STARTS][SCRATCH_PATH];
     int fe[STARTS];
     pid_t pid[STARTS];
     nq_settings s;
@@ -836,7 +832,6 @@ Test(unit, concurrent_starts_one_runs)
         int fresh = 0;
         make_paths();
         for (int i = 0; i < STARTS; i++) {
-            strcpy(err_path[i], "/tmp/nq-ckpt-err-XXXXXX");
             pid[i] = start_keeping_stderr(args, &fe[i], err_path[i]);
         }
         for (int i = 0; i < STARTS; i++) {
@@ -862,8 +857,8 @@ Test(unit, concurrent_starts_one_runs)
 Test(unit, thousands_of_threads_end_promptly)
 {
     const char *const args[] = {"count", "8", "--threads", "4096", "--no-pin", NULL};
-    char out_path[] = "/tmp/nq-ckpt-out-XXXXXX", want[32];
-    int fo = mkstemp(out_path), st;
+    char out_path[SCRATCH_PATH], want[32];
+    int fo = scratch_file(out_path, sizeof(out_path), "ckpt-out"), st;
 
     cr_assert(fo >= 0);
     st = wait_within(cli_start(args, fo, -1), 60, "count 8 --threads 4096");
@@ -900,8 +895,9 @@ Test(unit, sigterm_with_thousands_of_threads_is_prompt)
 /* Run args with stdout on the file at path, opened for appending (as >>path does). */
 static int run_with_stdout_on(const char *const *args, const char *path)
 {
-    char err_path[] = "/tmp/nq-ckpt-err-XXXXXX";
-    int fo = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644), fe = mkstemp(err_path), st;
+    char err_path[SCRATCH_PATH];
+    int fo = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644),
+        fe = scratch_file(err_path, sizeof(err_path), "ckpt-err"), st;
 
     cr_assert(fo >= 0 && fe >= 0);
     st = cli_spawn(args, fo, fe);
@@ -936,7 +932,7 @@ static void expect_same_file_refused(int st, const char *what)
 Test(unit, outputs_that_are_one_file_are_refused)
 {
     static char before[65536], after[65536];
-    char dotted[80], linked[80];
+    char dotted[SCRATCH_PATH_LONGER], linked[SCRATCH_PATH_LONGER];
     const char *const dot[] = {"count", "12",          "--no-pin", "--checkpoint",
                                jpath,   "--subtotals", dotted,     NULL};
     const char *const hard[] = {"count", "12",          "--no-pin", "--checkpoint",
@@ -946,7 +942,7 @@ Test(unit, outputs_that_are_one_file_are_refused)
     ssize_t len;
 
     make_paths();
-    snprintf(dotted, sizeof(dotted), "/tmp/./%s", jpath + 5);
+    cr_assert_eq(scratch_dotted(dotted, sizeof(dotted), jpath), 0);
     snprintf(linked, sizeof(linked), "%s.link", jpath);
     cli_run(&o, dot);
     expect_same_file_refused(o.status, "a new journal and --subtotals ./it");
@@ -957,7 +953,7 @@ Test(unit, outputs_that_are_one_file_are_refused)
     len = read_bytes(jpath, before, sizeof(before));
     cr_assert_gt(len, JOURNAL_HEADER_SIZE);
     cli_run(&o, dot);
-    expect_same_file_refused(o.status, "--subtotals /tmp/./journal");
+    expect_same_file_refused(o.status, "--subtotals <folder>/./journal");
     cr_assert_eq(link(jpath, linked), 0);
     cli_run(&o, hard);
     expect_same_file_refused(o.status, "--subtotals a hard link of the journal");
@@ -976,7 +972,8 @@ Test(unit, outputs_that_are_one_file_are_refused)
  * /dev/stdout (a link) is refused rather than mixing the journal with the result. */
 Test(unit, outputs_through_symbolic_links_are_refused)
 {
-    char target[80], lnk[80], dangling[80], out[] = "/tmp/nq-ckpt-out-XXXXXX";
+    char target[SCRATCH_PATH_LONGER], lnk[SCRATCH_PATH_LONGER], dangling[SCRATCH_PATH_LONGER],
+        out[SCRATCH_PATH];
     const char *const ck[] = {"count", "8", "--no-pin", "--checkpoint", lnk, NULL};
     const char *const ckd[] = {"count", "8", "--no-pin", "--checkpoint", dangling, NULL};
     const char *const sub[] = {"count", "8", "--no-pin", "--subtotals", lnk, NULL};
@@ -1004,7 +1001,7 @@ Test(unit, outputs_through_symbolic_links_are_refused)
         cr_expect_eq(file_size(target), 4, "case %zu: the target is untouched", i);
         cr_expect_eq(file_size(jpath), -1, "case %zu: nothing made where the link points", i);
     }
-    fd = mkstemp(out);
+    fd = scratch_file(out, sizeof(out), "ckpt-out");
     cr_assert(fd >= 0);
     close(fd);
     cr_expect_eq(run_with_stdout_on(dev, out), 1, "%s", o.err);

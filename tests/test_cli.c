@@ -455,9 +455,9 @@ Test(unit, cli_no_pinning_chatter)
 /* Run the tool with stdout on fd (-1: closed); the exit status, stderr in o.err. */
 static int run_stdout_on(const char *const *args, int fd)
 {
-    char err_path[] = "/tmp/nq-cli-err-XXXXXX";
+    char err_path[SCRATCH_PATH];
     const char *argv[16];
-    int fe = mkstemp(err_path), st, i = 0;
+    int fe = scratch_file(err_path, sizeof(err_path), "cli-err"), st, i = 0;
     posix_spawn_file_actions_t fa;
     pid_t pid;
 
@@ -497,6 +497,8 @@ Test(unit, cli_lost_output_fails)
         {"help", "bench", NULL},
         {"verify", "4", "5", "--json", NULL},
         {"bench", "-n", "6", "-r", "1", NULL},
+        {"estimate", "8", "-s", "0.1", NULL},
+        {"estimate", "--help", NULL},
     };
     int full = open("/dev/full", O_WRONLY);
     cr_assert(full >= 0);
@@ -505,6 +507,14 @@ Test(unit, cli_lost_output_fails)
         cr_expect_eq(st, 1, "%s %s > /dev/full: exit %d", cases[i][0],
                      cases[i][1] ? cases[i][1] : "", st);
         cr_expect_eq(count_lines(o.err), 1, "%s > /dev/full: %s", cases[i][0], o.err);
+        /* the command's name first, as in its other messages (issue 29) */
+        if (cases[i][0][0] != '-') {
+            const char *cmd = strcmp(cases[i][0], "help") == 0 ? cases[i][1] : cases[i][0];
+            char want[64];
+            snprintf(want, sizeof(want), "nqueens %s: ", cmd);
+            cr_expect_eq(strncmp(o.err, want, strlen(want)), 0, "%s > /dev/full: %s", cases[i][0],
+                         o.err);
+        }
         /* the message names the cause (issue 22) */
         cr_expect_not_null(strstr(o.err, "No space left on device"), "%s > /dev/full: %s",
                            cases[i][0], o.err);
@@ -539,9 +549,9 @@ Test(unit, cli_control_bytes_are_escaped)
 /* The notes of a resumed journal name its path escaped too. */
 Test(unit, cli_journal_notes_escape_the_path)
 {
-    char dir[] = "/tmp/nq-cli-XXXXXX", path[64];
+    char dir[SCRATCH_PATH], path[SCRATCH_PATH_LONGER];
     const char *const args[] = {"count", "10", "--checkpoint", path, NULL};
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "cli"));
     snprintf(path, sizeof(path), "%s/\033[31mj", dir);
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "%s", o.err);
@@ -684,8 +694,8 @@ Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
 {
     const char *const args[] = {"count", "17",       "--engine",       "d4", "--threads",
                                 "1",     "--no-pin", "--progress=bar", NULL};
-    char err_path[] = "/tmp/nq-bar-err-XXXXXX";
-    int fe = mkstemp(err_path), st;
+    char err_path[SCRATCH_PATH];
+    int fe = scratch_file(err_path, sizeof(err_path), "bar-err"), st;
     pid_t pid;
 
     cr_assert(fe >= 0);
@@ -718,16 +728,25 @@ Test(unit, cli_progress_bar_into_a_file_is_plain_lines)
     }
 }
 
+/* count --help names the subtotals file's columns as the file has them (issue 29). */
+Test(unit, cli_help_names_the_subtotals_columns)
+{
+    const char *const args[] = {"count", "--help", NULL};
+    cli_run(&o, args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "task,subtotal,weight,weighted"), "%s", o.out);
+}
+
 /* --subtotals - is standard output: the CSV alone goes there, the result (plain or JSON)
  * to standard error, and no file named '-' appears. */
 Test(unit, cli_subtotals_dash_is_stdout)
 {
-    char dir[] = "/tmp/nq-dash-XXXXXX", want[32];
+    char dir[SCRATCH_PATH], want[32];
     const char *const plain[] = {"count", "9", "--subtotals", "-", NULL};
     const char *const json[] = {"count", "9", "--subtotals", "-", "--json", NULL};
     unsigned long long sum = 0, task, sub, weight, weighted;
 
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "dash"));
     cr_assert_eq(chdir(dir), 0); /* each test runs in its own process */
     cli_run(&o, plain);
     cr_assert_eq(o.status, 0, "%s", o.err);
@@ -777,9 +796,20 @@ Test(unit, cli_command_line_edges)
         {{"verify", "4", "6", "-e", "prefix", "--simd", "scalar", NULL}, "--simd does not apply"},
         {{"bench", "-n", "8", "-e", "d4,prefix", "--simd", "scalar", NULL},
          "--simd does not apply"},
+        /* the engine that runs, auto's pick included, decides --simd (issue 29) */
+        {{"count", "26", "--simd", "scalar", NULL}, "auto counts it with d4"},
+        {{"count", "26", "--simd", "scalar", "--checkpoint", "never-made.nqj", NULL},
+         "auto counts it with d4"},
+        {{"verify", "24", "26", "--simd", "scalar", NULL}, "--simd does not apply to n = 25"},
+        {{"estimate", "26", "--simd", "scalar", NULL}, "auto counts it with d4"},
+        {{"help", "--hlep", NULL}, "did you mean --help?"},
     };
     static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
-    static const char *const help[][3] = {{"help", "help", NULL}, {"--he", NULL}, {"help", NULL}};
+    static const char *const help[][3] = {{"help", "help", NULL},
+                                          {"--he", NULL},
+                                          {"help", NULL},
+                                          {"help", "--help", NULL},
+                                          {"help", "-h", NULL}};
 
     for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
         expect_usage_error(errors[i].args);

@@ -375,9 +375,9 @@ static void sample_with_seed(const char *seed, const char *path, char *buf, size
 
 Test(unit, estimate_cli_seed_reproduces_the_sample)
 {
-    char path[] = "/tmp/nq-est-XXXXXX";
+    char path[SCRATCH_PATH];
     static char a[16384], b[16384], c[16384];
-    int fd = mkstemp(path);
+    int fd = scratch_file(path, sizeof(path), "est");
     cr_assert(fd >= 0);
     close(fd);
     sample_with_seed("12345", path, a, sizeof(a));
@@ -409,7 +409,7 @@ Test(unit, estimate_cli_json_fields)
  * --subtotals (task, subtotal, weight, weighted) for that id. */
 Test(unit, estimate_cli_sample_matches_count_subtotals)
 {
-    char sp[] = "/tmp/nq-est-sub-XXXXXX", ep[] = "/tmp/nq-est-smp-XXXXXX", line[256];
+    char sp[SCRATCH_PATH], ep[SCRATCH_PATH], line[256];
     static char subs[1 << 16];
     const char *const count[] = {"count", "13", "--engine", "d4", "--subtotals", sp, NULL};
     const char *const est[] = {"estimate",    "13", "--engine", "d4", "--seed", "9",
@@ -418,8 +418,8 @@ Test(unit, estimate_cli_sample_matches_count_subtotals)
     FILE *f;
     int matched = 0;
 
-    close(mkstemp(sp));
-    close(mkstemp(ep));
+    close(scratch_file(sp, sizeof(sp), "est-sub"));
+    close(scratch_file(ep, sizeof(ep), "est-smp"));
     cli_run(&o, count);
     cr_assert_eq(o.status, 0, "%s", o.err);
     f = fopen(sp, "r");
@@ -450,8 +450,8 @@ Test(unit, estimate_cli_sample_matches_count_subtotals)
 Test(unit, estimate_cli_sigint_stops)
 {
     const char *const args[] = {"estimate", "19", "--engine", "d4", "--seconds", "300", NULL};
-    char err_path[] = "/tmp/nq-est-err-XXXXXX";
-    int fe = mkstemp(err_path);
+    char err_path[SCRATCH_PATH];
+    int fe = scratch_file(err_path, sizeof(err_path), "est-err");
     pid_t pid = cli_start(args, -1, fe);
     static char err[4096];
 

@@ -15,23 +15,20 @@
 #include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
+#include "scratch.h"
 #include "store/journal.h"
 
-static char path[64];
+static char path[SCRATCH_PATH];
 
 static void make_path(void)
 {
-    int fd;
-    strcpy(path, "/tmp/nq-journal-XXXXXX");
-    fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(path); /* only the unique name is wanted: the journal creates the file */
+    /* only the unique name is wanted: the journal creates the file */
+    cr_assert_eq(scratch_name(path, sizeof(path), "journal"), 0);
 }
 
 static void cleanup(void)
 {
-    char tmp[80];
+    char tmp[SCRATCH_PATH_LONGER];
     glob_t g;
     unlink(path);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -499,7 +496,7 @@ Test(unit, unknown_kind_is_named, .fini = cleanup)
  * stay as it was, and nothing is left behind besides the journal. */
 Test(unit, planted_link_is_never_followed, .fini = cleanup)
 {
-    char victim[80], link_path[96];
+    char victim[SCRATCH_PATH_LONGER], link_path[SCRATCH_PATH_LONGER];
     unsigned char buf[16];
     nq_task_set ts = task_set_for(10, 2);
     int fd;
@@ -526,7 +523,7 @@ Test(unit, planted_link_is_never_followed, .fini = cleanup)
  * taken as a new journal, or to nothing): refused, never written through (issue 22). */
 Test(unit, journal_path_that_is_a_link_is_refused, .fini = cleanup)
 {
-    char target[80];
+    char target[SCRATCH_PATH_LONGER];
     nq_task_set ts = task_set_for(10, 2), found;
     nq_journal *j = NULL;
     nq_journal_info info;

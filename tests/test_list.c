@@ -158,8 +158,9 @@ static char *slurp_fd(int fd, size_t *len)
 
 static void run_tool(run_out *o, const char *const *args)
 {
-    char out_path[] = "/tmp/nq-list-out-XXXXXX", err_path[] = "/tmp/nq-list-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
+    int fo = scratch_file(out_path, sizeof(out_path), "list-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "list-err");
 
     cr_assert(fo >= 0 && fe >= 0);
     o->status = cli_spawn(args, fo, fe);
@@ -437,8 +438,8 @@ Test(unit, list_closed_pipe_is_a_normal_end)
     static const char *const sizes[] = {"17", "29"};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         const char *argv[] = {NQ_CLI_PATH, "list", sizes[i], NULL};
-        char err_path[] = "/tmp/nq-list-err-XXXXXX", c;
-        int fds[2], fe = mkstemp(err_path), st, newlines = 0;
+        char err_path[SCRATCH_PATH], c;
+        int fds[2], fe = scratch_file(err_path, sizeof(err_path), "list-err"), st, newlines = 0;
         posix_spawn_file_actions_t fa;
         FILE *in;
         pid_t pid;
@@ -877,9 +878,10 @@ static int line_is_solution(const char *line, int n, int *cols)
 Test(unit, sigint_ends_a_listing_with_whole_lines)
 {
     const char *const args[] = {"list", "16", "--threads", "1", "--no-pin", NULL};
-    char out_path[] = "/tmp/nq-list-int-XXXXXX", err_path[] = "/tmp/nq-list-err-XXXXXX";
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
     char line[256], err[1024] = "";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path), st, prev[16], cols[16];
+    int fo = scratch_file(out_path, sizeof(out_path), "list-int"),
+        fe = scratch_file(err_path, sizeof(err_path), "list-err"), st, prev[16], cols[16];
     unsigned long long said = 0, lines = 0;
     FILE *f;
     pid_t pid;
@@ -924,9 +926,9 @@ Test(unit, sigint_leaves_leetcode_json_valid)
 {
     const char *const args[] = {"list",     "14",       "--threads", "1",
                                 "--format", "leetcode", "--no-pin",  NULL};
-    char out_path[] = "/tmp/nq-list-lc-XXXXXX";
+    char out_path[SCRATCH_PATH];
     static char out[1 << 23];
-    int fo = mkstemp(out_path), st;
+    int fo = scratch_file(out_path, sizeof(out_path), "list-lc"), st;
     size_t len, boards = 0, depth = 0;
     pid_t pid;
 

@@ -60,8 +60,9 @@ static void mpi_wait(cli_out *out, pid_t pid, int fo, int fe)
 
 static void mpi_run(cli_out *out, int np, const char *const *args)
 {
-    char out_path[] = "/tmp/nq-mpi-out-XXXXXX", err_path[] = "/tmp/nq-mpi-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
+    int fo = scratch_file(out_path, sizeof(out_path), "mpi-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "mpi-err");
     cr_assert(fo >= 0 && fe >= 0);
     mpi_wait(out, mpi_spawn(np, args, fo, fe), fo, fe);
     close(fo);
@@ -193,9 +194,9 @@ Test(unit, mpi_lost_help_fails)
     int full = open("/dev/full", O_WRONLY);
     cr_assert(full >= 0);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        char err_path[] = "/tmp/nq-mpi-err-XXXXXX";
+        char err_path[SCRATCH_PATH];
         const char *argv[5] = {NQ_MPI_PATH};
-        int fe = mkstemp(err_path), st;
+        int fe = scratch_file(err_path, sizeof(err_path), "mpi-err"), st;
         posix_spawn_file_actions_t fa;
         pid_t pid;
         for (int k = 0; cases[i][k]; k++)
@@ -289,8 +290,9 @@ static void kill_children(pid_t pid)
  * a few records, then kill -9 every process of the run at once. */
 static void start_and_kill(int np, const char *const *args, const char *journal)
 {
-    char out_path[] = "/tmp/nq-mpi-out-XXXXXX", err_path[] = "/tmp/nq-mpi-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
+    int fo = scratch_file(out_path, sizeof(out_path), "mpi-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "mpi-err");
     pid_t pid;
     cli_out killed;
 
@@ -329,8 +331,8 @@ static void expect_partial_resume(const char *err)
 
 Test(unit, mpi_killed_job_resumes_exactly)
 {
-    char journal[] = "/tmp/nq-mpi-journal-XXXXXX", want[64];
-    int fd = mkstemp(journal);
+    char journal[SCRATCH_PATH], want[64];
+    int fd = scratch_file(journal, sizeof(journal), "mpi-journal");
     const char *const args[] = {"count",    "15",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
 
@@ -347,8 +349,8 @@ Test(unit, mpi_killed_job_resumes_exactly)
 
 Test(unit, mpi_and_nqueens_resume_each_other)
 {
-    char journal[] = "/tmp/nq-mpi-journal-XXXXXX", want[64];
-    int fd = mkstemp(journal);
+    char journal[SCRATCH_PATH], want[64];
+    int fd = scratch_file(journal, sizeof(journal), "mpi-journal");
     const char *const args[] = {"count",    "15",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
 
@@ -380,8 +382,8 @@ Test(unit, mpi_and_nqueens_resume_each_other)
  * the journal's bytes untouched, as in nqueens (issue 22). */
 Test(unit, mpi_subtotals_on_the_journal_are_refused)
 {
-    char journal[] = "/tmp/nq-mpi-journal-XXXXXX", dotted[64], before[8192], after[8192];
-    int fd = mkstemp(journal);
+    char journal[SCRATCH_PATH], dotted[SCRATCH_PATH], before[8192], after[8192];
+    int fd = scratch_file(journal, sizeof(journal), "mpi-journal");
     ssize_t len;
     const char *const make[] = {"count",    "10",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
@@ -390,7 +392,7 @@ Test(unit, mpi_subtotals_on_the_journal_are_refused)
 
     cr_assert(fd >= 0);
     close(fd);
-    snprintf(dotted, sizeof(dotted), "/tmp/./%s", journal + 5);
+    cr_assert_eq(scratch_dotted(dotted, sizeof(dotted), journal), 0);
     mpi_run(&o, 2, make);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     fd = open(journal, O_RDONLY);
@@ -419,8 +421,10 @@ static void slurp_path(const char *path, char *buf, size_t size)
 static void temp_path(char *path, size_t size, const char *what)
 {
     int fd;
-    snprintf(path, size, "/tmp/nq-mpi-%s-XXXXXX", what);
-    fd = mkstemp(path);
+    char name[32];
+
+    snprintf(name, sizeof(name), "mpi-%s", what);
+    fd = scratch_file(path, size, name);
     cr_assert(fd >= 0);
     close(fd);
 }
@@ -435,7 +439,7 @@ Test(unit, mpi_subtotals_identical_to_nqueens)
     } cases[] = {{10, 1, "d4"}, {10, 3, "d4"},     {11, 1, "d4"},   {11, 3, "d4"},  {12, 1, "d4"},
                  {12, 3, "d4"}, {12, 3, "prefix"}, {11, 2, "join"}, {12, 3, "join"}};
     static char a[65536], b[65536];
-    char mpath[64], cpath[64];
+    char mpath[SCRATCH_PATH], cpath[SCRATCH_PATH];
 
     temp_path(mpath, sizeof(mpath), "subs");
     temp_path(cpath, sizeof(cpath), "subs");
@@ -536,8 +540,9 @@ typedef struct signal_plan {
 static int start_and_signal(int np, const char *const *args, const char *journal, long records,
                             long after_ms, signal_plan plan, double deadline)
 {
-    char out_path[] = "/tmp/nq-mpi-out-XXXXXX", err_path[] = "/tmp/nq-mpi-err-XXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path), n_kids, n_hit = 0, in_time = 1;
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
+    int fo = scratch_file(out_path, sizeof(out_path), "mpi-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "mpi-err"), n_kids, n_hit = 0, in_time = 1;
     long kids[64], hit[64], frozen = 0;
     pid_t pid;
 
@@ -611,7 +616,7 @@ static int occurrences(const char *s, const char *what)
 /* The stop as nqueens count reports it, once (rank 0 only), with whole records only. */
 static void expect_interrupted(const char *journal, int n, const char *sig_name, int status)
 {
-    char hint[160], what[64];
+    char hint[SCRATCH_PATH + 128], what[64];
     snprintf(hint, sizeof(hint),
              "nqueens-mpi count: resume with: nqueens-mpi count %d "
              "--checkpoint %s\n",
@@ -647,7 +652,7 @@ static void expect_resume(int np, int n, const char *journal)
 /* n=16 on three ranks of one thread: about a second, so the signal lands inside the run. */
 static void signal_and_resume(int to, int sig, const char *sig_name)
 {
-    char journal[64];
+    char journal[SCRATCH_PATH];
     const char *const args[] = {"count",    "16",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
@@ -692,7 +697,7 @@ static int signal_frozen_worker(const char *n, const char *journal, int sig, int
  * rank that does not answer. */
 Test(unit, mpi_second_signal_exits_at_once)
 {
-    char journal[64];
+    char journal[SCRATCH_PATH];
     temp_path(journal, sizeof(journal), "journal");
     signal_frozen_worker("18", journal, SIGINT, 1, 0);
     cr_expect_eq(o.status, 128 + SIGINT, "exit %d, stderr: %s", o.status, o.err);
@@ -706,7 +711,7 @@ Test(unit, mpi_second_signal_exits_at_once)
  * enough for the SIGTERM to land inside the run. */
 Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
 {
-    char journal[64];
+    char journal[SCRATCH_PATH];
     const char *const args[] = {"count",    "17",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
@@ -724,7 +729,7 @@ Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
  * waited would not end until the rank is let go, past the deadline, and fails this. */
 Test(slow, mpi_stop_does_not_wait_for_long_tasks)
 {
-    char journal[64];
+    char journal[SCRATCH_PATH];
     temp_path(journal, sizeof(journal), "journal");
     cr_expect(signal_frozen_worker("18", journal, SIGTERM, 0, 40.0),
               "rank 0 waited for the frozen rank past its grace");
@@ -739,10 +744,10 @@ Test(slow, mpi_stop_does_not_wait_for_long_tasks)
  * and rank 0 does not wait for the grace of a stop. */
 Test(unit, mpi_silent_worker_ends_the_run_resumable)
 {
-    char journal[64];
+    char journal[SCRATCH_PATH];
     const char *const args[] = {"count",        "17",    "--threads",        "1", "--no-pin",
                                 "--checkpoint", journal, "--worker-timeout", "2", NULL};
-    char hint[160];
+    char hint[SCRATCH_PATH + 128];
 
     temp_path(journal, sizeof(journal), "journal");
     /* signal 0 to rank 1: nothing but the freeze */
@@ -765,7 +770,7 @@ Test(unit, mpi_silent_worker_ends_the_run_resumable)
  * that, not a silent rank, is what ended it. */
 Test(slow, mpi_long_batches_are_not_silence)
 {
-    char journal[64];
+    char journal[SCRATCH_PATH];
     const char *const args[] = {"count", "18",       "--engine",     "d4",    "--threads",
                                 "1",     "--no-pin", "--checkpoint", journal, "--worker-timeout",
                                 "1",     NULL};

@@ -145,24 +145,23 @@ Test(unit, slice_settings_are_checked)
 /* ---- the command line: count --slice, resume, merge ---------------------------------- */
 
 static cli_out o;
-static char dir[64];
+static char dir[SCRATCH_PATH];
 
 static const char *jp(int k)
 {
-    static char p[8][96];
+    static char p[8][SCRATCH_PATH_LONGER];
     snprintf(p[k], sizeof(p[k]), "%s/s%d.nqj", dir, k);
     return p[k];
 }
 
 static void make_dir(void)
 {
-    strcpy(dir, "/tmp/nq-slice-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "slice"));
 }
 
 static void remove_dir(void)
 {
-    char cmd[128];
+    char cmd[SCRATCH_PATH_LONGER];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);
 }
@@ -240,7 +239,7 @@ Test(unit, a_slice_prints_a_partial_total_and_resumes_its_slice)
 
 Test(unit, merge_refuses_what_is_not_one_count)
 {
-    char dup[96];
+    char dup[SCRATCH_PATH_LONGER];
     make_dir();
     count_slices("12", "join", 3);
     {
@@ -270,6 +269,7 @@ Test(unit, merge_refuses_what_is_not_one_count)
         cli_run(&o, args);
         cr_expect_eq(o.status, 1, "%s", o.err);
         cr_expect_not_null(strstr(o.err, "is unfinished"), "%s", o.err);
+        cr_expect_eq(count_lines(o.err), 1, "one line, the hint in it (issue 29): %s", o.err);
         cr_expect_not_null(strstr(o.err, "finish it with: nqueens count 12 --checkpoint"), "%s",
                            o.err);
         cr_expect_str_eq(o.out, "");

@@ -458,8 +458,9 @@ static void bench_write_bencher(const bench_report *rep, FILE *f)
         fputs("}, \"latency-mean\": {\"value\": ", f);
         bench_json_num(f, r->mean * 1e9);
         if (isfinite(r->stddev)) {
+            /* a time is never negative, whatever the spread of the runs */
             fputs(", \"lower_value\": ", f);
-            bench_json_num(f, (r->mean - r->stddev) * 1e9);
+            bench_json_num(f, fmax(r->mean - r->stddev, 0.0) * 1e9);
             fputs(", \"upper_value\": ", f);
             bench_json_num(f, (r->mean + r->stddev) * 1e9);
         }

@@ -33,7 +33,8 @@ static const args_option bench_options[] = {
      "max; the default)",
      NULL, NULL},
     {OPT_ENGINE, "engine", 'e', required_argument, "LIST",
-     "engines from {engines}, or 'all' (all\nbut cuda; default: {default_engine})", NULL, NULL},
+     "engines from {engines}; 'all' is every\none but cuda (default: {default_engine})", NULL,
+     NULL},
     {OPT_REPEAT, "repeat", 'r', required_argument, "R",
      "timed runs per measurement, 1..1000 "
      "(default 5)",
@@ -71,21 +72,27 @@ static const args_command bench_command = {
     NULL,
 };
 
-/* --engine LIST: names separated by commas, or "all". Returns how many, or -1. */
+/* Engine e at the end of out[0..*len), unless it is there already. */
+static void bench_add_engine(int *out, int *len, int cap, int e)
+{
+    int dup = 0;
+    for (int i = 0; i < *len; i++)
+        dup |= out[i] == e;
+    if (!dup && *len < cap)
+        out[(*len)++] = e;
+}
+
+/* --engine LIST: names separated by commas, where "all" stands for every engine but the
+ * GPU's (asked for by name: most hosts have none), each engine once, in the order
+ * given. Returns how many, or -1. */
 static int bench_parse_engines(const char *s, int *out, int cap)
 {
     char item[64];
     int len = 0;
 
-    if (strcmp(s, "all") == 0) {
-        for (int e = 0; strcmp(nq_engine_name(e), "unknown") != 0 && len < cap; e++)
-            if (!args_engine_info(e).takes_devices && nq_engine_from_name(nq_engine_name(e)) == e)
-                out[len++] = e; /* a GPU engine is asked for by name: most hosts have none */
-        return len;
-    }
     for (const char *p = s;;) {
         size_t k = strcspn(p, ",");
-        int e, dup = 0;
+        int e;
         if (k == 0 || k >= sizeof(item)) {
             args_usage_error("bench", "invalid --engine '%s': expected names from %s, or 'all'", s,
                              args_engine_names());
@@ -93,13 +100,17 @@ static int bench_parse_engines(const char *s, int *out, int cap)
         }
         memcpy(item, p, k);
         item[k] = '\0';
-        e = count_opts_engine("bench", item);
-        if (e < 0)
-            return -1;
-        for (int i = 0; i < len; i++)
-            dup |= out[i] == e;
-        if (!dup && len < cap)
-            out[len++] = e;
+        if (strcmp(item, "all") == 0) {
+            for (e = 0; strcmp(nq_engine_name(e), "unknown") != 0; e++)
+                if (!args_engine_info(e).takes_devices &&
+                    nq_engine_from_name(nq_engine_name(e)) == e)
+                    bench_add_engine(out, &len, cap, e);
+        } else {
+            e = count_opts_engine("bench", item);
+            if (e < 0)
+                return -1;
+            bench_add_engine(out, &len, cap, e);
+        }
         if (p[k] == '\0')
             return len;
         p += k + 1;
@@ -359,14 +370,15 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     for (int e = 0; e < b->n_engines; e++) {
         if (count_opts_check_engine(cmd, &each, b->engines[e]) != 0)
             return EXIT_USAGE;
-        takes_simd |= args_engine_info(b->engines[e]).has_simd;
+        for (int i = 0; i < b->n_ns; i++) /* auto: the engine it picks at each n */
+            takes_simd |= args_engine_info(args_engine_at(b->engines[e], b->ns[i])).has_simd;
     }
     if (b->co.simd != NQ_SIMD_AUTO && !takes_simd)
         return args_usage_error(cmd, "--simd does not apply to these engines, which have no "
                                      "vector paths (--simd picks the join engine's)");
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
-            if (count_output_check_n(cmd, b->engines[e], b->ns[i]) != 0)
+            if (count_output_check_n(cmd, NULL, b->engines[e], b->ns[i]) != 0)
                 return EXIT_USAGE;
     return 0;
 }

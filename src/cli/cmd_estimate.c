@@ -158,7 +158,8 @@ static int parse(estimate_args *a, int argc, char **argv)
                                 "--engine %s runs on the GPU, whose tasks have no CPU "
                                 "time to sample: estimate %s",
                                 nq_engine_name(a->o.engine), cpu_engine_names());
-    if (count_output_check(cmd, &a->o, 0) != 0 || count_output_check_n(cmd, a->o.engine, a->n))
+    if (count_output_check(cmd, &a->o, 0) != 0 ||
+        count_output_check_n(cmd, &a->o, a->o.engine, a->n))
         return EXIT_USAGE;
     return -1;
 }

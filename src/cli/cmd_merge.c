@@ -149,15 +149,15 @@ static int collect(const slice_file *f, int n, uint64_t *subs)
         for (uint64_t id = f[i].first; id < f[i].end; id++)
             missing += !nq_journal_lookup(j, id, &subs[id]);
         nq_journal_close(&j);
-        if (missing) {
+        if (missing) { /* one line, the command to paste whole */
             char *word = args_shell_word(f[i].path);
-            args_run_error(cmd, "journal %s (%s) is unfinished: %llu of %llu tasks recorded",
-                           f[i].path, slice_name(&f[i], name, sizeof(name)),
-                           (unsigned long long)(f[i].end - f[i].first - missing),
-                           (unsigned long long)(f[i].end - f[i].first));
-            if (word)
-                args_hint(cmd, "finish it with: %s count %d --checkpoint %s", args_program,
-                          f[i].ts.n, word);
+            args_hint(cmd,
+                      "journal %s (%s) is unfinished: %llu of %llu tasks recorded; finish "
+                      "it with: %s count %d --checkpoint %s",
+                      f[i].path, slice_name(&f[i], name, sizeof(name)),
+                      (unsigned long long)(f[i].end - f[i].first - missing),
+                      (unsigned long long)(f[i].end - f[i].first), args_program, f[i].ts.n,
+                      word ? word : f[i].path);
             free(word);
             return EXIT_RUN_FAILED;
         }

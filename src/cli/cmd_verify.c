@@ -127,9 +127,11 @@ int cmd_verify(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (count_output_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0 ||
-        count_output_check_n(cmd, o.engine, to) != 0)
+    if (count_output_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0)
         return EXIT_USAGE;
+    for (int n = from; n <= to; n++) /* every board, before the first count */
+        if (count_output_check_n(cmd, &o, o.engine, n) != 0)
+            return EXIT_USAGE;
 
     for (int n = from; n <= to; n++) {
         int ok = verify_one(&o, n, json);

@@ -90,6 +90,8 @@ static int top_level(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        if (argv[2][0] == '-') /* help --help, help --version: as they are alone */
+            return top_level(argc - 1, argv + 1);
         i = find_command(argv[2]);
         if (i < 0)
             return unknown_command(argv[2]);
@@ -133,9 +135,10 @@ static void guard_std_fds(void)
 }
 
 /* Flush and close stdout: a full disk or a closed descriptor shows up here at the
- * latest. A closed pipe ends `list` normally (it reports EPIPE itself, unbuffered); for
- * the rest the last say is SIGPIPE's, as for any tool. */
-static int close_stdout(int rc)
+ * latest, reported as the command's (cmd; NULL: the top level's). A closed pipe ends
+ * `list` normally (it reports EPIPE itself, unbuffered); for the rest the last say is
+ * SIGPIPE's, as for any tool. */
+static int close_stdout(const char *cmd, int rc)
 {
     int failed, e;
 
@@ -148,17 +151,22 @@ static int close_stdout(int rc)
         e = e ? e : errno;
     }
     if (failed && rc == 0)
-        return args_run_error(NULL, "cannot write the output: %s", strerror(e ? e : EIO));
+        return args_run_error(cmd, "cannot write the output: %s", strerror(e ? e : EIO));
     return rc;
 }
 
 int main(int argc, char **argv)
 {
+    const char *cmd = NULL;
     int rc;
 
     guard_std_fds();
     rc = top_level(argc, argv);
-    if (rc < 0)
+    if (rc < 0) {
+        cmd = commands[find_command(argv[1])].name;
         rc = commands[find_command(argv[1])].run(argc - 1, argv + 1);
-    return close_stdout(rc);
+    } else if (argc == 3 && strcmp(argv[1], "help") == 0 && find_command(argv[2]) >= 0) {
+        cmd = commands[find_command(argv[2])].name; /* help count: count's help */
+    }
+    return close_stdout(cmd, rc);
 }

@@ -866,6 +866,17 @@ int args_engine_id(const char *name)
     return NQ_EINVAL;
 }
 
+int args_engine_at(int engine, int n)
+{
+    nq_settings s;
+
+    if (engine != NQ_ENGINE_AUTO)
+        return engine;
+    nq_default_settings(&s);
+    s.n = n;
+    return nq_resolve_settings(&s) == NQ_OK ? s.engine : engine;
+}
+
 /* The first engine that has the capability (the one a message points to), or "" */
 static const char *engine_with(int devices)
 {

@@ -214,6 +214,9 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s);
 nq_engine_info args_engine_info(int engine);
 /* The engine called name, whether this build has it or not; NQ_EINVAL if none is. */
 int args_engine_id(const char *name);
+/* The engine a count of board n runs: engine itself, or for auto the one it picks
+ * there (nq_resolve_settings). */
+int args_engine_at(int engine, int n);
 /* One rule for the options that only some engines use (--prefix-rows, --devices,
  * --simd): given with an engine that does not use them (args_engine_info), they are a
  * usage error, never ignored. Returns 0, or EXIT_USAGE after a one-line message. */

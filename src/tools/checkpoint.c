@@ -33,7 +33,10 @@ int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_setti
 
     if (rc == NQ_EIO && info.sys_errno == ENOENT) {
         memset(found, 0, sizeof(*found)); /* a new journal */
-        return o->engine_set ? 0 : count_output_check(cmd, o, unique);
+        if (o->engine_set)
+            return 0;
+        rc = count_output_check(cmd, o, unique);
+        return rc ? rc : count_output_check_n(cmd, o, o->engine, s->n);
     }
     if (rc != NQ_OK)
         return args_run_error(cmd, "journal %s: %s", path, info.detail);

@@ -98,7 +98,7 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
      * --prefix-rows). */
     if (!(a->r.checkpoint && !a->o.engine_set) &&
         (count_output_check(cmd, &a->o, a->unique) != 0 ||
-         count_output_check_n(cmd, a->o.engine, a->n) != 0))
+         count_output_check_n(cmd, &a->o, a->o.engine, a->n) != 0))
         return EXIT_USAGE;
     return -1;
 }

@@ -128,14 +128,20 @@ void count_output_verify_line(FILE *f, int n, const nq_result *r)
     fprintf(f, "%9s total %-18s unique %s\n", "expected", want_total, want_unique);
 }
 
-int count_output_check_n(const char *cmd, int engine, int n)
+int count_output_check_n(const char *cmd, const count_opts *o, int engine, int n)
 {
-    int most = nq_engine_max_n(engine);
+    int most = nq_engine_max_n(engine), runs = args_engine_at(engine, n);
     if (most > 0 && n > most)
         return args_usage_error(cmd,
                                 "--engine %s takes boards up to n = %d (its tables would "
                                 "not fit): use --engine d4, or auto",
                                 nq_engine_name(engine), most);
+    /* auto takes --simd as some engine it picks does; at this n it is one engine */
+    if (o && o->simd != NQ_SIMD_AUTO && runs != engine && !args_engine_info(runs).has_simd)
+        return args_usage_error(cmd,
+                                "--simd does not apply to n = %d: auto counts it with %s, "
+                                "which has no vector paths",
+                                n, nq_engine_name(runs));
     return 0;
 }
 

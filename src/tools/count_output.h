@@ -47,7 +47,9 @@ int count_output_verify(const char *cmd, int n, const nq_result *r, const char *
  * --prefix-rows and --devices one that uses them (count_opts_check_engine). Returns 0
  * or EXIT_USAGE after a one-line message. */
 int count_output_check(const char *cmd, const count_opts *o, int unique);
-/* Usage error (reported, EXIT_USAGE) when the engine does not take board n. */
-int count_output_check_n(const char *cmd, int engine, int n);
+/* Usage error (reported, EXIT_USAGE) when the engine does not take board n, or when o
+ * (NULL: not checked) has a --simd that the engine counting board n (auto's pick
+ * included) has no use for. */
+int count_output_check_n(const char *cmd, const count_opts *o, int engine, int n);
 
 #endif

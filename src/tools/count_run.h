@@ -46,8 +46,9 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
         PROGRESS_OPTIONS("a bar when stderr is a\nterminal and the run takes over a second"),      \
     {                                                                                              \
         OPT_SUBTOTALS, "subtotals", 0, required_argument, "FILE",                                  \
-            "write every task's id and subtotal to FILE as CSV;\n"                                 \
-            "'-': to stdout, and the result to stderr",                                            \
+            "write a CSV row per task to FILE:\n"                                                  \
+            "task,subtotal,weight,weighted (weighted adds up\n"                                    \
+            "to the total); '-': stdout, the result to stderr",                                    \
             NULL, NULL                                                                             \
     }
 
