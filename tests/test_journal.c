@@ -390,7 +390,8 @@ Test(unit, duplicate_records, .fini = cleanup)
     nq_journal *j;
     nq_journal_info info;
 
-    /* The same subtotal twice is harmless and counted once. */
+    /* The same subtotal twice is harmless, counted once and written once (so that a
+     * journal never holds more records than tasks: its size is bounded). */
     make_path();
     cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
     cr_assert_eq(nq_journal_append(j, 3, 50), NQ_OK);
@@ -398,8 +399,12 @@ Test(unit, duplicate_records, .fini = cleanup)
     cr_assert_eq(nq_journal_append(j, 3, 50), NQ_OK);
     nq_journal_close(&j);
     cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
-    cr_expect_eq(info.records, 3);
+    cr_expect_eq(info.records, 2);
     cr_expect_eq(info.tasks_done, 2);
+    nq_journal_close(&j);
+    append_bound(3, 50, JOURNAL_KIND_TASK); /* one an older build wrote: still read */
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.records, 3);
     nq_journal_close(&j);
     /* A different one (written behind the library's back) is a contradiction that no
      * total may be built on. */
@@ -407,6 +412,39 @@ Test(unit, duplicate_records, .fini = cleanup)
     append_bound(5, 70, JOURNAL_KIND_TASK);
     cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
     cr_expect_neq(strstr(info.detail, "task 4"), NULL, "%s", info.detail);
+}
+
+/* A journal holds at most one record per task of its set (or of its slice) and a torn
+ * tail: one larger is refused from its size alone, before it is read into memory (a
+ * 3 GiB file once took 3.1 GB and half a minute before it was refused). The largest
+ * valid one still opens. */
+Test(unit, oversized_journal_is_refused_from_its_size, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3);
+    unsigned char torn[JOURNAL_RECORD_SIZE - 1] = {0};
+    nq_journal *j;
+    nq_journal_info info;
+    off_t full;
+
+    make_path();
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
+    for (uint64_t id = 0; id < ts.tasks; id++)
+        cr_assert_eq(nq_journal_append(j, id, id + 1), NQ_OK);
+    nq_journal_close(&j);
+    full = file_size();
+    cr_assert_eq(full, JOURNAL_HEADER_SIZE + (off_t)ts.tasks * JOURNAL_RECORD_SIZE);
+    poke(full, torn, sizeof(torn)); /* the largest a valid journal gets: a torn tail */
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.torn_bytes, sizeof(torn));
+    nq_journal_close(&j);
+    /* one whole record more than its tasks, though a valid repeat */
+    append_bound(0, 1, JOURNAL_KIND_TASK);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_not_null(strstr(info.detail, "more than its"), "%s", info.detail);
+    /* a quarter GiB of nothing after the records */
+    cr_assert_eq(truncate(path, (off_t)1 << 28), 0);
+    cr_expect_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_ECORRUPT);
+    cr_expect_not_null(strstr(info.detail, "268435456 bytes"), "%s", info.detail);
 }
 
 /* The library itself never writes such a contradiction: the append is refused, the

@@ -375,6 +375,40 @@ Test(unit, mpi_and_nqueens_resume_each_other)
     unlink(journal);
 }
 
+/* A slice's journal (nqueens count --slice), which nqueens-mpi does not run (it counts
+ * whole task sets): refused on one line before any task, with the journal untouched.
+ * It once said it was resuming, then failed with "count failed: invalid argument". */
+Test(unit, mpi_slice_journal_is_refused_at_once)
+{
+    char journal[] = "/tmp/nq-mpi-journal-XXXXXX";
+    int fd = mkstemp(journal);
+    const char *const args[] = {"count",    "12",           "--threads", "1",
+                                "--no-pin", "--checkpoint", journal,     NULL};
+    nq_settings s;
+    nq_task_set ts;
+    nq_journal *j;
+    nq_journal_info info;
+
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(journal);
+    nq_default_settings(&s);
+    s.n = 12;
+    s.engine = NQ_ENGINE_D4;
+    s.slice_index = 1;
+    s.slice_count = 3;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    cr_assert_eq(nq_journal_open(&j, journal, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    nq_journal_close(&j);
+    mpi_run(&o, 2, args);
+    cr_expect_eq(o.status, 2, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "slice 1/3"), "%s", o.err);
+    cr_expect_str_eq(o.out, "");
+    cr_expect_eq(journal_size(journal), JOURNAL_HEADER_SIZE, "no task ran");
+    unlink(journal);
+}
+
 /* ---- subtotals and progress like nqueens count ------------------------------------------ */
 
 /* --subtotals naming the journal by another spelling would replace the journal by the

@@ -289,3 +289,70 @@ Test(unit, merge_refuses_what_is_not_one_count)
     }
     remove_dir();
 }
+
+/* A journal of slice 1/3 of board 12 with nothing done yet, at path. */
+static void make_slice_journal(const char *path, int engine)
+{
+    nq_settings s = slice_settings(engine, 12, 1, 3);
+    nq_task_set ts;
+    nq_journal *j;
+    nq_journal_info info;
+
+    s.prefix_rows = engine == NQ_ENGINE_PREFIX ? 3 : 0;
+    cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    nq_journal_close(&j);
+}
+
+static off_t size_of(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* A slice's journal resumed without --slice resumes the slice; what a slice has not
+ * (a unique count, the whole set's subtotals) is refused on one line before any task
+ * runs. d4 once printed the slice's share of the unique count with exit 0, and the
+ * subtotals and join's --unique were refused only after the count. */
+Test(unit, a_slice_journal_without_slice_is_its_slice_or_refused_at_once)
+{
+    static const char *const engines[] = {"prefix", "d4", "join"};
+    static const int ids[] = {NQ_ENGINE_PREFIX, NQ_ENGINE_D4, NQ_ENGINE_JOIN};
+    char csv[112], want[64];
+
+    make_dir();
+    snprintf(csv, sizeof(csv), "%s/s.csv", dir);
+    for (int e = 0; e < 3; e++) {
+        const char *const part[] = {"count",         "12", "--engine", engines[e], "--slice", "1/3",
+                                    "--prefix-rows", "3",  "--no-pin", NULL};
+        const char *const unique[] = {"count",    "12", "--checkpoint", jp(0), "--unique",
+                                      "--no-pin", NULL};
+        const char *const subs[] = {"count",       "12", "--checkpoint", jp(0),
+                                    "--subtotals", csv,  "--no-pin",     NULL};
+        const char *const plain[] = {"count", "12", "--checkpoint", jp(0), "--no-pin", NULL};
+        const char *const *refused[] = {unique, subs};
+
+        if (ids[e] != NQ_ENGINE_PREFIX)
+            ((const char **)part)[6] = NULL; /* --prefix-rows is the prefix engine's */
+        cli_run(&o, part);
+        cr_assert_eq(o.status, 0, "%s: %s", engines[e], o.err);
+        snprintf(want, sizeof(want), "%s", o.out);
+        make_slice_journal(jp(0), ids[e]);
+        for (int r = 0; r < 2; r++) {
+            cli_run(&o, refused[r]);
+            cr_expect_eq(o.status, 2, "%s case %d: exit %d: %s", engines[e], r, o.status, o.err);
+            cr_expect_str_eq(o.out, "", "%s case %d", engines[e], r);
+            cr_expect_not_null(strstr(o.err, "slice 1/3"), "%s case %d: %s", engines[e], r, o.err);
+            cr_expect_eq(count_lines(o.err), 1, "%s case %d: %s", engines[e], r, o.err);
+            cr_expect_eq(size_of(jp(0)), JOURNAL_HEADER_SIZE, "%s case %d: no task ran", engines[e],
+                         r);
+            cr_expect_eq(size_of(csv), -1, "%s case %d: no CSV left", engines[e], r);
+        }
+        cli_run(&o, plain);
+        cr_expect_eq(o.status, 0, "%s: %s", engines[e], o.err);
+        cr_expect_str_eq(o.out, want, "%s: the slice's partial total", engines[e]);
+        cr_expect_not_null(strstr(o.err, "slice 1/3"), "%s: %s", engines[e], o.err);
+        unlink(jp(0));
+    }
+    remove_dir();
+}

@@ -141,11 +141,12 @@ typedef struct rank0_files {
 static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, rank0_files *f)
 {
     nq_task_set found = {0};
+    checkpoint_use use = {a->c.unique, a->c.r.subtotals != NULL, 0}; /* whole task sets */
     int rc;
     count_opts_settings(&a->c.o, a->c.n, s);
     s->n_threads = total_threads;
     if (a->c.r.checkpoint &&
-        (rc = checkpoint_adopt(a->c.r.checkpoint, &a->c.o, a->c.unique, s, &found)) != 0)
+        (rc = checkpoint_adopt(a->c.r.checkpoint, &a->c.o, &use, s, &found)) != 0)
         return rc;
     rc = nq_resolve_settings(s);
     if (rc != NQ_OK)

@@ -155,31 +155,48 @@ static int lock_file(int fd, nq_journal_info *info)
     return io_fail(info, errno, "cannot lock");
 }
 
-/* Read the whole file into a fresh buffer. */
+/* Read len bytes at the start of the file into buf. */
+static int read_start(int fd, unsigned char *buf, size_t len, nq_journal_info *info)
+{
+    size_t got = 0;
+
+    while (got < len) {
+        ssize_t k = pread(fd, buf + got, len - got, (off_t)got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return io_fail(info, k < 0 ? errno : EIO, "cannot read");
+        got += (size_t)k;
+    }
+    return NQ_OK;
+}
+
+/* Read the whole file into a fresh buffer, once its header has said that its size is
+ * one a journal can have: a file larger than its task set allows is refused before it
+ * takes its size in memory and time (a 3 GiB one once took 3.1 GB and half a minute). */
 static int read_file(int fd, unsigned char **out, size_t *len, nq_journal_info *info)
 {
+    unsigned char hdr[JOURNAL_HEADER_SIZE];
     struct stat st;
-    unsigned char *buf;
-    size_t got = 0;
+    nq_task_set ts;
+    size_t hlen;
+    int rc;
 
     if (fstat(fd, &st) != 0)
         return io_fail(info, errno, "cannot stat");
     *len = (size_t)st.st_size;
-    buf = malloc(*len ? *len : 1);
-    if (!buf)
+    hlen = *len < sizeof(hdr) ? *len : sizeof(hdr);
+    if (*len && ((rc = read_start(fd, hdr, hlen, info)) != NQ_OK ||
+                 (rc = journal_check_size(hdr, hlen, (uint64_t)st.st_size, &ts, info)) != NQ_OK))
+        return rc;
+    *out = malloc(*len ? *len : 1);
+    if (!*out)
         return NQ_ENOMEM;
-    while (got < *len) {
-        ssize_t k = pread(fd, buf + got, *len - got, (off_t)got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            free(buf);
-            return io_fail(info, k < 0 ? errno : EIO, "cannot read");
-        }
-        got += (size_t)k;
+    if ((rc = read_start(fd, *out, *len, info)) != NQ_OK) {
+        free(*out);
+        *out = NULL;
     }
-    *out = buf;
-    return NQ_OK;
+    return rc;
 }
 
 /* fsync the directory that holds path, so that a new name survives a power loss. */
@@ -532,7 +549,7 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
 {
     unsigned char rec[JOURNAL_RECORD_SIZE];
     uint64_t before;
-    int rc = NQ_OK, e;
+    int rc = NQ_OK, e, repeat = 0;
 
     if (!j)
         return NQ_EINVAL;
@@ -546,14 +563,15 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
     if (j->err) {
         rc = NQ_EIO;
     } else if (nq_journal_lookup(j, id, &before) || map_find(&j->added, id, &before)) {
-        /* Recorded already: the same subtotal again is harmless (two writers agreeing),
-         * another one would make the journal contradict itself. */
-        if (before != subtotal)
-            rc = NQ_ECORRUPT;
+        /* Recorded already: the same subtotal again is harmless (two writers agreeing)
+         * and not written again, so that a journal never holds more records than tasks
+         * (journal_check_size); another one would make the journal contradict itself. */
+        rc = before == subtotal ? NQ_OK : NQ_ECORRUPT;
+        repeat = 1;
     } else {
         rc = map_put(&j->added, id, subtotal);
     }
-    if (rc != NQ_OK) {
+    if (rc != NQ_OK || repeat) {
         /* nothing written */
     } else if ((e = write_all(j->fd, rec, sizeof(rec), j->end)) != 0) {
         j->err = e;

@@ -352,6 +352,29 @@ static int table_fold(journal_table *tab, size_t n, nq_journal_info *info)
     return NQ_OK;
 }
 
+int journal_check_size(const unsigned char *hdr, size_t hlen, uint64_t len, nq_task_set *ts,
+                       nq_journal_info *info)
+{
+    uint64_t tasks, hsize;
+    int rc = journal_decode_header(hdr, hlen, ts, info);
+
+    if (rc != NQ_OK)
+        return rc;
+    if (info)
+        info->found = *ts;
+    tasks = ts->slice_count ? ts->end_task - ts->first_task : ts->tasks;
+    hsize = journal_header_size(hdr);
+    /* whole records past the header at most tasks: a torn one (under a record) is fine;
+     * written so that a forged task count cannot overflow */
+    if (len <= hsize || (len - hsize) / JOURNAL_RECORD_SIZE <= tasks)
+        return NQ_OK;
+    journal_set_detail(info,
+                       "the file is %llu bytes, more than its %llu tasks allow (a record each "
+                       "and a torn one): not a journal this library wrote",
+                       (unsigned long long)len, (unsigned long long)tasks);
+    return NQ_ECORRUPT;
+}
+
 int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
                   nq_journal_info *info)
 {
@@ -364,11 +387,9 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     tab->len = 0;
     tab->header_size = 0;
     *keep = 0;
-    rc = journal_decode_header(buf, len, &ts, info);
+    rc = journal_check_size(buf, len, len, &ts, info);
     if (rc != NQ_OK)
         return rc;
-    if (info)
-        info->found = ts;
     tab->header_size = journal_header_size(buf);
     hsize = tab->header_size;
     body = len - hsize;

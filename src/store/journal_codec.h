@@ -70,9 +70,18 @@ void journal_encode_record(uint32_t key, uint64_t id, uint64_t subtotal,
 void journal_set_detail(nq_journal_info *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Parse a whole journal image. On NQ_OK, tab holds its records (caller frees tab->e) and
- * *keep is the length of the valid part: len - keep bytes are a torn last record.
- * Never reads outside buf, whatever it holds. */
+/* Whether a file of len bytes that starts with hdr (its first hlen bytes) can be a
+ * journal: its header decodes (into *ts and info->found) and len is at most the header, one
+ * record per task of the set (of the slice, for a slice's journal) and a torn last
+ * record, which is all the library ever writes. NQ_OK, or the header's status, or
+ * NQ_ECORRUPT for a file too large, with info->detail saying why. The file is checked
+ * with it before it is read. */
+int journal_check_size(const unsigned char *hdr, size_t hlen, uint64_t len, nq_task_set *ts,
+                       nq_journal_info *info);
+
+/* Parse a whole journal image (checked with journal_check_size first). On NQ_OK, tab holds its
+ * records (caller frees tab->e) and *keep is the length of the valid part: len - keep bytes are a
+ * torn last record. Never reads outside buf, whatever it holds. */
 int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
                   nq_journal_info *info);
 

@@ -1,6 +1,7 @@
 /* The checkpoint journal from the command line: adopts an existing journal's task set,
  * opens it, and turns its failures into one-line messages (see checkpoint.h). */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,29 @@ static int same_ids(const char *name, int engine)
            args_engine_info(recorded).task_family == args_engine_info(engine).task_family;
 }
 
-int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_settings *s,
-                     nq_task_set *found)
+/* A slice's journal resumed without --slice: what the run asks must be what a slice
+ * gives, or it is refused now rather than after the count (d4 once printed the slice's
+ * share of the unique count with exit 0). */
+static int slice_fits(const char *path, const nq_task_set *found, const count_opts *o,
+                      const checkpoint_use *use)
+{
+    char slice[PATH_MAX + 64];
+
+    if (!found->slice_count || o->slice_count)
+        return 0; /* --slice asked for it: its checks were made with the options */
+    if (!use->slices)
+        return args_usage_error(cmd,
+                                "journal %s is of slice %u/%u, and %s counts whole task "
+                                "sets: resume it with nqueens count %d --checkpoint %s",
+                                path, found->slice_index, found->slice_count, args_program,
+                                found->n, path);
+    snprintf(slice, sizeof(slice), "journal %s is of slice %u/%u,", path, found->slice_index,
+             found->slice_count);
+    return count_output_check_slice(cmd, slice, use->unique, use->subtotals);
+}
+
+int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use *use,
+                     nq_settings *s, nq_task_set *found)
 {
     nq_journal_info info;
     nq_task_set as;
@@ -35,7 +57,7 @@ int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_setti
         memset(found, 0, sizeof(*found)); /* a new journal */
         if (o->engine_set)
             return 0;
-        rc = count_output_check(cmd, o, unique);
+        rc = count_output_check(cmd, o, use->unique);
         return rc ? rc : count_output_check_n(cmd, o, o->engine, s->n);
     }
     if (rc != NQ_OK)
@@ -56,6 +78,8 @@ int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_setti
                               found->slice_index, found->slice_count, o->slice_index,
                               o->slice_count);
     }
+    if ((rc = slice_fits(path, found, o, use)) != 0)
+        return rc;
     as = *found;
     if (o->engine_set) /* the engine asked for, on the journal's ids (d4 for cuda) */
         snprintf(as.engine, sizeof(as.engine), "%s", nq_engine_name(s->engine));
@@ -69,7 +93,7 @@ int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_setti
                               path, found->params);
     /* The checks of the options that depend on the engine, now that it is known. */
     eff.engine = t.engine;
-    if (!o->engine_set && count_output_check(cmd, &eff, unique) != 0)
+    if (!o->engine_set && count_output_check(cmd, &eff, use->unique) != 0)
         return EXIT_USAGE;
     *s = t;
     return 0;

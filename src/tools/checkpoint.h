@@ -7,14 +7,22 @@
 
 #include "args.h"
 
+/* What a run asks of a journal it resumes besides its task ids: a unique count (--unique),
+ * the whole set's subtotals (--subtotals), and whether the tool runs a slice at all
+ * (nqueens-mpi counts whole task sets). */
+typedef struct checkpoint_use {
+    int unique, subtotals, slices;
+} checkpoint_use;
+
 /* Before the task ids are fixed: if the journal at path exists, make *s run its task
  * set, and put it in *found (found->n = 0: a new journal). --engine d4 may finish a cuda
  * journal and the reverse (the same task ids): *found then keeps the journal's engine
- * name, which the run opens the journal with. Without --engine, the engine-dependent
- * option checks (count_output_check with unique) are made here, against the engine
- * that will run. Returns 0 or an exit code (reported). */
-int checkpoint_adopt(const char *path, const count_opts *o, int unique, nq_settings *s,
-                     nq_task_set *found);
+ * name, which the run opens the journal with. A slice's journal resumes the slice, or is
+ * refused here, before any work, when the run asks what a slice has not (use). Without
+ * --engine, the engine-dependent option checks (count_output_check with unique) are made
+ * here, against the engine that will run. Returns 0 or an exit code (reported). */
+int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use *use,
+                     nq_settings *s, nq_task_set *found);
 
 /* Open (or create) the journal for the task set ts, saying on stderr what a resume found
  * (a torn record, tasks already done: *tasks_done). Returns 0 or an exit code (reported). */

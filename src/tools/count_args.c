@@ -81,12 +81,9 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
     if (a->json && a->unique)
         return args_usage_error(cmd, "--json and --unique: the JSON object has both counts "
                                      "(\"total\", \"unique\"); give one of them");
-    if (a->o.slice_count && a->unique)
-        return args_usage_error(cmd, "--slice and --unique: a slice's share is no count of "
-                                     "classes; nqueens merge prints the unique count");
-    if (a->o.slice_count && a->r.subtotals)
-        return args_usage_error(cmd, "--slice and --subtotals: the subtotals are of a whole "
-                                     "count; a slice's are in its --checkpoint journal");
+    if (a->o.slice_count &&
+        count_output_check_slice(cmd, "--slice", a->unique, a->r.subtotals != NULL) != 0)
+        return EXIT_USAGE;
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)

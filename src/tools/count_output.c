@@ -153,6 +153,21 @@ int count_output_check(const char *cmd, const count_opts *o, int unique)
     return count_opts_check_engine(cmd, o, o->engine);
 }
 
+int count_output_check_slice(const char *cmd, const char *slice, int unique, int subtotals)
+{
+    if (unique)
+        return args_usage_error(cmd,
+                                "%s and --unique: a slice's share is no count of classes; "
+                                "nqueens merge prints the unique count",
+                                slice);
+    if (subtotals)
+        return args_usage_error(cmd,
+                                "%s and --subtotals: the subtotals are of a whole count; "
+                                "a slice's are in its --checkpoint journal",
+                                slice);
+    return 0;
+}
+
 /* One published value against the count's; 0 if they agree or none is published. */
 static int check_known(const char *cmd, int n, nq_u128 got, int (*known)(int, nq_u128 *),
                        const char *what, const char *seq, const char *journal)

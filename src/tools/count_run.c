@@ -214,9 +214,10 @@ typedef struct count_state {
 static int count_plan(count_state *c, const count_run_opts *r, const char *cmd, const count_opts *o,
                       int unique, nq_settings *s)
 {
+    checkpoint_use use = {unique, r->subtotals != NULL, 1};
     int rc;
 
-    if (r->checkpoint && (rc = checkpoint_adopt(r->checkpoint, o, unique, s, &c->found)) != 0)
+    if (r->checkpoint && (rc = checkpoint_adopt(r->checkpoint, o, &use, s, &c->found)) != 0)
         return rc;
     c->rs = *s;
     if ((rc = nq_resolve_settings(&c->rs)) != NQ_OK)
