@@ -318,7 +318,7 @@ Test(unit, a_slice_journal_without_slice_is_its_slice_or_refused_at_once)
 {
     static const char *const engines[] = {"prefix", "d4", "join"};
     static const int ids[] = {NQ_ENGINE_PREFIX, NQ_ENGINE_D4, NQ_ENGINE_JOIN};
-    char csv[112], want[64];
+    char csv[300], want[64];
 
     make_dir();
     snprintf(csv, sizeof(csv), "%s/s.csv", dir);
@@ -336,7 +336,7 @@ Test(unit, a_slice_journal_without_slice_is_its_slice_or_refused_at_once)
             ((const char **)part)[6] = NULL; /* --prefix-rows is the prefix engine's */
         cli_run(&o, part);
         cr_assert_eq(o.status, 0, "%s: %s", engines[e], o.err);
-        snprintf(want, sizeof(want), "%s", o.out);
+        snprintf(want, sizeof(want), "%.63s", o.out);
         make_slice_journal(jp(0), ids[e]);
         for (int r = 0; r < 2; r++) {
             cli_run(&o, refused[r]);
