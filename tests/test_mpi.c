@@ -380,8 +380,8 @@ Test(unit, mpi_and_nqueens_resume_each_other)
  * It once said it was resuming, then failed with "count failed: invalid argument". */
 Test(unit, mpi_slice_journal_is_refused_at_once)
 {
-    char journal[] = "/tmp/nq-mpi-journal-XXXXXX";
-    int fd = mkstemp(journal);
+    char journal[512];
+    int fd = scratch_file(journal, sizeof(journal), "mpi-journal");
     const char *const args[] = {"count",    "12",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     nq_settings s;

@@ -33,7 +33,7 @@ static const args_option bench_options[] = {
      "max; the default)",
      NULL, NULL},
     {OPT_ENGINE, "engine", 'e', required_argument, "LIST",
-     "engines from {engines}; 'all' is every\none but cuda (default: {default_engine})", NULL,
+     "engines from {engines};\n'all' is every one but cuda (default: {default_engine})", NULL,
      NULL},
     {OPT_REPEAT, "repeat", 'r', required_argument, "R",
      "timed runs per measurement, 1..1000 "

@@ -49,29 +49,23 @@ static void fill_binom(join_tables *jt)
             jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
 }
 
-/* The placements of k rows on jt->n columns, and in *most those on the column set that
- * has the most (k! bounds it when there is no memory to count them per set). */
-static uint64_t placements(const join_tables *jt, int k, uint32_t *most)
+/* The placements of k rows on jt->n columns, and in *most a bound on those of one
+ * column set: k! (counting them per set would allocate where the estimate may not). */
+static void placements_bound(int k, uint32_t *most)
 {
-    uint32_t ranks = jt->binom[jt->n][k], all = board_mask(jt->n);
-    block_walk w = {k, calloc((size_t)ranks + 1, sizeof(uint32_t)), NULL, jt};
-    uint64_t count = 0;
-    board_place p = {0};
-
     *most = 1;
     for (int i = 2; i <= k; i++)
         *most *= (uint32_t)i;
-    if (!w.count) {
-        board_walk(&p, all, k, all, NULL, block_count, &count);
-        return count;
-    }
-    board_walk(&p, all, k, all, NULL, block_record, &w);
-    *most = 0;
-    for (uint32_t r = 0; r < ranks; r++) {
-        count += w.count[r];
-        *most = w.count[r] > *most ? w.count[r] : *most;
-    }
-    free(w.count);
+}
+
+static uint64_t placements(const join_tables *jt, int k, uint32_t *most)
+{
+    uint32_t all = board_mask(jt->n);
+    uint64_t count = 0;
+    board_place p = {0};
+
+    placements_bound(k, most);
+    board_walk(&p, all, k, all, NULL, block_count, &count);
     return count;
 }
 
@@ -335,7 +329,7 @@ static int make_blocks(join_tables *jt)
                 jt->n_blocks--;
                 return -1;
             }
-            most[b] = join_tables_block(jt, k)->most;
+            placements_bound(k, &most[b]);
         }
         side_bounds(jt, jt->parts, jt->k[side], most, &jt->step_most[side],
                     &jt->compose_most[side]);
