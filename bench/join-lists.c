@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         return 2;
     }
     join_tables_bytes(n, &far);
-    if (join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_AUTO)) != 0) {
+    if (join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_AUTO), NULL) != 0) {
         fprintf(stderr, "join-lists: out of memory\n");
         return 1;
     }

@@ -368,7 +368,8 @@ Test(unit, halves_agree_on_every_path)
         sampled sm = {join_enumerate(n, NULL, NULL) / 24 + 1, {0}, 0};
         join_tables jt;
 
-        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
+        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), NULL), 0, "n=%d",
+                     n);
         join_enumerate(n, sample, &sm);
         for (int t = 0; t < sm.k; t++)
             for (int mirror = 0; mirror < 2; mirror++) {
@@ -434,7 +435,8 @@ Test(unit, table_bytes_are_those_the_tables_take)
     for (int n = 1; n <= 16; n++) {
         join_tables jt;
         uint64_t far = 0, most = 0, bytes = sizeof(join_tables);
-        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
+        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), NULL), 0, "n=%d",
+                     n);
         for (int i = 0; i < jt.n_blocks; i++) {
             const join_block *b = &jt.block[i];
             bytes += (b->entries ? b->entries : 1) * sizeof(uint64_t) +
@@ -496,7 +498,7 @@ Test(unit, count_past_its_memory_limit_is_refused)
 static uint64_t complete_all(const engine_desc *e, const nq_settings *s, size_t reserve,
                              const task_list *tl, uint64_t *subtotal)
 {
-    void *shared = e->shared_init(s);
+    void *shared = e->shared_init(s, NULL);
     uint64_t weighted = 0;
 
     cr_assert(shared);

@@ -160,13 +160,13 @@ static void join_shared_free(void *p)
     free(sh);
 }
 
-static void *join_shared_init(const nq_settings *s)
+static void *join_shared_init(const nq_settings *s, const atomic_int *stop)
 {
     join_shared *sh = calloc(1, sizeof(*sh));
     const join_kernel *kernel = join_kernel_find(s->simd);
 
     assert(kernel); /* lib.c refused a path this CPU lacks */
-    if (!sh || join_tables_init(&sh->jt, s->n, kernel) != 0) {
+    if (!sh || join_tables_init(&sh->jt, s->n, kernel, stop) != 0) {
         free(sh);
         return NULL;
     }

@@ -90,19 +90,21 @@ uint64_t join_tables_bytes(int n, uint64_t *far_entries)
     return bytes;
 }
 
-static int block_init(join_block *b, const join_tables *jt, int k)
+static int block_init(join_block *b, const join_tables *jt, int k, const atomic_int *stop)
 {
     uint32_t ranks = jt->binom[jt->n][k];
     block_walk w = {k, NULL, NULL, jt};
     board_place p = {0};
     uint32_t all = board_mask(jt->n);
+    board_bound bound = {BOARD_NODES_UNBOUNDED, stop};
 
     b->k = k;
     b->start = calloc((size_t)ranks + 1, sizeof(*b->start));
     w.count = calloc((size_t)ranks + 1, sizeof(*w.count));
     if (!b->start || !w.count)
         goto fail;
-    board_walk(&p, all, k, all, NULL, block_record, &w);
+    if (board_walk(&p, all, k, all, &bound, block_record, &w))
+        goto fail; /* stopped */
     b->entries = 0;
     for (uint32_t r = 0; r < ranks; r++) {
         b->start[r] = (uint32_t)b->entries;
@@ -114,7 +116,8 @@ static int block_init(join_block *b, const join_tables *jt, int k)
     if (!b->rel)
         goto fail;
     w.rel = b->rel;
-    board_walk(&p, all, k, all, NULL, block_record, &w);
+    if (board_walk(&p, all, k, all, &bound, block_record, &w))
+        goto fail;
     free(w.count);
     return 0;
 fail:
@@ -139,7 +142,7 @@ static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint6
 
 /* Each block placement's half-board mask as each side sees it, renamed: made once, so
  * that making half-boards only ORs and tests. */
-static int make_views(join_tables *jt)
+static int make_views(join_tables *jt, const atomic_int *stop)
 {
     for (int side = 0; side < 2; side++)
         for (int far = 0; far < 2; far++) {
@@ -151,6 +154,8 @@ static int make_views(join_tables *jt)
             if (!v->diag && (!(v->diag = calloc(1, size)) || !(v->mask = calloc(1, size))))
                 return -1;
             for (uint64_t i = 0; i < b->entries; i++) {
+                if (stop_poll(stop, i))
+                    return -1;
                 v->diag[i] = join_block_diagonals(jt->n, k, d0, w, b->rel[i]);
                 v->mask[i] = block_mask(jt, side, k, d0, b->rel[i]);
             }
@@ -201,6 +206,7 @@ typedef struct sample {
     uint64_t count[2][64];
     join_buf buf;
     int failed;
+    const atomic_int *stop;
 } sample;
 
 static int sample_task(void *user, const task *t)
@@ -208,6 +214,10 @@ static int sample_task(void *user, const task *t)
     sample *sm = user;
     if (sm->seen++ % sm->stride)
         return 0;
+    if (stop_seen(sm->stop)) { /* each sampled task takes milliseconds from n = 22 on */
+        sm->failed = 1;
+        return 1;
+    }
     uint32_t top = (uint32_t)t->payload, free_cols = board_mask(sm->jt->n) & ~top;
     /* odd n: any middle column will do for the statistics */
     join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
@@ -222,12 +232,12 @@ static int sample_task(void *user, const task *t)
     return 0;
 }
 
-static int make_renaming(join_tables *jt)
+static int make_renaming(join_tables *jt, const atomic_int *stop)
 {
-    sample sm = {jt, 1, 0, {{0}}, {NULL, 0}, 0};
+    sample sm = {jt, 1, 0, {{0}}, {NULL, 0}, 0, stop};
 
     join_renaming_identity(&jt->rn);
-    if (make_views(jt) != 0)
+    if (make_views(jt, stop) != 0)
         return -1;
     sm.stride = join_enumerate(jt->n, NULL, NULL) / SAMPLE_TASKS + 1;
     join_enumerate(jt->n, sample_task, &sm);
@@ -236,10 +246,10 @@ static int make_renaming(join_tables *jt)
         return -1;
     join_renaming_make(&jt->rn, sm.count[JOIN_TOP], sm.count[JOIN_BOTTOM]);
     make_turn(jt);
-    return make_views(jt);
+    return make_views(jt, stop);
 }
 
-int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
+int join_tables_init(join_tables *jt, int n, const join_kernel *kernel, const atomic_int *stop)
 {
     assert(n >= 1 && n <= JOIN_MAX_N);
     memset(jt, 0, sizeof(*jt));
@@ -262,14 +272,14 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
         for (int x = 0; x < 2; x++) {
             if (join_tables_block(jt, sizes[x]))
                 continue;
-            if (block_init(&jt->block[jt->n_blocks], jt, sizes[x]) != 0) {
+            if (block_init(&jt->block[jt->n_blocks], jt, sizes[x], stop) != 0) {
                 join_tables_free(jt);
                 return -1;
             }
             jt->n_blocks++;
         }
     }
-    if (make_renaming(jt) != 0) {
+    if (make_renaming(jt, stop) != 0) {
         join_tables_free(jt);
         return -1;
     }

@@ -12,6 +12,7 @@
 #ifndef NQ_JOIN_TABLES_H
 #define NQ_JOIN_TABLES_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,8 +54,10 @@ typedef struct join_tables {
     const struct join_kernel *kernel; /* the hot loops this count runs */
 } join_tables;
 
-/* Tables for board n, whose half-boards kernel makes (join_kernel_find). */
-int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel);
+/* Tables for board n, whose half-boards kernel makes (join_kernel_find): 0, or -1 without
+ * memory or once stop (core/stop.h; NULL: none) is seen, seconds sooner from n = 22 on. */
+int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel,
+                     const atomic_int *stop);
 /* The bytes join_tables_init allocates for board n, found without making them (a walk
  * over the block placements, a fraction of a second at n = 24); *far_entries gets the
  * placements of the larger block, which bound a side's half-boards per column set. */

@@ -5,6 +5,7 @@
  * always cuts one task set the same way. */
 #include <stdlib.h>
 
+#include "core/stop.h"
 #include "engines/slice.h"
 
 typedef struct cost_walk {
@@ -12,12 +13,13 @@ typedef struct cost_walk {
     const void *shared;
     double *cost;
     uint64_t n;
+    const atomic_int *stop;
 } cost_walk;
 
 static int take_cost(void *user, const task *t)
 {
     cost_walk *w = user;
-    if (t->id >= w->n)
+    if (t->id >= w->n || stop_poll(w->stop, t->id))
         return 1;
     w->cost[t->id] = engine_task_cost(w->e, w->shared, t);
     return 0;
@@ -36,9 +38,10 @@ static uint64_t slice_bound(const double *cost, uint64_t n, double total, int j,
     return i;
 }
 
-int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end)
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t tasks,
+                       const atomic_int *stop, uint64_t *first, uint64_t *end)
 {
-    cost_walk w = {e, NULL, NULL, e->task_count(s)};
+    cost_walk w = {e, NULL, NULL, tasks, stop};
     double total = 0;
 
     if (!s->slice_count) {
@@ -46,15 +49,15 @@ int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *fir
         return NQ_OK;
     }
     w.cost = malloc((w.n ? w.n : 1) * sizeof(*w.cost));
-    if (!w.cost || (e->shared_init && !(w.shared = e->shared_init(s)))) {
+    if (!w.cost || (e->shared_init && !(w.shared = e->shared_init(s, stop)))) {
         free(w.cost);
-        return NQ_ENOMEM;
+        return stop_seen(stop) ? NQ_ECANCELED : NQ_ENOMEM;
     }
     if (e->source(s, take_cost, &w) != w.n) {
         free(w.cost);
         if (w.shared)
             e->shared_free((void *)w.shared);
-        return NQ_EINVAL;
+        return stop_seen(stop) ? NQ_ECANCELED : NQ_EINVAL;
     }
     if (w.shared)
         e->shared_free((void *)w.shared);

@@ -6,9 +6,12 @@
 
 #include "core/engine.h"
 
-/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count):
- * first .. end - 1, cut by expected cost; 0 and the task count without a slice.
- * NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
-int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
+/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count),
+ * of the tasks its set has: first .. end - 1, cut by expected cost; 0 and tasks without
+ * a slice. Polls stop (core/stop.h; NULL: none), as the cut makes the engine's tables:
+ * NQ_ECANCELED once it is seen, NQ_ENOMEM, or NQ_EINVAL when the source makes fewer
+ * tasks than it counts. */
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t tasks,
+                       const atomic_int *stop, uint64_t *first, uint64_t *end);
 
 #endif
