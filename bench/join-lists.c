@@ -48,7 +48,7 @@ static int task_lists(void *user, const task *t)
 int main(int argc, char **argv)
 {
     int n = argc == 2 ? atoi(argv[1]) : 0;
-    uint64_t far, pair_most;
+    uint64_t far;
     join_tables jt;
     longest l = {&jt, {NULL, 0, 0}, {NULL, 0, 0}, {0, 0}};
 
@@ -56,8 +56,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-join-lists N (1..%d)\n", JOIN_MAX_N);
         return 2;
     }
-    join_tables_bytes(n, &far, &pair_most);
-    if (join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_AUTO)) != 0) {
+    far = join_tables_census(n, join_parts(n)).largest;
+    if (join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_AUTO), NULL) != 0) {
         fprintf(stderr, "join-lists: out of memory\n");
         return 1;
     }

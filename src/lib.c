@@ -119,16 +119,19 @@ void nq_destroy_solver(nq_solver **s)
 }
 
 /* The task set's size and, for a slice, its range, which the run's filter then takes:
- * both go into r. */
+ * both go into r. A deep prefix's count and a slice's cut take long: they end on a
+ * cancel (NQ_ECANCELED). */
 static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
 {
     nq_settings rs = s->s;
+    board_bound bound = {BOARD_NODES_UNBOUNDED, &s->run.cancel};
     int rc;
 
     rs.engine = e->id;
     engine_resolve(e, &rs); /* the GPU resolves its own, with the same task ids */
-    r->set_tasks = e->task_count(&rs);
-    rc = engine_slice_range(e, &rs, &r->first_task, &r->end_task);
+    if (engine_task_count(e, &rs, &bound, &r->set_tasks) != 0)
+        return NQ_ECANCELED;
+    rc = engine_slice_range(e, &rs, r->set_tasks, &s->run.cancel, &r->first_task, &r->end_task);
     if (rc != NQ_OK)
         return rc;
     r->slice_index = rs.slice_index;
@@ -169,7 +172,7 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
                          .n_threads = rs.n_threads,
                          .pin = rs.pin_threads,
                          .hooks = hooks,
-                         .n_tasks = e->task_count(&rs)};
+                         .n_tasks = r.set_tasks}; /* the same resolution as slice_begin's */
         rc = pool_run(&s->run, &job, &r);
         r.prefix_rows = e->placed_rows(&rs);
         r.engine = e->id;
@@ -413,7 +416,8 @@ int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
         return rc;
     rs = *s;
     engine_resolve(engine_of(&rs), &rs);
-    return engine_slice_range(engine_of(&rs), &rs, first, end);
+    return engine_slice_range(engine_of(&rs), &rs, engine_of(&rs)->task_count(&rs), NULL, first,
+                              end);
 }
 
 int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
@@ -428,7 +432,7 @@ int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
         return rc;
     rs = *s;
     engine_resolve(engine_of(&rs), &rs);
-    return engine_task_costs(engine_of(&rs), &rs, costs, n_tasks);
+    return engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, NULL);
 }
 
 int nq_available_cpus(void)

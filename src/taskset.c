@@ -24,13 +24,14 @@ static int describe_slice(const engine_desc *e, const nq_settings *rs, nq_task_s
         return NQ_OK;
     ts->slice_index = (uint32_t)rs->slice_index;
     ts->slice_count = (uint32_t)rs->slice_count;
-    return engine_slice_range(e, rs, &ts->first_task, &ts->end_task);
+    return engine_slice_range(e, rs, ts->tasks, NULL, &ts->first_task, &ts->end_task);
 }
 
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
     const engine_desc *e;
     nq_settings rs;
+    board_bound bound = {TASK_SOURCE_MAX_NODES, NULL};
     int rc;
 
     if (!s || !ts)
@@ -49,12 +50,8 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
     ts->n = s->n;
     snprintf(ts->engine, sizeof(ts->engine), "%s", e->name);
     e->params_format(&rs, ts->params, sizeof(ts->params));
-    if (e->task_count_bounded) {
-        if (e->task_count_bounded(&rs, TASK_SOURCE_MAX_NODES, &ts->tasks) != 0)
-            return NQ_EINVAL;
-    } else {
-        ts->tasks = e->task_count(&rs);
-    }
+    if (engine_task_count(e, &rs, &bound, &ts->tasks) != 0)
+        return NQ_EINVAL;
     return describe_slice(e, &rs, ts);
 }
 

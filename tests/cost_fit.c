@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     f.cost = calloc(f.n, sizeof(double));
     f.secs = calloc(f.n, sizeof(double));
     t0 = clock_seconds();
-    void *shared = e->shared_init ? e->shared_init(&s) : NULL;
+    void *shared = e->shared_init ? e->shared_init(&s, NULL) : NULL;
     double t1;
     double tw = clock_seconds();
     e->source(&s, NULL, NULL); /* the walk alone, which any task set check makes too */

@@ -368,7 +368,8 @@ Test(unit, halves_agree_on_every_path)
         sampled sm = {join_enumerate(n, NULL, NULL) / 24 + 1, {0}, 0};
         join_tables jt;
 
-        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR)), 0, "n=%d", n);
+        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), NULL), 0, "n=%d",
+                     n);
         join_enumerate(n, sample, &sm);
         for (int t = 0; t < sm.k; t++)
             for (int mirror = 0; mirror < 2; mirror++) {
@@ -437,8 +438,9 @@ Test(unit, table_bytes_are_those_the_tables_take)
         for (int n = 1; n <= 16; n++) {
             join_tables jt;
             uint64_t most = 0, step = 0, compose = 0, bytes = sizeof(join_tables);
-            cr_assert_eq(join_tables_init_parts(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), parts), 0,
-                         "n=%d", n);
+            cr_assert_eq(
+                join_tables_init_parts(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), parts, NULL), 0,
+                "n=%d", n);
             for (int i = 0; i < jt.n_blocks; i++) {
                 const join_block *b = &jt.block[i];
                 bytes += (b->entries ? b->entries : 1) * sizeof(uint64_t) +
@@ -505,7 +507,7 @@ static uint64_t complete_all(const engine_desc *e, const nq_settings *s, int par
                              size_t piece, const task_list *tl, uint64_t *subtotal,
                              uint64_t *unique)
 {
-    void *shared = join_shared_make(s, parts);
+    void *shared = join_shared_make(s, parts, NULL);
     uint64_t weighted = 0;
 
     cr_assert(shared);

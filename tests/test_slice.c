@@ -103,7 +103,7 @@ Test(unit, slices_are_cut_by_expected_cost)
         const engine_desc *e = engine_of(&s);
         uint64_t tasks = e->task_count(&s), first, end, by_count_differs = 0;
         static double upto[1 << 16];
-        cost_sum c = {e, e->shared_init ? e->shared_init(&s) : NULL, upto, 0};
+        cost_sum c = {e, e->shared_init ? e->shared_init(&s, NULL) : NULL, upto, 0};
 
         cr_assert_lt(tasks, sizeof(upto) / sizeof(upto[0]));
         upto[0] = 0;

@@ -2,12 +2,12 @@
  * task lists and tables before a count, never the count itself. */
 #include "core/board.h"
 
-int board_walk(board_place *p, uint32_t all, int rows, uint32_t limit, uint64_t *budget,
+int board_walk(board_place *p, uint32_t all, int rows, uint32_t limit, board_bound *bound,
                board_leaf_fn leaf, void *user)
 {
     uint32_t cols = p->cols, ld = p->ld, rd = p->rd;
 
-    if (budget && (*budget)-- == 0)
+    if (bound && (bound->nodes-- == 0 || stop_poll(bound->stop, bound->nodes)))
         return 1;
     if (p->row == rows)
         return leaf(user, p);
@@ -18,7 +18,7 @@ int board_walk(board_place *p, uint32_t all, int rows, uint32_t limit, uint64_t 
         p->cols = cols | bit;
         p->ld = (ld | bit) << 1;
         p->rd = (rd | bit) >> 1;
-        stop = board_walk(p, all, rows, all, budget, leaf, user);
+        stop = board_walk(p, all, rows, all, bound, leaf, user);
         p->row--;
         p->cols = cols, p->ld = ld, p->rd = rd;
         if (stop)

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "core/stop.h"
 #include "core/task.h"
 
 /* The columns of an n x n board, 1 <= n <= 32, as the low n bits of a mask. */
@@ -37,12 +38,22 @@ static inline task board_place_task(const board_place *p, uint64_t id, int weigh
 /* What a walk does at each placement of all its rows: nonzero stops the walk. */
 typedef int (*board_leaf_fn)(void *user, const board_place *p);
 
+/* What may end a walk early: a budget of nodes (each row placed and the start cost one;
+ * it stops when they run out, leaving UINT64_MAX) and a stop, polled as stop_poll says
+ * (NULL: none), so that a walk of hours ends within milliseconds of a cancel. */
+typedef struct board_bound {
+    uint64_t nodes;
+    const atomic_int *stop;
+} board_bound;
+
+/* A budget that never runs out, for a bound that is only a stop. */
+#define BOARD_NODES_UNBOUNDED (UINT64_MAX - 1)
+
 /* Every way to extend *p to `rows` rows on the columns of all, in lexicographic order of
  * the columns, the next row within limit and the later ones anywhere: leaf(user, p) at
- * each (p back as it was when the walk returns). With budget, each row placed and the
- * start cost one of *budget, and the walk stops when it runs out, leaving UINT64_MAX.
- * Nonzero when it stopped. */
-int board_walk(board_place *p, uint32_t all, int rows, uint32_t limit, uint64_t *budget,
+ * each (p back as it was when the walk returns), within bound (NULL: none). Nonzero
+ * when it stopped, by the leaf, the budget or the stop. */
+int board_walk(board_place *p, uint32_t all, int rows, uint32_t limit, board_bound *bound,
                board_leaf_fn leaf, void *user);
 
 #endif

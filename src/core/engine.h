@@ -92,11 +92,12 @@ typedef struct engine_desc {
     int (*params_parse)(const char *params, nq_settings *s);
     /* The number of tasks of resolved settings s; their ids are 0..count-1. */
     uint64_t (*task_count)(const nq_settings *s);
-    /* The same, giving up (nonzero) rather than walk more than max_nodes partial boards,
-     * for an engine whose count can take long (a deep prefix): a task set read from a
-     * journal is checked with it, so that a forged header is refused at once. NULL: the
-     * count is cheap, task_count serves. */
-    int (*task_count_bounded)(const nq_settings *s, uint64_t max_nodes, uint64_t *tasks);
+    /* The same within bound (core/board.h: the partial boards it may walk, and a stop),
+     * giving up (nonzero) when the budget runs out or the stop comes, for an engine whose
+     * count can take long (a deep prefix): a task set read from a journal is checked
+     * with a budget, so that a forged header is refused at once, and a count's own walk
+     * ends on a cancel. NULL: the count is cheap, task_count serves. */
+    int (*task_count_bounded)(const nq_settings *s, board_bound *bound, uint64_t *tasks);
     /* Emit every task of resolved settings s through emit, in id order; stop when emit
      * returns nonzero. Returns the number emitted. Runs in the calling thread. */
     uint64_t (*source)(const nq_settings *s, task_emit_fn emit, void *user);
@@ -110,9 +111,10 @@ typedef struct engine_desc {
     void *(*worker_init)(const nq_settings *s, const void *shared);
     void (*worker_free)(void *scratch);
     /* What all workers of one count share read-only (tables): made in the calling thread
-     * before the workers start, freed after they end; NULL shared_init: nothing. A NULL
-     * return fails the run with NQ_ENOMEM. */
-    void *(*shared_init)(const nq_settings *s);
+     * before the workers start, freed after they end; NULL shared_init: nothing. It polls
+     * stop (core/stop.h; NULL: none) if it can take over a second, and gives up on it.
+     * A NULL return fails the run: NQ_ECANCELED if stop is set, else NQ_ENOMEM. */
+    void *(*shared_init)(const nq_settings *s, const atomic_int *stop);
     void (*shared_free)(void *shared);
     /* Complete task t: its raw, unweighted subtotal into *subtotal, and ENGINE_DONE.
      * ENGINE_STOPPED when it saw engine_stopping(w) and gave up: the task is then not
@@ -148,6 +150,18 @@ typedef struct engine_desc {
      * filter), and fills out whole. */
     int (*run)(const nq_settings *s, const nq_hooks *hooks, struct run_state *rs, nq_result *out);
 } engine_desc;
+
+/* The number of tasks of resolved settings s within bound (task_count_bounded's; an
+ * engine whose count is cheap has none and ignores it): 0 and *tasks, or nonzero when
+ * the budget ran out or the stop came. */
+static inline int engine_task_count(const engine_desc *e, const nq_settings *s, board_bound *bound,
+                                    uint64_t *tasks)
+{
+    if (e->task_count_bounded)
+        return e->task_count_bounded(s, bound, tasks);
+    *tasks = e->task_count(s);
+    return 0;
+}
 
 /* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;
  * never negative. shared as for task_cost. */

@@ -268,13 +268,13 @@ static int shared_counts(join_shared *sh)
 }
 
 /* The shared tables of a count of settings s with parts blocks a side. */
-void *join_shared_make(const nq_settings *s, int parts)
+void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
 {
     join_shared *sh = calloc(1, sizeof(*sh));
     const join_kernel *kernel = join_kernel_find(s->simd);
 
     assert(kernel); /* lib.c refused a path this CPU lacks */
-    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts) != 0) {
+    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts, stop) != 0) {
         free(sh);
         return NULL;
     }
@@ -285,9 +285,9 @@ void *join_shared_make(const nq_settings *s, int parts)
     return sh;
 }
 
-static void *join_shared_init(const nq_settings *s)
+static void *join_shared_init(const nq_settings *s, const atomic_int *stop)
 {
-    return join_shared_make(s, join_parts(s->n));
+    return join_shared_make(s, join_parts(s->n), stop);
 }
 
 static void join_worker_free(void *p)

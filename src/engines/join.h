@@ -15,6 +15,7 @@
 #ifndef NQ_JOIN_H
 #define NQ_JOIN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,6 @@ void join_shared_reserve(void *shared, size_t masks);
 void join_shared_pieces(void *shared, size_t masks);
 /* For the tests: a count's shared tables (as engine_join.shared_init makes them) with
  * parts (2 or 3) blocks a side, so that three blocks are tried on small boards. */
-void *join_shared_make(const nq_settings *s, int parts);
+void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop);
 
 #endif

@@ -155,19 +155,21 @@ join_census join_tables_census(int n, int parts)
     return c;
 }
 
-static int block_init(join_block *b, const join_tables *jt, int k)
+static int block_init(join_block *b, const join_tables *jt, int k, const atomic_int *stop)
 {
     uint32_t ranks = jt->binom[jt->n][k];
     block_walk w = {k, NULL, NULL, jt};
     board_place p = {0};
     uint32_t all = board_mask(jt->n);
+    board_bound bound = {BOARD_NODES_UNBOUNDED, stop};
 
     b->k = k;
     b->start = calloc((size_t)ranks + 1, sizeof(*b->start));
     w.count = calloc((size_t)ranks + 1, sizeof(*w.count));
     if (!b->start || !w.count)
         goto fail;
-    board_walk(&p, all, k, all, NULL, block_record, &w);
+    if (board_walk(&p, all, k, all, &bound, block_record, &w))
+        goto fail; /* stopped */
     b->entries = 0;
     b->most = 0;
     for (uint32_t r = 0; r < ranks; r++) {
@@ -181,7 +183,8 @@ static int block_init(join_block *b, const join_tables *jt, int k)
     if (!b->rel)
         goto fail;
     w.rel = b->rel;
-    board_walk(&p, all, k, all, NULL, block_record, &w);
+    if (board_walk(&p, all, k, all, &bound, block_record, &w))
+        goto fail;
     free(w.count);
     return 0;
 fail:
@@ -207,7 +210,7 @@ static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint6
 /* Each block placement's half-board mask as each side sees it, renamed, and its
  * diagonals as the blocks it meets see them: made once, so that making half-boards only
  * ORs and tests. */
-static int make_views(join_tables *jt)
+static int make_views(join_tables *jt, const atomic_int *stop)
 {
     for (int side = 0; side < 2; side++)
         for (int b = 0; b < jt->parts; b++) {
@@ -221,6 +224,8 @@ static int make_views(join_tables *jt)
                              (two && !(v->diag2 = calloc(1, size)))))
                 return -1;
             for (uint64_t i = 0; i < bl->entries; i++) {
+                if (stop_poll(stop, i))
+                    return -1;
                 v->diag[i] = join_block_diagonals(jt->n, k, d0, w, bl->rel[i]);
                 v->mask[i] = block_mask(jt, side, k, d0, bl->rel[i]);
                 if (two) /* mid and far meet each other from the far block's start on */
@@ -273,6 +278,7 @@ typedef struct sample {
     uint64_t count[2][64];
     join_buf buf;
     int failed;
+    const atomic_int *stop;
 } sample;
 
 static int sample_task(void *user, const task *t)
@@ -280,6 +286,10 @@ static int sample_task(void *user, const task *t)
     sample *sm = user;
     if (sm->seen++ % sm->stride)
         return 0;
+    if (stop_seen(sm->stop)) { /* each sampled task takes milliseconds from n = 22 on */
+        sm->failed = 1;
+        return 1;
+    }
     uint32_t top = (uint32_t)t->payload, free_cols = board_mask(sm->jt->n) & ~top;
     /* odd n: any middle column will do for the statistics */
     join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
@@ -294,12 +304,12 @@ static int sample_task(void *user, const task *t)
     return 0;
 }
 
-static int make_renaming(join_tables *jt)
+static int make_renaming(join_tables *jt, const atomic_int *stop)
 {
-    sample sm = {jt, 1, 0, {{0}}, {NULL, 0, 0}, 0};
+    sample sm = {jt, 1, 0, {{0}}, {NULL, 0, 0}, 0, stop};
 
     join_renaming_identity(&jt->rn);
-    if (make_views(jt) != 0)
+    if (make_views(jt, stop) != 0)
         return -1;
     sm.stride = join_enumerate(jt->n, NULL, NULL) / SAMPLE_TASKS + 1;
     join_enumerate(jt->n, sample_task, &sm);
@@ -308,16 +318,16 @@ static int make_renaming(join_tables *jt)
         return -1;
     join_renaming_make(&jt->rn, sm.count[JOIN_TOP], sm.count[JOIN_BOTTOM]);
     make_turn(jt);
-    return make_views(jt);
+    return make_views(jt, stop);
 }
 
-int join_tables_init(join_tables *jt, int n, const join_kernel *kernel)
+int join_tables_init(join_tables *jt, int n, const join_kernel *kernel, const atomic_int *stop)
 {
-    return join_tables_init_parts(jt, n, kernel, join_parts(n));
+    return join_tables_init_parts(jt, n, kernel, join_parts(n), stop);
 }
 
 /* The block tables of jt's sides, one per distinct size, and each side's bounds. */
-static int make_blocks(join_tables *jt)
+static int make_blocks(join_tables *jt, const atomic_int *stop)
 {
     for (int side = 0; side < 2; side++) {
         uint32_t most[3] = {1, 1, 1};
@@ -325,7 +335,8 @@ static int make_blocks(join_tables *jt)
         jt->near[side] = jt->k[side][0];
         for (int b = 0; b < jt->parts; b++) {
             int k = jt->k[side][b];
-            if (!join_tables_block(jt, k) && block_init(&jt->block[jt->n_blocks++], jt, k) != 0) {
+            if (!join_tables_block(jt, k) &&
+                block_init(&jt->block[jt->n_blocks++], jt, k, stop) != 0) {
                 jt->n_blocks--;
                 return -1;
             }
@@ -337,7 +348,8 @@ static int make_blocks(join_tables *jt)
     return 0;
 }
 
-int join_tables_init_parts(join_tables *jt, int n, const join_kernel *kernel, int parts)
+int join_tables_init_parts(join_tables *jt, int n, const join_kernel *kernel, int parts,
+                           const atomic_int *stop)
 {
     assert(n >= 1 && n <= JOIN_MAX_N && (parts == 2 || parts == 3));
     memset(jt, 0, sizeof(*jt));
@@ -351,7 +363,7 @@ int join_tables_init_parts(join_tables *jt, int n, const join_kernel *kernel, in
     jt->rows[JOIN_BOTTOM] = side_rows(n, JOIN_BOTTOM);
     jt->d0[JOIN_BOTTOM] = n % 2 ? 1 : 0;
     fill_binom(jt);
-    if (make_blocks(jt) != 0 || make_renaming(jt) != 0) {
+    if (make_blocks(jt, stop) != 0 || make_renaming(jt, stop) != 0) {
         join_tables_free(jt);
         return -1;
     }

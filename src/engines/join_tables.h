@@ -12,6 +12,7 @@
 #ifndef NQ_JOIN_TABLES_H
 #define NQ_JOIN_TABLES_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,10 +73,13 @@ static inline int join_parts(int n)
 }
 
 /* Tables for board n, whose half-boards kernel makes (join_kernel_find), with
- * join_parts(n) blocks per side; join_tables_init_parts with parts (2 or 3) of them, for
- * the tests to force three blocks on small boards. */
-int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel);
-int join_tables_init_parts(join_tables *jt, int n, const struct join_kernel *kernel, int parts);
+ * join_parts(n) blocks per side: 0, or -1 without memory or once stop (core/stop.h;
+ * NULL: none) is seen, seconds sooner from n = 22 on; join_tables_init_parts with parts (2 or 3) of
+ * them, for the tests to force three blocks on small boards. */
+int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel,
+                     const atomic_int *stop);
+int join_tables_init_parts(join_tables *jt, int n, const struct join_kernel *kernel, int parts,
+                           const atomic_int *stop);
 
 /* What join_tables_init_parts makes for board n, found without making it (a walk over
  * the block placements, a fraction of a second at n = 24): the bytes it allocates, the

@@ -31,19 +31,19 @@ static int emit_prefix(void *user, const board_place *p)
 /* The prefixes of rows rows with mirror halving: the first queen in the left half, each
  * prefix standing for its mirror too (weight 2); on an odd board then the middle
  * column, the second queen in the left half (weight 2; 1 for a one-row prefix, which
- * is its own mirror). budget: as board_walk's. */
-static uint64_t run_walk(int n, int rows, task_emit_fn emit, void *user, uint64_t *budget)
+ * is its own mirror). bound: as board_walk's. */
+static uint64_t run_walk(int n, int rows, task_emit_fn emit, void *user, board_bound *bound)
 {
     uint32_t all = board_mask(n), half = (1u << (n / 2)) - 1, mid = 1u << (n / 2);
     walk w = {0, emit, user, 2};
     board_place p = {0};
 
     rows = rows < 1 ? 1 : rows > n ? n : rows;
-    if (board_walk(&p, all, rows, half, budget, emit_prefix, &w) || n % 2 == 0)
+    if (board_walk(&p, all, rows, half, bound, emit_prefix, &w) || n % 2 == 0)
         return w.next_id;
     p = (board_place){.row = 1, .cols = mid, .ld = mid << 1, .rd = mid >> 1, .q = {n / 2}};
     w.weight = rows == 1 ? 1 : 2;
-    board_walk(&p, all, rows, rows == 1 ? all : half, budget, emit_prefix, &w);
+    board_walk(&p, all, rows, rows == 1 ? all : half, bound, emit_prefix, &w);
     return w.next_id;
 }
 
@@ -52,11 +52,11 @@ uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user)
     return run_walk(n, rows, emit, user, NULL);
 }
 
-int prefix_count_bounded(int n, int rows, uint64_t max_nodes, uint64_t *tasks)
+int prefix_count_bounded(int n, int rows, board_bound *bound, uint64_t *tasks)
 {
-    uint64_t left = max_nodes;
-    *tasks = run_walk(n, rows, NULL, NULL, &left);
-    return left == UINT64_MAX ? -1 : 0; /* wrapped: the budget ran out */
+    *tasks = run_walk(n, rows, NULL, NULL, bound);
+    /* wrapped: the budget ran out */
+    return bound->nodes == UINT64_MAX || stop_seen(bound->stop) ? -1 : 0;
 }
 
 int prefix_auto_rows(int n, int threads)
@@ -97,9 +97,9 @@ static uint64_t prefix_source(const nq_settings *s, task_emit_fn emit, void *use
     return prefix_enumerate(s->n, s->prefix_rows, emit, user);
 }
 
-static int prefix_task_count_bounded(const nq_settings *s, uint64_t max_nodes, uint64_t *tasks)
+static int prefix_task_count_bounded(const nq_settings *s, board_bound *bound, uint64_t *tasks)
 {
-    return prefix_count_bounded(s->n, s->prefix_rows, max_nodes, tasks);
+    return prefix_count_bounded(s->n, s->prefix_rows, bound, tasks);
 }
 
 static uint64_t prefix_task_count(const nq_settings *s)

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "core/board.h"
 #include "core/task.h"
 #include "nqueens/nqueens.h"
 
@@ -11,10 +12,11 @@
  * only count them. Returns the number of tasks emitted. */
 uint64_t prefix_enumerate(int n, int rows, task_emit_fn emit, void *user);
 
-/* Count the tasks of (n, rows) as prefix_enumerate does, but give up once the walk has
- * made max_nodes placements (each partial board it visits is one): 0 and *tasks, or -1
- * when the budget ran out. Lets a task set be checked without an unbounded search. */
-int prefix_count_bounded(int n, int rows, uint64_t max_nodes, uint64_t *tasks);
+/* Count the tasks of (n, rows) as prefix_enumerate does, within bound (board_walk's:
+ * each partial board it visits is a node): 0 and *tasks, or -1 when the budget ran out
+ * or the stop came. Lets a task set be checked without an unbounded search, and a deep
+ * prefix's count be stopped. */
+int prefix_count_bounded(int n, int rows, board_bound *bound, uint64_t *tasks);
 
 /* Rows to place so that every one of threads workers gets enough tasks to balance. */
 int prefix_auto_rows(int n, int threads);

@@ -6,13 +6,17 @@
 
 #include "core/engine.h"
 
-/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count):
- * first .. end - 1, cut by expected cost; 0 and the task count without a slice.
- * NQ_ENOMEM, or NQ_EINVAL when the source makes fewer tasks than it counts. */
-int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t *first, uint64_t *end);
+/* The task ids of resolved settings s's slice (nq_settings.slice_index of slice_count),
+ * of the tasks its set has: first .. end - 1, cut by expected cost; 0 and tasks without
+ * a slice. Polls stop (core/stop.h; NULL: none), as the cut makes the engine's tables:
+ * NQ_ECANCELED once it is seen, NQ_ENOMEM, or NQ_EINVAL when the source makes fewer
+ * tasks than it counts. */
+int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t tasks,
+                       const atomic_int *stop, uint64_t *first, uint64_t *end);
 /* The expected cost (engine_desc.task_cost) of each of the n tasks of resolved settings
- * s, by id, into cost[0..n). NQ_ENOMEM, or NQ_EINVAL when the source makes another
- * number of tasks. */
-int engine_task_costs(const engine_desc *e, const nq_settings *s, double *cost, uint64_t n);
+ * s, by id, into cost[0..n), polling stop as engine_slice_range does. NQ_ECANCELED,
+ * NQ_ENOMEM, or NQ_EINVAL when the source makes another number of tasks. */
+int engine_task_costs(const engine_desc *e, const nq_settings *s, double *cost, uint64_t n,
+                      const atomic_int *stop);
 
 #endif

@@ -3,9 +3,11 @@
 
 #include "engines/task_cost.h"
 
-void *task_cost_board_init(const nq_settings *s)
+void *task_cost_board_init(const nq_settings *s, const atomic_int *stop)
 {
     task_cost_board *b = malloc(sizeof(*b));
+
+    (void)stop;
     if (b)
         b->n = s->n;
     return b;

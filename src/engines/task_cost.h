@@ -4,6 +4,7 @@
 #ifndef NQ_TASK_COST_H
 #define NQ_TASK_COST_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "nqueens/nqueens.h"
@@ -13,11 +14,12 @@
  * at 0.75) but cost about n times more per row. */
 #define TASK_COST_ROWS 4
 
-/* The shared_init of an engine whose cost model needs only the board. */
+/* The shared_init of an engine whose cost model needs only the board (instant: it
+ * polls no stop). */
 typedef struct task_cost_board {
     int n;
 } task_cost_board;
-void *task_cost_board_init(const nq_settings *s);
+void *task_cost_board_init(const nq_settings *s, const atomic_int *stop);
 void task_cost_board_free(void *shared);
 
 /* The placements of the next rows rows, row d taking the squares free[d] outside cols

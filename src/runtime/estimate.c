@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/stop.h"
 #include "runtime/affinity.h"
 #include "runtime/estimate.h"
 #include "runtime/sample.h"
@@ -58,9 +59,13 @@ typedef struct sampler {
     int passes;
 } sampler;
 
+/* Keep t in the sampler's list; a source of millions of tasks ends on a stop. */
 static int keep(void *user, const task *t)
 {
-    task_list *l = user;
+    sampler *sm = user;
+    task_list *l = &sm->tasks;
+    if (stop_poll(sm->stop.cancel, l->n))
+        return 1;
     if (l->n == l->cap) {
         uint64_t cap = l->cap ? 2 * l->cap : 1024;
         task *at = realloc(l->at, cap * sizeof(*at));
@@ -81,10 +86,12 @@ static int prepare_setup(sampler *sm)
     double t0 = clock_thread_cpu();
     uint64_t emitted;
 
-    if (e->shared_init && !(sm->shared = e->shared_init(sm->s)))
-        return NQ_ENOMEM;
-    emitted = e->source(sm->s, keep, &sm->tasks);
+    if (e->shared_init && !(sm->shared = e->shared_init(sm->s, sm->stop.cancel)))
+        return run_canceled(&sm->stop) ? NQ_ECANCELED : NQ_ENOMEM;
+    emitted = e->source(sm->s, keep, sm);
     sm->setup_cpu = clock_thread_cpu() - t0;
+    if (run_canceled(&sm->stop))
+        return NQ_ECANCELED; /* the list may be short, but no count follows */
     return emitted == sm->tasks.n ? NQ_OK : NQ_ENOMEM;
 }
 
@@ -142,8 +149,13 @@ static int unit_costs(sampler *sm, double *task_max)
 
     if (!cost)
         return NQ_ENOMEM;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
+        if (stop_poll(sm->stop.cancel, i)) { /* the join's costs take seconds at n = 22 */
+            free(cost);
+            return NQ_ECANCELED;
+        }
         total += cost[i] = engine_task_cost(sm->e, sm->shared, &sm->tasks.at[i]);
+    }
     sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
     if (sm->block > MAX_BLOCK)
         sm->block = MAX_BLOCK;
@@ -170,10 +182,11 @@ static int prepare_strata(sampler *sm)
     uint64_t n = sm->tasks.n, units;
     int max = sm->o->max_strata ? sm->o->max_strata : DEFAULT_STRATA;
     double *task_max = calloc(n ? n : 1, sizeof(*task_max));
+    int rc = task_max ? unit_costs(sm, task_max) : NQ_ENOMEM;
 
-    if (!task_max || unit_costs(sm, task_max) != NQ_OK) {
+    if (rc != NQ_OK) {
         free(task_max);
-        return NQ_ENOMEM;
+        return rc;
     }
     units = sm->units;
     sm->idx = malloc((units ? units : 1) * sizeof(*sm->idx));

@@ -150,8 +150,9 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
         return NQ_EINVAL;
     run_stop_init(&stop, rs);
     run_progress_reset(rs, expected);
-    if (e->shared_init && !(shared = e->shared_init(job->s)))
-        return NQ_ENOMEM;
+    /* the join's tables take seconds from n = 22 on: they end on a cancel */
+    if (e->shared_init && !(shared = e->shared_init(job->s, stop.cancel)))
+        return run_canceled(&stop) ? NQ_ECANCELED : NQ_ENOMEM;
     /* A few records per worker keep everyone busy; the source refills as they drain. */
     if (queue_init(&q, (size_t)job->n_threads * 64) != NQ_OK) {
         if (shared)

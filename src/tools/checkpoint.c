@@ -148,10 +148,15 @@ int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uin
             args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
         free(word);
     } else {
+        /* tasks 0: stopped while a deep prefix's tasks were still being counted */
+        char when[64] = " before its tasks were counted";
+        if (tasks)
+            snprintf(when, sizeof(when), " after %llu of %llu tasks", (unsigned long long)done,
+                     (unsigned long long)tasks);
         args_note(cmd,
-                  "interrupted by %s after %llu of %llu tasks; nothing was saved "
-                  "(--checkpoint FILE makes a run resumable)",
-                  signals_name(sig), (unsigned long long)done, (unsigned long long)tasks);
+                  "interrupted by %s%s; nothing was saved (--checkpoint FILE makes a run "
+                  "resumable)",
+                  signals_name(sig), when);
     }
     return 128 + sig;
 }

@@ -278,7 +278,9 @@ static int count_execute(count_state *c, const count_run_opts *r, const char *cm
         signals_target(NULL); /* the solver goes with the state: no handler may reach it */
         return args_run_error(cmd, "cannot start the progress thread");
     }
-    *status = nq_count(c->sv, &hooks, out);
+    /* a signal while the journal was read, before any solver: no count to cancel */
+    memset(out, 0, sizeof(*out));
+    *status = signals_caught() ? NQ_ECANCELED : nq_count(c->sv, &hooks, out);
     progress_stop(&pg);
     signals_target(NULL);
     return 0;

@@ -1,0 +1,175 @@
+/* The first SIGINT during each setup phase that can last over a second (the prefix
+ * source's walk, the join's tables, the slice's cut, estimate's sample): the tool exits
+ * 130 within a second of the signal, measured from the kill to the exit, and says how to
+ * resume when there is a journal. Each case signals once the phase has begun, so a test
+ * takes a couple of seconds. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "cli_run.h"
+#include "nqueens/nqueens.h"
+
+static cli_out o;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Start args, SIGINT after delay_ms, and wait at most 30 s: the exit code, with stderr in
+ * o.err and the seconds from the signal to the exit in *took. */
+static int stop_after(const char *const *args, long delay_ms, double *took)
+{
+    char err_path[] = "/tmp/nq-stops-err-XXXXXX";
+    int fe = mkstemp(err_path), st = -1;
+    pid_t pid, got = 0;
+    double t0;
+
+    cr_assert(fe >= 0);
+    pid = cli_start(args, -1, fe);
+    sleep_ms(delay_ms);
+    t0 = now();
+    kill(pid, SIGINT);
+    for (int i = 0; i < 3000 && got != pid; i++) {
+        got = waitpid(pid, &st, WNOHANG);
+        if (got != pid)
+            sleep_ms(10);
+    }
+    *took = now() - t0;
+    if (got != pid) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+    }
+    lseek(fe, 0, SEEK_SET);
+    cli_slurp(fe, o.err, sizeof(o.err));
+    close(fe);
+    unlink(err_path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void expect_prompt_stop(const char *const *args, long delay_ms, const char *what)
+{
+    double took;
+    int st = stop_after(args, delay_ms, &took);
+
+    cr_expect_eq(st, 130, "%s: exit %d after %.2f s: %s", what, st, took, o.err);
+    cr_expect_lt(took, 1.0, "%s: stopped %.2f s after the signal", what, took);
+    cr_expect_not_null(strstr(o.err, "SIGINT"), "%s: %s", what, o.err);
+}
+
+/* A deep prefix's task count walks billions of partial boards before the first task. */
+Test(unit, sigint_stops_the_prefix_walk)
+{
+    const char *const count[] = {"count",         "20", "--engine",  "prefix", "--no-pin",
+                                 "--prefix-rows", "12", "--threads", "1",      NULL};
+    const char *const estimate[] = {"estimate", "20",        "--engine", "prefix", "--prefix-rows",
+                                    "12",       "--threads", "1",        NULL};
+    expect_prompt_stop(count, 500, "count 20 --prefix-rows 12");
+    expect_prompt_stop(estimate, 500, "estimate 20 --prefix-rows 12");
+}
+
+/* The join's tables take seconds from n = 22 on. */
+Test(unit, sigint_stops_the_join_tables)
+{
+    char jpath[] = "/tmp/nq-stops-XXXXXX";
+    int fd = mkstemp(jpath);
+    const char *const count[] = {"count", "22",           "--engine", "join",     "--threads",
+                                 "1",     "--checkpoint", jpath,      "--no-pin", NULL};
+    const char *const estimate[] = {"estimate", "22", "--engine", "join", "--threads", "1", NULL};
+
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(jpath);
+    expect_prompt_stop(count, 1000, "count 22 --engine join");
+    cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
+    expect_prompt_stop(estimate, 1000, "estimate 22 --engine join");
+    unlink(jpath);
+}
+
+/* A slice is cut by the tasks' costs, which the tables give. */
+Test(unit, sigint_stops_the_slice_cut)
+{
+    const char *const count[] = {"count", "22",        "--engine", "join",     "--slice",
+                                 "0/2",   "--threads", "1",        "--no-pin", NULL};
+    expect_prompt_stop(count, 1000, "count 22 --engine join --slice 0/2");
+}
+
+/* ---- the library: nq_solver_cancel ends the same phases --------------------------- */
+
+/* Cancels sv every 10 ms from delay_ms on, until done: a cancel applies only to a run in
+ * progress, so one that came before the run began would be lost (the tool's signal
+ * watcher repeats it the same way). */
+typedef struct canceller {
+    nq_solver *sv;
+    long delay_ms;
+    atomic_int done;
+    double first; /* when the first cancel was sent */
+} canceller;
+
+static void *cancel_until_done(void *p)
+{
+    canceller *c = p;
+    sleep_ms(c->delay_ms);
+    c->first = now();
+    while (!atomic_load(&c->done)) {
+        nq_solver_cancel(c->sv);
+        sleep_ms(10);
+    }
+    return NULL;
+}
+
+/* nq_count (or with estimate, nq_estimate) of s, cancelled from delay_ms on: NQ_ECANCELED
+ * within a second of the first cancel. */
+static void expect_prompt_cancel(nq_settings s, int estimate, const char *what)
+{
+    canceller c = {NULL, 300, 0, 0};
+    nq_estimate_options eo;
+    nq_estimate_result er;
+    nq_result r;
+    pthread_t t;
+    int rc;
+
+    s.n_threads = 1;
+    s.pin_threads = 0;
+    nq_default_estimate_options(&eo);
+    cr_assert_eq(nq_create_solver(&c.sv, &s), NQ_OK);
+    cr_assert_eq(pthread_create(&t, NULL, cancel_until_done, &c), 0);
+    rc = estimate ? nq_estimate(c.sv, &eo, &er) : nq_count(c.sv, NULL, &r);
+    atomic_store(&c.done, 1);
+    pthread_join(t, NULL);
+    cr_expect_eq(rc, NQ_ECANCELED, "%s: %s", what, nq_strerror(rc));
+    cr_expect_lt(now() - c.first, 1.0, "%s: returned %.2f s after the cancel", what,
+                 now() - c.first);
+    nq_destroy_solver(&c.sv);
+}
+
+Test(unit, cancel_stops_the_setup_phases)
+{
+    nq_settings s;
+
+    nq_default_settings(&s);
+    s.n = 22;
+    s.engine = NQ_ENGINE_JOIN;
+    expect_prompt_cancel(s, 0, "count 22 --engine join");
+    expect_prompt_cancel(s, 1, "estimate 22 --engine join");
+    s.slice_count = 2;
+    expect_prompt_cancel(s, 0, "count 22 --engine join --slice 0/2");
+    nq_default_settings(&s);
+    s.n = 20;
+    s.engine = NQ_ENGINE_PREFIX;
+    s.prefix_rows = 12;
+    expect_prompt_cancel(s, 0, "count 20 --prefix-rows 12");
+    expect_prompt_cancel(s, 1, "estimate 20 --prefix-rows 12");
+}
