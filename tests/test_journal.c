@@ -273,6 +273,70 @@ Test(unit, torn_tail_is_cut_off, .fini = cleanup)
     cr_expect_eq(file_size(), whole);
 }
 
+/* nq_journal_read, merge's way in: checked in full, but never written, cut or made. */
+Test(unit, read_only_journal_changes_nothing, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(12, 3), other = task_set_for(12, 2);
+    nq_journal *j, *w;
+    nq_journal_info info;
+    const off_t whole = JOURNAL_HEADER_SIZE + 10 * JOURNAL_RECORD_SIZE;
+    uint64_t sub;
+
+    make_path();
+    cr_expect_eq(nq_journal_read(&j, path, &ts, &info), NQ_EIO);
+    cr_expect_eq(info.sys_errno, ENOENT);
+    cr_expect_eq(access(path, F_OK), -1, "no journal is made");
+    poke(0, "", 0);
+    cr_expect_eq(nq_journal_read(&j, path, NULL, &info), NQ_ECORRUPT);
+    cr_expect_neq(strstr(info.detail, "empty"), NULL, "%s", info.detail);
+    cr_expect_eq(file_size(), 0, "an empty file gets no header");
+    unlink(path);
+    write_records(&ts, 10);
+    poke(whole, "abcd", 4);
+    cr_assert_eq(nq_journal_read(&j, path, NULL, &info), NQ_OK, "%s", info.detail);
+    cr_expect(nq_task_set_equal(&info.found, &ts));
+    cr_expect_eq(info.torn_bytes, 4);
+    cr_expect_eq(info.tasks_done, 10);
+    cr_expect_neq(strstr(info.detail, "ignored a torn last record"), NULL, "%s", info.detail);
+    cr_expect_eq(nq_journal_lookup(j, 9, &sub), 1);
+    cr_expect_eq(sub, 91);
+    cr_expect_eq(nq_journal_append(j, 10, 101), NQ_EINVAL);
+    cr_expect_eq(nq_journal_read(&w, path, &ts, &info), NQ_OK, "readers share: %s", info.detail);
+    nq_journal_close(&w);
+    cr_expect_eq(nq_journal_open(&w, path, &ts, 5, &info), NQ_EIO, "a reader keeps writers out");
+    cr_expect_eq(nq_journal_close(&j), NQ_OK);
+    cr_expect_eq(file_size(), whole + 4, "the torn tail stays");
+    cr_expect_eq(nq_journal_read(&j, path, &other, &info), NQ_EMISMATCH);
+    cr_assert_eq(nq_journal_open(&w, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(nq_journal_read(&j, path, NULL, &info), NQ_EIO);
+    cr_expect_eq(info.sys_errno, EWOULDBLOCK, "a writer keeps readers out");
+    nq_journal_close(&w);
+}
+
+/* The temporary name of a new journal is short (".nq-" and 16 hex digits in the same
+ * folder), so that a journal name of up to 255 bytes, the most a folder takes, can be
+ * created; it used to be the name and ".tmp-" and 12 digits, too long from 239 bytes. */
+Test(unit, journal_names_of_up_to_255_bytes, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(10, 2);
+    char dir[] = "/tmp/nq-journal-long-XXXXXX", name[300];
+    nq_journal *j;
+    nq_journal_info info;
+
+    cr_assert_not_null(mkdtemp(dir));
+    for (int len = 236; len <= 255; len++) {
+        int at = snprintf(name, sizeof(name), "%s/", dir);
+        memset(name + at, 'x', (size_t)len);
+        name[at + len] = '\0';
+        cr_expect_eq(nq_journal_open(&j, name, &ts, 5, &info), NQ_OK, "%d bytes: %s", len,
+                     info.detail);
+        if (j)
+            nq_journal_close(&j);
+        unlink(name);
+    }
+    cr_expect_eq(rmdir(dir), 0, "nothing left in the folder");
+}
+
 Test(unit, damage_before_the_tail_is_an_error, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3);

@@ -607,7 +607,8 @@ static int start_and_signal(int np, const char *const *args, const char *journal
     if (frozen)
         kill((pid_t)frozen, SIGSTOP);
     for (int k = 0; k < 1 + !!plan.twice; k++) {
-        struct timespec gap = {0, 20000000}; /* two signals back to back could merge */
+        /* past the 200 ms in which a second signal is the same stop as the first */
+        struct timespec gap = {0, 300000000};
         if (k)
             nanosleep(&gap, NULL);
         for (int i = 0; i < n_hit; i++)

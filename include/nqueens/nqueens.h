@@ -480,6 +480,16 @@ NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *i
 NQ_API int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts,
                            double sync_interval, nq_journal_info *info);
 
+/* Open the journal at path for reading only (nqueens merge): checked in full as
+ * nq_journal_open checks it, against ts, or with ts NULL against nothing (the file's task
+ * set is in info->found), but the file is never created, written or cut: no such file is
+ * NQ_EIO with sys_errno ENOENT, an empty one NQ_ECORRUPT, and a torn last record is left
+ * in place, reported in info->torn_bytes and info->detail. A writer holding the file is
+ * NQ_EIO with sys_errno EWOULDBLOCK, as for nq_journal_open; readers share it. Lookups
+ * work as on any handle; nq_journal_append is NQ_EINVAL. */
+NQ_API int nq_journal_read(nq_journal **out, const char *path, const nq_task_set *ts,
+                           nq_journal_info *info);
+
 /* The subtotal recorded for task id: 1 and *subtotal set, or 0 if it is not recorded. */
 NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtotal);
 

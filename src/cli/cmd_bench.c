@@ -3,11 +3,9 @@
  * ends it with a report of what was measured by then. */
 #define _DEFAULT_SOURCE /* getloadavg */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -248,7 +246,7 @@ typedef struct bench_file {
     const char *option; /* "--out" or "--export" */
     const char *path;
     int format;
-    FILE *f;
+    output_writer w; /* w.f NULL: not open */
 } bench_file;
 
 typedef struct bench_opts {
@@ -281,7 +279,7 @@ static int bench_take_export(bench_opts *b, const char *v)
                                 bench_format_names());
     if (b->n_files == BENCH_MAX_FILES - 1) /* one is kept for --out */
         return args_usage_error(cmd, "at most %d --export files", BENCH_MAX_FILES - 1);
-    b->files[b->n_files++] = (bench_file){"--export", eq + 1, format, NULL};
+    b->files[b->n_files++] = (bench_file){"--export", eq + 1, format, {0}};
     return 0;
 }
 
@@ -362,7 +360,7 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
             return EXIT_USAGE;
     }
     if (b->out) /* --out writes --format, whichever came first */
-        b->files[b->n_files++] = (bench_file){"--out", b->out, b->format, NULL};
+        b->files[b->n_files++] = (bench_file){"--out", b->out, b->format, {0}};
     /* one --simd serves the whole list: it must apply to one of its engines */
     count_opts each = b->co;
     int takes_simd = 0;
@@ -383,81 +381,27 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     return 0;
 }
 
-/* A report file, opened before the runs, so that a path that cannot be written fails at
- * once rather than after the measurements; O_NONBLOCK: a FIFO nobody reads is an error,
- * not a hang; O_NOFOLLOW: a symbolic link would have its target replaced. Returns the
- * descriptor, or -1 after the message. */
-static int bench_open_file(const bench_file *bf)
-{
-    struct stat st;
-    int fd = open(bf->path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
-
-    if (fd < 0) {
-        args_run_error("bench", "cannot open %s '%s' for writing: %s", bf->option, bf->path,
-                       errno == ELOOP ? "a symbolic link (name the file itself)" : strerror(errno));
-        return -1;
-    }
-    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
-        !S_ISCHR(st.st_mode)) {
-        close(fd);
-        args_run_error("bench",
-                       "cannot open %s '%s' for writing: not a regular file, a FIFO or a "
-                       "character device",
-                       bf->option, bf->path);
-        return -1;
-    }
-    return fd;
-}
-
-/* Cut the file on fd to nothing (a regular one) and make it a stream; 0 or -1. */
-static int bench_ready_file(bench_file *bf, int fd)
-{
-    struct stat st;
-    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, 0) != 0 ||
-        (S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) || !(bf->f = fdopen(fd, "w"))) {
-        int e = errno;
-        close(fd);
-        args_run_error("bench", "cannot open %s '%s' for writing: %s", bf->option, bf->path,
-                       strerror(e));
-        return -1;
-    }
-    return 0;
-}
-
 static void bench_close_files(bench_opts *b)
 {
     for (int i = 0; i < b->n_files; i++)
-        if (b->files[i].f) {
-            fclose(b->files[i].f);
-            b->files[i].f = NULL;
-        }
+        output_writer_abandon(&b->files[i].w);
 }
 
-/* Every report file opened; each is cut to nothing only once they are all known to be
- * files of their own and none is where standard output goes (bench -o r.json >>r.json,
- * or --export json=r.json twice, would write two reports into one file). */
+/* Every report file made before the runs, so that a path that cannot be written fails
+ * at once rather than after the measurements; first checked to be files of their own,
+ * none where standard output goes (bench -o r.json >>r.json, or --export json=r.json
+ * twice, would write two reports into one file). */
 static int bench_open_files(bench_opts *b)
 {
     output_file f[BENCH_MAX_FILES + 1];
-    int fd[BENCH_MAX_FILES], n = 0, rc = 0;
+    int n = b->n_files, rc;
 
-    for (; n < b->n_files; n++) {
-        if ((fd[n] = bench_open_file(&b->files[n])) < 0) {
-            rc = EXIT_RUN_FAILED;
-            break;
-        }
-        output_file_fd(&f[n], b->files[n].option, b->files[n].path, fd[n]);
-    }
-    if (rc == 0) {
-        output_file_fd(&f[n], NULL, NULL, STDOUT_FILENO);
-        rc = output_files_distinct("bench", f, n + 1);
-    }
-    for (int i = 0; i < n; i++) {
-        if (rc != 0)
-            close(fd[i]);
-        else if (bench_ready_file(&b->files[i], fd[i]) != 0)
-            rc = EXIT_RUN_FAILED;
-    }
+    for (int i = 0; i < n; i++)
+        output_file_path(&f[i], b->files[i].option, b->files[i].path);
+    output_file_fd(&f[n], NULL, NULL, STDOUT_FILENO);
+    rc = output_files_distinct("bench", f, n + 1);
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = output_writer_open(&b->files[i].w, "bench", b->files[i].option, b->files[i].path);
     if (rc != 0)
         bench_close_files(b);
     return rc;
@@ -504,22 +448,26 @@ static const char *write_error(void)
 }
 
 /* Each report file in its format, then standard output: --format, or the text table
- * when --out took the report. */
+ * when --out took the report. A run that measured nothing replaces no report. */
 static int bench_emit(bench_opts *b, const bench_report *rep)
 {
     int rc = 0;
 
     for (int i = 0; i < b->n_files; i++) {
         bench_file *bf = &b->files[i];
-        int bad = bench_write(rep, bf->format, bf->f) != 0;
-        const char *why = bad ? write_error() : NULL;
-        if (fclose(bf->f) != 0 && !bad) {
-            bad = 1;
-            why = write_error();
+        if (rep->n_results == 0) {
+            output_writer_abandon(&bf->w);
+            args_note("bench", "nothing was measured: %s %s is left as it was", bf->option,
+                      bf->path);
+        } else if (bench_write(rep, bf->format, bf->w.f) != 0) {
+            const char *why = write_error();
+            output_writer_abandon(&bf->w);
+            if (rc == 0)
+                rc = args_run_error("bench", "cannot write %s %s: %s (nothing was replaced)",
+                                    bf->option, bf->path, why);
+        } else if (output_writer_commit(&bf->w, "bench") != 0 && rc == 0) {
+            rc = EXIT_RUN_FAILED;
         }
-        bf->f = NULL;
-        if (bad && rc == 0)
-            rc = args_run_error("bench", "cannot write %s '%s': %s", bf->option, bf->path, why);
     }
     if (bench_write(rep, b->out ? BENCH_TEXT : b->format, stdout) != 0 && rc == 0)
         rc = args_run_error("bench", "cannot write the %s: %s", b->out ? "table" : "report",

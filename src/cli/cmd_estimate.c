@@ -13,6 +13,7 @@
 #include "tools/args.h"
 #include "tools/count_output.h"
 #include "tools/number.h"
+#include "tools/output_files.h"
 #include "tools/signals.h"
 
 /* Long enough for any sample a person waits for; a typo of many digits is refused. */
@@ -254,9 +255,27 @@ static int run(const char *cmd, estimate_args *a, sample_out *so, nq_estimate_re
         return 128 + sig;
     }
     if (rc == NQ_ECALLBACK)
-        return args_run_error(cmd, "cannot write %s: %s", a->sample, strerror(errno ? errno : EIO));
+        return args_run_error(cmd, "cannot write --sample %s: %s", a->sample,
+                              strerror(errno ? errno : EIO));
     if (rc != NQ_OK)
         return args_run_error(cmd, "estimate failed: %s", nq_strerror(rc));
+    return 0;
+}
+
+/* The --sample file, made before the run as every output is (checked, never through a
+ * link, under a temporary name), and not where standard output goes: the CSV and the
+ * result would be written over each other. */
+static int open_sample(const char *cmd, const char *path, output_writer *w)
+{
+    output_file f[2];
+    int rc;
+
+    output_file_path(&f[0], "--sample", path);
+    output_file_fd(&f[1], NULL, NULL, STDOUT_FILENO);
+    if ((rc = output_files_distinct(cmd, f, 2)) != 0 ||
+        (rc = output_writer_open(w, cmd, "--sample", path)) != 0)
+        return rc;
+    fputs("task,stratum,subtotal,weight,weighted,cpu_seconds\n", w->f);
     return 0;
 }
 
@@ -264,6 +283,7 @@ int cmd_estimate(int argc, char **argv)
 {
     static const char *const cmd = "estimate";
     estimate_args a;
+    output_writer w = {0};
     sample_out so = {NULL, NULL};
     nq_estimate_result r;
     int rc = parse(&a, argc, argv);
@@ -272,15 +292,16 @@ int cmd_estimate(int argc, char **argv)
         return rc;
     if (!a.seed_set) /* a fresh sample each time, printed so that it can be drawn again */
         a.eo.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
-    if (a.sample) {
-        so.f = fopen(a.sample, "w");
-        if (!so.f)
-            return args_run_error(cmd, "cannot write %s: %s", a.sample, strerror(errno));
-        fputs("task,stratum,subtotal,weight,weighted,cpu_seconds\n", so.f);
-    }
+    if (a.sample && (rc = open_sample(cmd, a.sample, &w)) != 0)
+        return rc;
+    so.f = w.f;
     rc = run(cmd, &a, &so, &r);
-    if (so.f && fclose(so.f) != 0 && rc == 0)
-        rc = args_run_error(cmd, "cannot write %s: %s", a.sample, strerror(errno));
+    /* the tasks sampled before a stop are whole rows, kept as bench keeps its runs */
+    if (so.f && (rc == 0 || rc > 128)) {
+        int wrc = output_writer_commit(&w, cmd);
+        rc = rc ? rc : wrc;
+    }
+    output_writer_abandon(&w);
     if (rc != 0)
         return rc;
     if (a.json)

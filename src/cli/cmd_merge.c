@@ -32,11 +32,14 @@ static const args_command merge_command = {
     NULL,
 };
 
-/* One journal: its path, its task set and the ids it covers. */
+/* One journal: its path, its task set, the ids it covers, and the journal open for
+ * reading only: merge writes, cuts or creates nothing (an archived slice is often
+ * read-only, and a slice that vanishes between two looks must stay gone). */
 typedef struct slice_file {
     const char *path;
     nq_task_set ts;
     uint64_t first, end;
+    nq_journal *j;
 } slice_file;
 
 /* The task set without its slice, named after its engine's task family (cuda's journals
@@ -61,19 +64,36 @@ static const char *slice_name(const slice_file *f, char *buf, size_t size)
     return buf;
 }
 
-static int read_headers(slice_file *f, int n)
+/* Open journal i read-only, checked in full, into f[i]; 0 or an exit code. */
+static int read_journal(slice_file *f)
 {
     nq_journal_info info;
-    nq_task_set first;
+    int rc = nq_journal_read(&f->j, f->path, NULL, &info);
+
+    if (rc == NQ_ENOMEM)
+        return args_run_error(cmd, "journal %s: %s", f->path, nq_strerror(rc));
+    if (rc != NQ_OK)
+        return args_run_error(cmd, "journal %s: %s%s", f->path,
+                              info.sys_errno == ENOENT ? "no such file" : info.detail,
+                              info.sys_errno == EWOULDBLOCK ? " (an unfinished slice)" : "");
+    if (info.torn_bytes) /* what a count would cut off and recompute */
+        args_note(cmd, "journal %s: %s; the file is left as it was", f->path, info.detail);
+    f->ts = info.found;
+    f->first = f->ts.slice_count ? f->ts.first_task : 0;
+    f->end = f->ts.slice_count ? f->ts.end_task : f->ts.tasks;
+    return 0;
+}
+
+static int read_journals(slice_file *f, int n)
+{
+    nq_task_set first, mine;
+    int rc;
 
     for (int i = 0; i < n; i++) {
-        if (nq_journal_peek(f[i].path, &f[i].ts, &info) != NQ_OK)
-            return args_run_error(cmd, "journal %s: %s", f[i].path,
-                                  info.sys_errno == ENOENT ? "no such file" : info.detail);
-        f[i].first = f[i].ts.slice_count ? f[i].ts.first_task : 0;
-        f[i].end = f[i].ts.slice_count ? f[i].ts.end_task : f[i].ts.tasks;
+        if ((rc = read_journal(&f[i])) != 0)
+            return rc;
         first = whole_set(&f[0].ts);
-        nq_task_set mine = whole_set(&f[i].ts);
+        mine = whole_set(&f[i].ts);
         if (!nq_task_set_equal(&first, &mine))
             return args_run_error(cmd,
                                   "journals %s and %s are of different task sets (n=%d %s %s, "
@@ -137,18 +157,11 @@ static int check_tiling(slice_file *f, int n)
 static int collect(const slice_file *f, int n, uint64_t *subs)
 {
     for (int i = 0; i < n; i++) {
-        nq_journal_info info;
-        nq_journal *j;
         uint64_t missing = 0;
         char name[48];
-        int rc = nq_journal_open(&j, f[i].path, &f[i].ts, 5, &info);
 
-        if (rc != NQ_OK)
-            return args_run_error(cmd, "journal %s: %s%s", f[i].path, info.detail,
-                                  info.sys_errno == EWOULDBLOCK ? " (an unfinished slice)" : "");
         for (uint64_t id = f[i].first; id < f[i].end; id++)
-            missing += !nq_journal_lookup(j, id, &subs[id]);
-        nq_journal_close(&j);
+            missing += !nq_journal_lookup(f[i].j, id, &subs[id]);
         if (missing) { /* one line, the command to paste whole */
             char *word = args_shell_word(f[i].path);
             args_hint(cmd,
@@ -248,7 +261,7 @@ static int merge(slice_file *f, int n, int json, int unique)
     count_report c = {0, &r, -1.0, extra, NULL};
     int rc;
 
-    if ((rc = read_headers(f, n)) != 0 || (rc = check_tiling(f, n)) != 0)
+    if ((rc = read_journals(f, n)) != 0 || (rc = check_tiling(f, n)) != 0)
         return rc;
     whole = whole_set(&f[0].ts);
     subs = calloc(whole.tasks, sizeof(*subs));
@@ -289,6 +302,9 @@ int cmd_merge(int argc, char **argv)
             for (int i = 0; i < n; i++)
                 f[i].path = paths[i];
             rc = merge(f, n, json, unique);
+            for (int i = 0; i < n; i++)
+                if (f[i].j)
+                    nq_journal_close(&f[i].j);
         }
     }
     free(f);

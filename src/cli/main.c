@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "tools/args.h"
+#include "tools/signals.h"
 
 static const struct {
     const char *name;
@@ -161,6 +162,7 @@ int main(int argc, char **argv)
     int rc;
 
     guard_std_fds();
+    signals_file_limit_fails_writes();
     rc = top_level(argc, argv);
     if (rc < 0) {
         cmd = commands[find_command(argv[1])].name;

@@ -14,7 +14,6 @@
 #include "tools/count_args.h"
 #include "tools/count_output.h"
 #include "tools/devices.h"
-#include "tools/output_files.h"
 #include "tools/progress.h"
 #include "tools/signals.h"
 #include "tools/subtotals.h"
@@ -160,15 +159,13 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, r
     }
     if (a->c.r.subtotals && (rc = subtotals_open("count", a->c.r.subtotals, &f->sf)) != 0)
         return rc;
-    if ((rc = output_files_check_count("count", a->c.r.checkpoint, NULL, a->c.r.subtotals,
-                                       f->sf.fd)) != 0)
+    if ((rc = subtotals_check_distinct("count", a->c.r.checkpoint, NULL, a->c.r.subtotals)) != 0)
         return rc;
     if (a->c.r.checkpoint && (rc = checkpoint_open(a->c.r.checkpoint, &f->ts, a->c.r.sync_interval,
                                                    &f->journal, &f->done_before)) != 0)
         return rc;
     /* By identity, after opening: two spellings of one file would write over each other. */
-    rc = output_files_check_count("count", a->c.r.checkpoint, f->journal, a->c.r.subtotals,
-                                  f->sf.fd);
+    rc = subtotals_check_distinct("count", a->c.r.checkpoint, f->journal, a->c.r.subtotals);
     if (rc != 0 && f->journal)
         nq_journal_close(&f->journal);
     return rc;
@@ -306,7 +303,7 @@ int main(int argc, char **argv)
     nq_settings s;
     int provided, rank, n_ranks, mine, rc;
     int *rank_threads = NULL;
-    rank0_files files = {.sf = {-1, 0, 0, NULL}};
+    rank0_files files = {0};
     double t0, cpu0, cpu;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -319,6 +316,7 @@ int main(int argc, char **argv)
      * soon as it starts. mpirun turns a SIGINT or SIGTERM it receives into SIGTERM to
      * every rank. */
     signals_install();
+    signals_file_limit_fails_writes();
 
     read_args(rank, argc, argv, &a);
     if (a.exit_code >= 0) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/temp_name.h"
 #include "store/journal.h"
 
 /* ---- the I/O the tests may replace -------------------------------------------------- */
@@ -131,6 +132,7 @@ struct nq_journal {
     double interval, last_sync;
     off_t end;
     int dirty, err;
+    int readonly; /* from nq_journal_read: the file is never written, cut or created */
     uint64_t appended;
 };
 
@@ -142,9 +144,11 @@ static int io_fail(nq_journal_info *info, int err, const char *what)
     return NQ_EIO;
 }
 
-static int lock_file(int fd, nq_journal_info *info)
+/* how: LOCK_EX for a writer; LOCK_SH for a reader (merge), which a writer's lock keeps
+ * out, as it keeps out a second writer. */
+static int lock_file(int fd, int how, nq_journal_info *info)
 {
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+    if (flock(fd, how | LOCK_NB) == 0)
         return NQ_OK;
     if (errno == EWOULDBLOCK) {
         if (info)
@@ -314,28 +318,14 @@ static int publish(const char *tmp, const char *path)
  * *raced is set when another process created path first (nothing is left behind). */
 static int create_journal(nq_journal *j, const char *path, nq_journal_info *info, int *raced)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    int rc = NQ_OK, e;
+    char *tmp;
+    int rc, e;
 
     *raced = 0;
-    if (!tmp)
-        return NQ_ENOMEM;
-    for (int tries = 0;; tries++) {
-        unsigned char r[JOURNAL_ID_SIZE];
-        make_id(r);
-        snprintf(tmp, plen + 32, "%s.tmp-%02x%02x%02x%02x%02x%02x", path, r[0], r[1], r[2], r[3],
-                 r[4], r[5]);
-        j->fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (j->fd >= 0 || errno != EEXIST || tries == 16)
-            break;
-    }
-    if (j->fd < 0) {
-        rc = io_fail(info, errno, "cannot create");
-        free(tmp);
-        return rc;
-    }
-    rc = lock_file(j->fd, info);
+    j->fd = temp_name_create(path, O_RDWR, &tmp);
+    if (j->fd < 0)
+        return errno == ENOMEM ? NQ_ENOMEM : io_fail(info, errno, "cannot create");
+    rc = lock_file(j->fd, LOCK_EX, info);
     if (rc == NQ_OK)
         rc = write_header(j, info);
     if (rc == NQ_OK && (e = publish(tmp, path)) != 0) {
@@ -362,13 +352,18 @@ static int load_journal(nq_journal *j, unsigned char *buf, size_t len, nq_journa
     rc = journal_parse(buf, len, &j->tab, &keep, info);
     if (rc != NQ_OK)
         return rc;
+    if (!j->ts.n) /* a reader that takes whichever task set the file names */
+        j->ts = info->found;
     if (!nq_task_set_equal(&info->found, &j->ts)) {
         const nq_task_set *f = &info->found;
         journal_set_detail(info, "journal is for n=%d engine %s %s (%llu tasks)", f->n, f->engine,
                            f->params, (unsigned long long)f->tasks);
         return NQ_EMISMATCH;
     }
-    if (keep < len) {
+    if (keep < len && j->readonly) {
+        journal_set_detail(info, "ignored a torn last record (%llu bytes at byte %zu)",
+                           (unsigned long long)(len - keep), keep);
+    } else if (keep < len) {
         /* Cut the torn record off now, or the next append would land behind it. */
         if (ftruncate(j->fd, (off_t)keep) != 0)
             return io_fail(info, errno, "cannot cut off the torn last record");
@@ -391,7 +386,7 @@ static int open_existing(nq_journal *j, const char *path, nq_journal_info *info,
     int rc = NQ_OK;
 
     *absent = 0;
-    j->fd = open_regular(path, O_RDWR, info, &rc);
+    j->fd = open_regular(path, j->readonly ? O_RDONLY : O_RDWR, info, &rc);
     if (j->fd < 0) {
         if (errno == ENOENT) {
             *absent = 1;
@@ -399,10 +394,13 @@ static int open_existing(nq_journal *j, const char *path, nq_journal_info *info,
         }
         return rc;
     }
-    rc = lock_file(j->fd, info);
+    rc = lock_file(j->fd, j->readonly ? LOCK_SH : LOCK_EX, info);
     if (rc == NQ_OK)
         rc = read_file(j->fd, &buf, &len, info);
-    if (rc == NQ_OK && len == 0) {
+    if (rc == NQ_OK && len == 0 && j->readonly) {
+        journal_set_detail(info, "empty (a journal no count has written to)");
+        rc = NQ_ECORRUPT;
+    } else if (rc == NQ_OK && len == 0) {
         /* An empty file is a journal that was never started: give it a header. */
         rc = write_header(j, info);
         info->found = j->ts;
@@ -417,45 +415,30 @@ static int open_existing(nq_journal *j, const char *path, nq_journal_info *info,
     return rc;
 }
 
-int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, double sync_interval,
-                    nq_journal_info *info)
+/* A handle for ts (NULL: the file's own task set), its task set normalised through the
+ * header encoding so that comparisons are byte-exact. */
+static nq_journal *new_handle(const nq_task_set *ts, double sync_interval, int readonly)
 {
     static const unsigned char no_id[JOURNAL_ID_SIZE];
     unsigned char hdr[JOURNAL_HEADER_SIZE];
-    nq_journal_info dummy;
-    nq_journal *j;
-    int rc, absent = 0, raced = 0;
+    nq_journal *j = calloc(1, sizeof(*j));
 
-    if (!info)
-        info = &dummy;
-    memset(info, 0, sizeof(*info));
-    if (!out || !path || !*path || !ts || !(sync_interval >= 0) || ts->n < 1 || ts->n > NQ_MAX_N ||
-        ts->tasks == 0)
-        return NQ_EINVAL;
-    *out = NULL;
-    j = calloc(1, sizeof(*j));
     if (!j)
-        return NQ_ENOMEM;
+        return NULL;
     j->fd = -1;
-    /* Normalise through the header encoding so that comparisons are byte-exact. */
-    journal_encode_header(ts, no_id, hdr);
-    if (journal_decode_header(hdr, sizeof(hdr), &j->ts, NULL) != NQ_OK) {
-        free(j);
-        return NQ_EINVAL;
-    }
     j->interval = sync_interval;
-    /* Two counts starting on a new journal at once: one creates it, the other finds it
-     * when its own name is refused, and then finds it locked. */
-    for (int tries = 0; tries < 8; tries++) {
-        rc = open_existing(j, path, info, &absent);
-        if (!absent)
-            break;
-        rc = create_journal(j, path, info, &raced);
-        if (rc == NQ_OK)
-            info->found = j->ts;
-        if (!raced)
-            break;
+    j->readonly = readonly;
+    if (ts) {
+        journal_encode_header(ts, no_id, hdr);
+        if (journal_decode_header(hdr, sizeof(hdr), &j->ts, NULL) != NQ_OK)
+            j->ts.n = -1; /* not a task set: refused by the caller */
     }
+    return j;
+}
+
+/* Hand j out through *out if rc is NQ_OK; free it otherwise. */
+static int finish_open(nq_journal **out, nq_journal *j, int rc)
+{
     if (rc == NQ_OK && pthread_mutex_init(&j->lock, NULL) != 0)
         rc = NQ_ENOMEM;
     if (rc != NQ_OK) {
@@ -468,6 +451,62 @@ int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, d
     j->last_sync = clock_seconds();
     *out = j;
     return NQ_OK;
+}
+
+int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, double sync_interval,
+                    nq_journal_info *info)
+{
+    nq_journal_info dummy;
+    nq_journal *j;
+    int rc = NQ_EINVAL, absent = 0, raced = 0;
+
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof(*info));
+    if (!out || !path || !*path || !ts || !(sync_interval >= 0) || ts->n < 1 || ts->n > NQ_MAX_N ||
+        ts->tasks == 0)
+        return NQ_EINVAL;
+    *out = NULL;
+    if (!(j = new_handle(ts, sync_interval, 0)))
+        return NQ_ENOMEM;
+    /* Two counts starting on a new journal at once: one creates it, the other finds it
+     * when its own name is refused, and then finds it locked. */
+    for (int tries = 0; j->ts.n > 0 && tries < 8; tries++) {
+        rc = open_existing(j, path, info, &absent);
+        if (!absent)
+            break;
+        rc = create_journal(j, path, info, &raced);
+        if (rc == NQ_OK)
+            info->found = j->ts;
+        if (!raced)
+            break;
+    }
+    return finish_open(out, j, rc);
+}
+
+int nq_journal_read(nq_journal **out, const char *path, const nq_task_set *ts,
+                    nq_journal_info *info)
+{
+    nq_journal_info dummy;
+    nq_journal *j;
+    int rc = NQ_EINVAL, absent = 0;
+
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof(*info));
+    if (!out || !path || !*path || (ts && (ts->n < 1 || ts->n > NQ_MAX_N || ts->tasks == 0)))
+        return NQ_EINVAL;
+    *out = NULL;
+    if (!(j = new_handle(ts, 0, 1)))
+        return NQ_ENOMEM;
+    if (j->ts.n >= 0)
+        rc = open_existing(j, path, info, &absent);
+    if (absent) {
+        info->sys_errno = ENOENT;
+        journal_set_detail(info, "no such file");
+        rc = NQ_EIO;
+    }
+    return finish_open(out, j, rc);
 }
 
 int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *info)
@@ -560,7 +599,9 @@ int nq_journal_append(nq_journal *j, uint64_t id, uint64_t subtotal)
     /* whole records after the header, so that a record never follows a torn one */
     assert((size_t)j->end >= j->header_size &&
            ((size_t)j->end - j->header_size) % JOURNAL_RECORD_SIZE == 0);
-    if (j->err) {
+    if (j->readonly) {
+        rc = NQ_EINVAL;
+    } else if (j->err) {
         rc = NQ_EIO;
     } else if (nq_journal_lookup(j, id, &before) || map_find(&j->added, id, &before)) {
         /* Recorded already: the same subtotal again is harmless (two writers agreeing)

@@ -11,7 +11,6 @@
 #include "count_output.h"
 #include "count_run.h"
 #include "number.h"
-#include "output_files.h"
 #include "progress.h"
 #include "signals.h"
 #include "subtotals.h"
@@ -245,7 +244,7 @@ static int count_open_files(count_state *c, const count_run_opts *r, const char 
             return args_run_error(cmd, "no memory for %llu subtotals",
                                   (unsigned long long)c->ts.tasks);
     }
-    if ((rc = output_files_check_count(cmd, r->checkpoint, NULL, r->subtotals, c->sf.fd)))
+    if ((rc = subtotals_check_distinct(cmd, r->checkpoint, NULL, r->subtotals)))
         return rc;
     if (r->checkpoint) {
         rc = checkpoint_open(r->checkpoint, &c->ts, r->sync_interval, &c->journal, &c->done_before);
@@ -255,7 +254,7 @@ static int count_open_files(count_state *c, const count_run_opts *r, const char 
     }
     /* After opening, by identity: --subtotals ./nj for --checkpoint nj would replace the
      * journal by the CSV, or unlink it with the abandoned CSV. */
-    return output_files_check_count(cmd, r->checkpoint, c->journal, r->subtotals, c->sf.fd);
+    return subtotals_check_distinct(cmd, r->checkpoint, c->journal, r->subtotals);
 }
 
 /* The count itself, with the hooks and the progress display: 0 and the library's status
@@ -341,7 +340,6 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
     int exit_code, status = NQ_OK, ok = 0;
 
     memset(&c, 0, sizeof(c));
-    c.sf = (subtotals_file){-1, 0, 0, NULL};
     signals_install();
     exit_code = count_plan(&c, r, cmd, o, unique, s);
     if (exit_code == 0)

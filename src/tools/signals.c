@@ -24,20 +24,42 @@
 
 static _Atomic(nq_solver *) target;
 static atomic_int caught;
+static atomic_llong caught_ns; /* when the first one came, on the monotonic clock */
 static sigset_t watched, saved_mask;
 static pthread_t watcher;
 static atomic_int watching;
 static pthread_mutex_t target_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Signals this close to the first are the same stop: timeout -s INT signals the child
+ * and then its process group, and a terminal's Ctrl-C reaches every process of the
+ * group, so that one request often arrives twice within a millisecond or two. */
+#define SIGNALS_SAME_STOP_NS 200000000LL
+
+static long long now_ns(void) /* clock_gettime is async-signal-safe */
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void on_signal(int sig)
 {
     int expected = 0;
-    /* A second signal: the person wants out now. Records already written are in the
-     * file (the kernel has them), only the last fsync is skipped. */
-    if (!atomic_compare_exchange_strong(&caught, &expected, sig))
-        _exit(128 + sig);
-    if (!atomic_load(&watching)) /* no watcher (it could not start): cancel from here */
-        nq_solver_cancel(atomic_load(&target));
+    long long first;
+
+    if (atomic_compare_exchange_strong(&caught, &expected, sig)) {
+        atomic_store(&caught_ns, now_ns());
+        if (!atomic_load(&watching)) /* no watcher (it could not start): cancel from here */
+            nq_solver_cancel(atomic_load(&target));
+        return;
+    }
+    /* 0: the first is being taken in another thread at this moment */
+    first = atomic_load(&caught_ns);
+    if (first == 0 || now_ns() - first < SIGNALS_SAME_STOP_NS)
+        return;
+    /* A later signal: the person wants out now. Records already written are in the file
+     * (the kernel has them), only the last fsync is skipped. */
+    _exit(128 + sig);
 }
 
 static void cancel_target(void)
@@ -120,6 +142,11 @@ void signals_restore(void)
     set_handlers(SIG_DFL, 0);
     pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
     atomic_store(&target, NULL);
+}
+
+void signals_file_limit_fails_writes(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 const char *signals_name(int sig)

@@ -1,5 +1,6 @@
 /* SIGINT / SIGTERM / SIGHUP for long counts and listings: the first one stops the workers
- * (nq_solver_cancel is async-signal-safe); a second one exits at once. */
+ * (nq_solver_cancel is async-signal-safe); more within 200 ms of it are the same stop (a
+ * wrapper's signal to the process and to its group); a later one exits at once. */
 #ifndef NQ_TOOLS_SIGNALS_H
 #define NQ_TOOLS_SIGNALS_H
 
@@ -17,6 +18,9 @@ void signals_target(nq_solver *s);
 int signals_caught(void);
 /* Back to the default dispositions. */
 void signals_restore(void);
+/* A write past the file size limit (ulimit -f) fails with EFBIG, reported as a full disk
+ * is, instead of SIGXFSZ killing the process in the middle of an output. */
+void signals_file_limit_fails_writes(void);
 /* "SIGINT", "SIGTERM", "SIGHUP" or "a signal", for messages. */
 const char *signals_name(int sig);
 
