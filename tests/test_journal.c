@@ -319,11 +319,11 @@ Test(unit, read_only_journal_changes_nothing, .fini = cleanup)
 Test(unit, journal_names_of_up_to_255_bytes, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(10, 2);
-    char dir[] = "/tmp/nq-journal-long-XXXXXX", name[300];
+    char dir[SCRATCH_PATH], name[SCRATCH_PATH + 300];
     nq_journal *j;
     nq_journal_info info;
 
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_not_null(scratch_mkdir(dir, sizeof(dir), "journal-long"));
     for (int len = 236; len <= 255; len++) {
         int at = snprintf(name, sizeof(name), "%s/", dir);
         memset(name + at, 'x', (size_t)len);

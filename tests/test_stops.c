@@ -11,6 +11,7 @@
 
 #include "cli_run.h"
 #include "nqueens/nqueens.h"
+#include "scratch.h"
 
 static cli_out o;
 
@@ -32,8 +33,8 @@ static double now(void)
  * o.err and the seconds from the signal to the exit in *took. */
 static int stop_after(const char *const *args, long delay_ms, double *took)
 {
-    char err_path[] = "/tmp/nq-stops-err-XXXXXX";
-    int fe = mkstemp(err_path), st = -1;
+    char err_path[SCRATCH_PATH];
+    int fe = scratch_file(err_path, sizeof(err_path), "stops-err"), st = -1;
     pid_t pid, got = 0;
     double t0;
 
@@ -83,8 +84,8 @@ Test(unit, sigint_stops_the_prefix_walk)
 /* The join's tables take seconds from n = 22 on. */
 Test(unit, sigint_stops_the_join_tables)
 {
-    char jpath[] = "/tmp/nq-stops-XXXXXX";
-    int fd = mkstemp(jpath);
+    char jpath[SCRATCH_PATH];
+    int fd = scratch_file(jpath, sizeof(jpath), "stops");
     const char *const count[] = {"count", "22",           "--engine", "join",     "--threads",
                                  "1",     "--checkpoint", jpath,      "--no-pin", NULL};
     const char *const estimate[] = {"estimate", "22", "--engine", "join", "--threads", "1", NULL};
