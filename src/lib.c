@@ -309,6 +309,18 @@ int nq_resolve_settings(nq_settings *s)
     return NQ_OK;
 }
 
+/* s checked, and a copy of it resolved as nq_count resolves it into *rs. */
+static int resolved_copy(const nq_settings *s, nq_settings *rs)
+{
+    int rc = lib_check_settings(s);
+
+    if (rc != NQ_OK)
+        return rc;
+    *rs = *s;
+    engine_resolve(engine_of(rs), rs);
+    return NQ_OK;
+}
+
 int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 {
     nq_settings rs;
@@ -316,11 +328,8 @@ int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 
     if (!s || !n_tasks)
         return NQ_EINVAL;
-    rc = lib_check_settings(s);
-    if (rc != NQ_OK)
+    if ((rc = resolved_copy(s, &rs)) != NQ_OK)
         return rc;
-    rs = *s;
-    engine_resolve(engine_of(&rs), &rs);
     *n_tasks = engine_of(&rs)->task_count(&rs);
     return NQ_OK;
 }
@@ -411,11 +420,8 @@ int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
 
     if (!s || !first || !end)
         return NQ_EINVAL;
-    rc = lib_check_settings(s);
-    if (rc != NQ_OK)
+    if ((rc = resolved_copy(s, &rs)) != NQ_OK)
         return rc;
-    rs = *s;
-    engine_resolve(engine_of(&rs), &rs);
     return engine_slice_range(engine_of(&rs), &rs, engine_of(&rs)->task_count(&rs), NULL, first,
                               end);
 }
@@ -427,11 +433,8 @@ int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
 
     if (!s || (!costs && n_tasks))
         return NQ_EINVAL;
-    rc = lib_check_settings(s);
-    if (rc != NQ_OK)
+    if ((rc = resolved_copy(s, &rs)) != NQ_OK)
         return rc;
-    rs = *s;
-    engine_resolve(engine_of(&rs), &rs);
     return engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, NULL);
 }
 

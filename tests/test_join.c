@@ -531,6 +531,18 @@ static uint64_t complete_all(const engine_desc *e, const nq_settings *s, int par
     return weighted;
 }
 
+/* Settings for board n on vector path p, and its tasks into tl. */
+static nq_settings board_tasks(int n, int p, task_list *tl)
+{
+    nq_settings s;
+    nq_default_settings(&s);
+    s.n = n;
+    s.simd = p;
+    tl->k = 0;
+    join_enumerate(n, collect, tl);
+    return s;
+}
+
 Test(unit, lists_grow_past_their_reservation)
 {
     static task_list tl;
@@ -539,12 +551,7 @@ Test(unit, lists_grow_past_their_reservation)
 
     for (int n = 1; n <= 13; n++)
         for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
-            nq_settings s;
-            nq_default_settings(&s);
-            s.n = n;
-            s.simd = p;
-            tl.k = 0;
-            join_enumerate(n, collect, &tl);
+            nq_settings s = board_tasks(n, p, &tl);
             complete_all(e, &s, 2, 0, 0, &tl, want, NULL);
             cr_expect_eq(complete_all(e, &s, 2, 1, 0, &tl, got, NULL), oeis_value("A000170", n),
                          "n=%d simd=%s", n, nq_simd_name(p));
@@ -590,12 +597,7 @@ Test(unit, lists_paired_in_pieces)
 
     for (int n = 1; n <= 14; n++)
         for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
-            nq_settings s;
-            nq_default_settings(&s);
-            s.n = n;
-            s.simd = p;
-            tl.k = 0;
-            join_enumerate(n, collect, &tl);
+            nq_settings s = board_tasks(n, p, &tl);
             complete_all(e, &s, 2, 0, 0, &tl, want, uwant);
             check_pieces(&s, 3, 0, &tl, want, uwant);
             for (size_t q = 0; q < sizeof(pieces) / sizeof(pieces[0]); q++)
