@@ -10,7 +10,7 @@ _nqueens_opts_common='-h|--help -V|--version'
 _nqueens_opts_count_shared='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices=
     --simd= --max-memory= --checkpoint= --sync-interval= --progress[=] --no-progress
     --subtotals= -j|--json -u|--unique'
-_nqueens_opts_count="$_nqueens_opts_count_shared --slice="
+_nqueens_opts_count="$_nqueens_opts_count_shared --slice= --task-times="
 _nqueens_opts_merge='-j|--json -u|--unique'
 _nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd= --max-memory=
     -j|--json'
@@ -70,7 +70,7 @@ _nqueens_value()
 {
     local tool=$1 cmd=$2 opt=$3 cur=$4 prefix=$5
     case $opt in
-    --checkpoint | --subtotals | --out | --sample)
+    --checkpoint | --subtotals | --task-times | --out | --sample)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -P "$prefix" -- "$cur")
         return

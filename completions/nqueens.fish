@@ -30,6 +30,7 @@ end
 complete -c nqueens -n "__fish_seen_subcommand_from count merge verify estimate" -s j -l json -d 'JSON output'
 complete -c nqueens -n "__fish_seen_subcommand_from count merge list" -s u -l unique -d 'up to symmetry'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l slice -x -d 'count only slice K/M'
+complete -c nqueens -n "__fish_seen_subcommand_from count" -l task-times -r -F -d 'CSV of task times'
 complete -c nqueens -n "__fish_seen_subcommand_from merge" -F -d 'slice journal'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l checkpoint -r -F -d 'journal for resuming'
 complete -c nqueens -n "__fish_seen_subcommand_from count" -l subtotals -r -F -d 'CSV of task subtotals'

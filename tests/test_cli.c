@@ -899,3 +899,67 @@ Test(unit, cli_count_past_max_memory_is_refused)
     cli_run(&o, none);
     cr_expect_eq(o.status, 0, "%s", o.err);
 }
+
+/* --task-times writes one row per task that ran, in id order, each with the cost model's
+ * prediction (nq_task_costs) and a CPU time, after the serial setup; a resumed count
+ * lists only the tasks it ran. */
+static uint64_t check_task_times(const char *path, const nq_settings *s, double *pred,
+                                 uint64_t tasks)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    uint64_t rows = 0, last = 0;
+    double setup = -1;
+
+    cr_assert_not_null(f, "%s", path);
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long id;
+        double p, cpu;
+        if (sscanf(line, "# setup_seconds %lf", &setup) == 1 || line[0] == '#' ||
+            strncmp(line, "task,", 5) == 0)
+            continue;
+        cr_assert_eq(sscanf(line, "%llu,%lf,%lf", &id, &p, &cpu), 3, "%s", line);
+        cr_expect(id < tasks && (rows == 0 || id > last), "n=%d: id %llu after %llu", s->n, id,
+                  (unsigned long long)last);
+        cr_expect(cpu >= 0 && cpu < 60, "task %llu: %g s", id, cpu);
+        if (id < tasks) /* written with 9 digits */
+            cr_expect((p > pred[id] ? p - pred[id] : pred[id] - p) <= 1e-8 * pred[id],
+                      "task %llu: predicted %g, the model %g", id, p, pred[id]);
+        last = id;
+        rows++;
+    }
+    fclose(f);
+    cr_expect_geq(setup, 0, "a setup_seconds line");
+    return rows;
+}
+
+Test(unit, count_task_times_lists_every_task_run)
+{
+    char path[SCRATCH_PATH], journal[SCRATCH_PATH];
+    const char *const all[] = {"count", "12",       "--engine",     "join", "--threads",
+                               "3",     "--no-pin", "--task-times", path,   NULL};
+    const char *const resumed[] = {"count",        "12",    "--engine",     "join", "--no-pin",
+                                   "--checkpoint", journal, "--task-times", path,   NULL};
+    nq_settings s;
+    uint64_t tasks;
+    double *pred;
+
+    cr_assert_eq(scratch_name(path, sizeof(path), "task-times"), 0);
+    cr_assert_eq(scratch_name(journal, sizeof(journal), "task-times-journal"), 0);
+    nq_default_settings(&s);
+    s.n = 12;
+    s.engine = NQ_ENGINE_JOIN;
+    cr_assert_eq(nq_task_count(&s, &tasks), NQ_OK);
+    pred = malloc(tasks * sizeof(*pred));
+    cr_assert_eq(nq_task_costs(&s, pred, tasks), NQ_OK);
+    cli_run(&o, all);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(check_task_times(path, &s, pred, tasks), tasks, "every task once");
+    /* a journal that holds every task: the resumed count runs none */
+    cli_run(&o, resumed);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cli_run(&o, resumed);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(check_task_times(path, &s, pred, tasks), 0, "a resumed count ran no task");
+    free(pred);
+}

@@ -159,13 +159,14 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, r
     }
     if (a->c.r.subtotals && (rc = subtotals_open("count", a->c.r.subtotals, &f->sf)) != 0)
         return rc;
-    if ((rc = subtotals_check_distinct("count", a->c.r.checkpoint, NULL, a->c.r.subtotals)) != 0)
+    if ((rc = subtotals_check_distinct("count", a->c.r.checkpoint, NULL, a->c.r.subtotals, NULL)) !=
+        0)
         return rc;
     if (a->c.r.checkpoint && (rc = checkpoint_open(a->c.r.checkpoint, &f->ts, a->c.r.sync_interval,
                                                    &f->journal, &f->done_before)) != 0)
         return rc;
     /* By identity, after opening: two spellings of one file would write over each other. */
-    rc = subtotals_check_distinct("count", a->c.r.checkpoint, f->journal, a->c.r.subtotals);
+    rc = subtotals_check_distinct("count", a->c.r.checkpoint, f->journal, a->c.r.subtotals, NULL);
     if (rc != 0 && f->journal)
         nq_journal_close(&f->journal);
     return rc;

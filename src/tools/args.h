@@ -68,6 +68,7 @@ enum args_id {
     OPT_MAX_TASKS,
     OPT_SAMPLE,
     OPT_SLICE,
+    OPT_TASK_TIMES,
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 

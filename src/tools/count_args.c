@@ -10,7 +10,7 @@
 
 const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
 const args_option count_args_slice_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_SLICE,
-                                                ARGS_OPT_END};
+                                                COUNT_ARGS_OPT_TASK_TIMES, ARGS_OPT_END};
 
 /* "K/M" with 0 <= K < M <= NQ_MAX_SLICES. */
 static int parse_slice(const char *cmd, const char *value, count_opts *o)
@@ -63,6 +63,11 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
         case OPT_SLICE:
             if (parse_slice(cmd, p.value, &a->o) != 1)
                 return EXIT_USAGE;
+            continue;
+        case OPT_TASK_TIMES:
+            if (!*p.value)
+                return args_usage_error(cmd, "--task-times needs a file name");
+            a->r.task_times = p.value;
             continue;
         case OPT_WORKER_TIMEOUT:
             if (number_parse_long(p.value, 0, 86400, &a->worker_timeout) != 0)

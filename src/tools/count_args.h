@@ -37,7 +37,16 @@ extern const args_option count_args_options[];
             "by expected cost; nqueens merge adds the journals up",                                \
             NULL, NULL                                                                             \
     }
-/* count's table: the shared options and --slice. */
+/* nqueens count's --task-times (nqueens-mpi's ranks time nothing). */
+#define COUNT_ARGS_OPT_TASK_TIMES                                                                  \
+    {                                                                                              \
+        OPT_TASK_TIMES, "task-times", 0, required_argument, "FILE",                                \
+            "write a CSV row per task run to FILE:\n"                                              \
+            "task,predicted,cpu_seconds, and the serial setup\n"                                   \
+            "(for bench/scaling-model)",                                                           \
+            NULL, NULL                                                                             \
+    }
+/* count's table: the shared options, --slice and --task-times. */
 extern const args_option count_args_slice_options[];
 
 /* nqueens-mpi's --worker-timeout, and its default: minutes, far above the second or

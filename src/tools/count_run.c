@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "signals.h"
 #include "subtotals.h"
+#include "task_times.h"
 
 /* ---- options ---------------------------------------------------------------------- */
 
@@ -55,6 +56,7 @@ typedef struct progress_counts {
 typedef struct run_hooks {
     nq_hooks store; /* the journal's reuse and task_done (nq_journal_hooks), or all NULL */
     uint64_t *subs; /* indexed by task id, or NULL */
+    task_times *tt; /* --task-times, or NULL */
     uint64_t tasks;
     progress_counts counts;
     nq_solver *sv;         /* for the display and the stop, once created */
@@ -88,6 +90,8 @@ static int hook_done(void *user, uint64_t id, uint64_t subtotal)
 {
     run_hooks *h = user;
     uint64_t recorded;
+    if (h->tt) /* first: the task's time ends here, before the journal's writes */
+        task_times_note(h->tt, id);
     stop_if_signalled(h);
     if (h->store.task_done && h->store.task_done(h->store.user, id, subtotal) != 0) {
         int first = 0;
@@ -205,6 +209,7 @@ typedef struct count_state {
     nq_solver *sv;
     run_hooks h;
     subtotals_file sf;
+    task_times tt;
 } count_state;
 
 /* Adopt the journal's task set, then resolve the settings, once: an invalid one is
@@ -244,7 +249,12 @@ static int count_open_files(count_state *c, const count_run_opts *r, const char 
             return args_run_error(cmd, "no memory for %llu subtotals",
                                   (unsigned long long)c->ts.tasks);
     }
-    if ((rc = subtotals_check_distinct(cmd, r->checkpoint, NULL, r->subtotals)))
+    if (r->task_times) {
+        if ((rc = task_times_open(&c->tt, cmd, r->task_times, &c->rs)) != 0)
+            return rc;
+        c->h.tt = &c->tt;
+    }
+    if ((rc = subtotals_check_distinct(cmd, r->checkpoint, NULL, r->subtotals, r->task_times)))
         return rc;
     if (r->checkpoint) {
         rc = checkpoint_open(r->checkpoint, &c->ts, r->sync_interval, &c->journal, &c->done_before);
@@ -254,7 +264,7 @@ static int count_open_files(count_state *c, const count_run_opts *r, const char 
     }
     /* After opening, by identity: --subtotals ./nj for --checkpoint nj would replace the
      * journal by the CSV, or unlink it with the abandoned CSV. */
-    return subtotals_check_distinct(cmd, r->checkpoint, c->journal, r->subtotals);
+    return subtotals_check_distinct(cmd, r->checkpoint, c->journal, r->subtotals, r->task_times);
 }
 
 /* The count itself, with the hooks and the progress display: 0 and the library's status
@@ -279,6 +289,8 @@ static int count_execute(count_state *c, const count_run_opts *r, const char *cm
     }
     /* a signal while the journal was read, before any solver: no count to cancel */
     memset(out, 0, sizeof(*out));
+    if (c->h.tt)
+        task_times_start(c->h.tt);
     *status = signals_caught() ? NQ_ECANCELED : nq_count(c->sv, &hooks, out);
     progress_stop(&pg);
     signals_target(NULL);
@@ -329,6 +341,8 @@ static int count_verdict(count_state *c, const count_run_opts *r, const char *cm
      * contradicts the published one. */
     if (c->h.subs && (rc = subtotals_write(cmd, &c->sf, ts, c->h.subs)) != 0)
         return rc;
+    if (c->h.tt && (rc = task_times_write(c->h.tt, cmd, &c->rs)) != 0)
+        return rc;
     *ok = 1;
     return count_output_verify(cmd, c->rs.n, out, r->checkpoint);
 }
@@ -351,8 +365,11 @@ int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int
     signals_restore();
     if (c.journal)
         nq_journal_close(&c.journal);
-    if (!ok)
+    if (!ok) {
         subtotals_abandon(&c.sf);
+        task_times_abandon(&c.tt);
+    }
+    task_times_free(&c.tt);
     nq_destroy_solver(&c.sv);
     free(c.h.subs);
     return exit_code;

@@ -9,6 +9,7 @@
 typedef struct count_run_opts {
     const char *checkpoint; /* journal path, or NULL */
     const char *subtotals;  /* CSV path, or NULL */
+    const char *task_times; /* nqueens count's --task-times CSV path, or NULL */
     long sync_interval;     /* seconds between journal fsyncs */
     int progress;           /* PROGRESS_* */
 } count_run_opts;

@@ -54,9 +54,9 @@ int subtotals_write(const char *cmd, subtotals_file *sf, const nq_task_set *ts,
 }
 
 int subtotals_check_distinct(const char *cmd, const char *checkpoint, const nq_journal *j,
-                             const char *subtotals)
+                             const char *subtotals, const char *task_times)
 {
-    output_file f[3];
+    output_file f[4];
     int n = 0;
 
     if (checkpoint)
@@ -65,6 +65,8 @@ int subtotals_check_distinct(const char *cmd, const char *checkpoint, const nq_j
         output_file_fd(&f[n++], "--subtotals", subtotals, STDOUT_FILENO);
     else if (subtotals)
         output_file_path(&f[n++], "--subtotals", subtotals);
+    if (task_times)
+        output_file_path(&f[n++], "--task-times", task_times);
     if (!subtotals_to_stdout(subtotals))
         output_file_fd(&f[n++], NULL, NULL, STDOUT_FILENO);
     return output_files_distinct(cmd, f, n);

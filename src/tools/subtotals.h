@@ -35,11 +35,11 @@ void subtotals_abandon(subtotals_file *sf);
 
 /* Whether the outputs of nqueens count and nqueens-mpi are files of their own: the
  * journal j at checkpoint (NULL: no journal), the subtotals at subtotals (NULL: none;
- * "-": standard output) and standard output, where the result goes; 0, or EXIT_USAGE
- * after one line (output_files_distinct). Made once before the journal is opened (j NULL: by the
- * file at the path then, so that a refusal is the only message) and once after (j: by
- * the file it opened). */
+ * "-": standard output), count's task times (NULL: none) and standard output, where the result
+ * goes; 0, or EXIT_USAGE after one line (output_files_distinct). Made once before the journal is
+ * opened (j NULL: by the file at the path then, so that a refusal is the only message) and once
+ * after (j: by the file it opened). */
 int subtotals_check_distinct(const char *cmd, const char *checkpoint, const nq_journal *j,
-                             const char *subtotals);
+                             const char *subtotals, const char *task_times);
 
 #endif
