@@ -105,6 +105,19 @@ static size_t fit_blocks(entries a, entries b, uint64_t forbid, join_piece *pc, 
         entries t = a;
         a = b, b = t;
     }
+    *stopped = 0;
+    if (j == 0 && join_buf_room(out, k, a.k * b.k) == 0) {
+        /* the common case: all of them fit, no check per entry (n = 16: 5% of the time) */
+        if (!forbid) {
+            for (; j < b.k; j++)
+                k += fit(a, b.diag[j], b.mask[j], 0, 0, out->v + k);
+        } else {
+            for (; j < b.k; j++)
+                if ((b.mask[j] & forbid) == 0)
+                    k += fit(a, b.diag[j], b.mask[j], forbid, 1, out->v + k);
+        }
+        return k;
+    }
     if (!forbid) {
         for (; j < b.k && k < limit && join_buf_room(out, k, a.k) == 0; j++)
             k += fit(a, b.diag[j], b.mask[j], 0, 0, out->v + k);
