@@ -58,9 +58,13 @@ typedef struct join_shared {
     join_tables jt;       /* first: the kernels take it alone */
     uint16_t *near_by[2]; /* at most 6 rows: at most 720 placements on a set */
     uint32_t *far_by[2];  /* the far block's placements, or the far part's mid x far pairs */
-    size_t reserve;       /* the masks each list of a worker holds before its first task */
-    size_t piece;         /* the masks a piece of half-boards reaches (join_halves_piece) */
-    uint64_t step_most;   /* the larger side's jt.step_most */
+    /* three blocks a side (the sides alike): each side column set's candidates, by colex
+     * rank, so that a task's cost is a few lookups, not a sum per side and middle column
+     * (which took most of a minute of the estimate at n = 25); near_by and far_by go */
+    float *cost_by_rank;
+    size_t reserve;     /* the masks each list of a worker holds before its first task */
+    size_t piece;       /* the masks a piece of half-boards reaches (join_halves_piece) */
+    uint64_t step_most; /* the larger side's jt.step_most */
 } join_shared;
 
 _Static_assert(JOIN_MAX_N <= 27, "a block has at most 6 rows (720 placements on a set)");
@@ -157,6 +161,14 @@ static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
     return sum;
 }
 
+/* The candidates of a side's column set: side_candidates, or its table (three blocks). */
+static double side_cost(const join_shared *sh, int side, uint32_t cols)
+{
+    if (sh->cost_by_rank)
+        return sh->cost_by_rank[join_colex_rank(&sh->jt, cols)];
+    return (double)side_candidates(sh, side, cols);
+}
+
 /* A worker's working set, its lists of half-boards, a far part and the pair counter's
  * tables, is at most this, whatever n: lists longer than their share are made and
  * paired a piece at a time, so that memory grows with the shared tables, not with the
@@ -197,6 +209,15 @@ static size_t list_reserve(uint64_t largest, uint64_t compose)
     return r < list_most(compose) ? r : list_most(compose);
 }
 
+/* The column sets of a side, n / 2 of n columns: the entries of cost_by_rank. */
+static uint64_t cost_sets(int n)
+{
+    uint64_t c = 1;
+    for (int j = 0; j < n / 2; j++)
+        c = c * (uint64_t)(n - j) / (uint64_t)(j + 1);
+    return c;
+}
+
 /* The tables, exact, the cost model's counts per column set (the near block's and the
  * far part's, and while they are made with three blocks, the mid and far blocks'), and
  * each worker's scratch: its pair-counter tables, its far part and its lists of
@@ -212,7 +233,8 @@ static uint64_t join_memory_bytes(const nq_settings *s)
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
                       lists * sizeof(uint64_t);
     uint64_t costs =
-        ((uint64_t)1 << s->n) * (sizeof(uint16_t) * (parts == 3 ? 3 : 2) + sizeof(uint32_t));
+        ((uint64_t)1 << s->n) * (sizeof(uint16_t) * (parts == 3 ? 3 : 2) + sizeof(uint32_t)) +
+        (parts == 3 ? cost_sets(s->n) * sizeof(float) : 0);
     return c.bytes + costs + (uint64_t)s->n_threads * worker;
 }
 
@@ -237,6 +259,7 @@ static void join_shared_free(void *p)
         if (side == 0 || sh->far_by[1] != sh->far_by[0])
             free(sh->far_by[side]);
     }
+    free(sh->cost_by_rank);
     join_tables_free(&sh->jt);
     free(sh);
 }
@@ -245,6 +268,32 @@ static void join_shared_free(void *p)
 static int same_blocks(const join_tables *jt)
 {
     return memcmp(jt->k[0], jt->k[1], sizeof(jt->k[0])) == 0;
+}
+
+/* Three blocks a side: every side column set's candidates by colex rank, once (the
+ * sides are alike: n / 2 rows each), then the counts per set they came from go. */
+static int cost_table(join_shared *sh)
+{
+    const join_tables *jt = &sh->jt;
+    int rows = jt->rows[JOIN_TOP];
+    float *by = malloc((size_t)jt->binom[jt->n][rows] * sizeof(*by));
+    uint32_t r = 0;
+
+    assert(same_blocks(jt) && jt->rows[JOIN_BOTTOM] == rows);
+    if (!by)
+        return -1;
+    /* Gosper's order is colex order; the empty set (n = 1) is the one set of no columns */
+    for (uint32_t c = (1u << rows) - 1; !(c >> jt->n); c = join_next_subset(c)) {
+        by[r++] = (float)side_candidates(sh, JOIN_TOP, c);
+        if (!c)
+            break;
+    }
+    free(sh->near_by[0]);
+    free(sh->far_by[0]);
+    sh->near_by[0] = sh->near_by[1] = NULL;
+    sh->far_by[0] = sh->far_by[1] = NULL;
+    sh->cost_by_rank = by;
+    return 0;
 }
 
 /* The cost model's counts per column set, the limits of the workers' lists. */
@@ -261,6 +310,8 @@ static int shared_counts(join_shared *sh)
                    !(sh->far_by[side] = far_by_set(jt, side)))
             return -1;
     }
+    if (jt->parts == 3 && cost_table(sh) != 0)
+        return -1;
     sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
     sh->reserve = list_reserve(largest_block(jt), compose);
     sh->piece = piece_limit(sh->step_most, compose);
@@ -461,13 +512,13 @@ static double join_task_cost(const void *shared, const task *t)
     const join_shared *sh = shared;
     const join_tables *jt = &sh->jt;
     uint32_t top = (uint32_t)t->payload;
-    double ct = (double)side_candidates(sh, JOIN_TOP, top), sum = ct;
+    double ct = side_cost(sh, JOIN_TOP, top), sum = ct;
 
     for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
         if (m >= 0 && !join_orbit_size(jt->n, top, m))
             continue;
         uint32_t bottom = board_mask(jt->n) & ~top & ~(m >= 0 ? 1u << m : 0);
-        double cb = (double)side_candidates(sh, JOIN_BOTTOM, bottom);
+        double cb = side_cost(sh, JOIN_BOTTOM, bottom);
         sum += cb + JOIN_COST_PAIR * ct * cb;
     }
     return sum;
