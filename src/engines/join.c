@@ -62,9 +62,10 @@ typedef struct join_shared {
      * rank, so that a task's cost is a few lookups, not a sum per side and middle column
      * (which took most of a minute of the estimate at n = 25); near_by and far_by go */
     float *cost_by_rank;
-    size_t reserve;     /* the masks each list of a worker holds before its first task */
-    size_t piece;       /* the masks a piece of half-boards reaches (join_halves_piece) */
-    uint64_t step_most; /* the larger side's jt.step_most */
+    size_t reserve;        /* the masks each list of a worker holds before its first task */
+    size_t piece;          /* the masks a piece of half-boards reaches (join_halves_piece) */
+    uint64_t step_most;    /* the larger side's jt.step_most */
+    uint64_t compose_most; /* the larger side's jt.compose_most */
 } join_shared;
 
 _Static_assert(JOIN_MAX_N <= 27, "a block has at most 6 rows (720 placements on a set)");
@@ -87,7 +88,8 @@ static uint16_t *placements_by_set(const join_tables *jt, int k)
 }
 
 /* The sum over the a-subsets x of each set c of the given size of a[x] * b[c \ x]
- * (saturated), indexed by the set: a far part's candidates from its two blocks. */
+ * (saturated), indexed by the set: a far part's candidates from its two blocks (with
+ * ka = 0, a is read at the empty set only). */
 static uint32_t *pairs_by_set(int n, int size, int ka, const uint16_t *a, const uint16_t *b)
 {
     uint32_t *by = calloc((size_t)1 << n, sizeof(*by));
@@ -113,22 +115,17 @@ static uint32_t *pairs_by_set(int n, int size, int ka, const uint16_t *a, const 
  * blocks), or its mid x far placement pairs over the splits of the set (three). */
 static uint32_t *far_by_set(const join_tables *jt, int side)
 {
+    static const uint16_t none[1] = {1}; /* an empty block: one placement, on the empty set */
     const int *k = jt->k[side];
-    uint16_t *one = calloc((size_t)1 << jt->n, sizeof(*one)), *mid = NULL, *far;
+    uint16_t *mid = jt->parts == 3 ? placements_by_set(jt, k[1]) : NULL;
+    uint16_t *far = placements_by_set(jt, jt->parts == 3 ? k[2] : k[1]);
     uint32_t *by = NULL;
 
-    if (!one)
-        return NULL;
-    one[0] = 1; /* an empty block: one placement, on the empty set */
-    mid = jt->parts == 3 ? placements_by_set(jt, k[1]) : one;
-    far = placements_by_set(jt, jt->parts == 3 ? k[2] : k[1]);
-    if (mid && far) /* two blocks: an empty mid block and the far one */
+    if (far && (mid || jt->parts == 2)) /* two blocks: an empty mid block and the far one */
         by = jt->parts == 3 ? pairs_by_set(jt->n, k[1] + k[2], k[1], mid, far)
-                            : pairs_by_set(jt->n, k[1], 0, one, far);
-    if (mid != one)
-        free(mid);
+                            : pairs_by_set(jt->n, k[1], 0, none, far);
+    free(mid);
     free(far);
-    free(one);
     return by;
 }
 
@@ -209,15 +206,6 @@ static size_t list_reserve(uint64_t largest, uint64_t compose)
     return r < list_most(compose) ? r : list_most(compose);
 }
 
-/* The column sets of a side, n / 2 of n columns: the entries of cost_by_rank. */
-static uint64_t cost_sets(int n)
-{
-    uint64_t c = 1;
-    for (int j = 0; j < n / 2; j++)
-        c = c * (uint64_t)(n - j) / (uint64_t)(j + 1);
-    return c;
-}
-
 /* The tables, exact, the cost model's counts per column set (the near block's and the
  * far part's, and while they are made with three blocks, the mid and far blocks'), and
  * each worker's scratch: its pair-counter tables, its far part and its lists of
@@ -234,7 +222,7 @@ static uint64_t join_memory_bytes(const nq_settings *s)
                       lists * sizeof(uint64_t);
     uint64_t costs =
         ((uint64_t)1 << s->n) * (sizeof(uint16_t) * (parts == 3 ? 3 : 2) + sizeof(uint32_t)) +
-        (parts == 3 ? cost_sets(s->n) * sizeof(float) : 0);
+        (parts == 3 ? join_binomial(s->n, s->n / 2) * sizeof(float) : 0); /* cost_by_rank */
     return c.bytes + costs + (uint64_t)s->n_threads * worker;
 }
 
@@ -300,8 +288,6 @@ static int cost_table(join_shared *sh)
 static int shared_counts(join_shared *sh)
 {
     const join_tables *jt = &sh->jt;
-    uint64_t compose =
-        jt->compose_most[0] > jt->compose_most[1] ? jt->compose_most[0] : jt->compose_most[1];
     for (int side = 0; side < 2; side++) {
         if (side == 1 && same_blocks(jt)) {
             sh->near_by[1] = sh->near_by[0];
@@ -313,8 +299,10 @@ static int shared_counts(join_shared *sh)
     if (jt->parts == 3 && cost_table(sh) != 0)
         return -1;
     sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
-    sh->reserve = list_reserve(largest_block(jt), compose);
-    sh->piece = piece_limit(sh->step_most, compose);
+    sh->compose_most =
+        jt->compose_most[0] > jt->compose_most[1] ? jt->compose_most[0] : jt->compose_most[1];
+    sh->reserve = list_reserve(largest_block(jt), sh->compose_most);
+    sh->piece = piece_limit(sh->step_most, sh->compose_most);
     return 0;
 }
 
@@ -361,8 +349,6 @@ static void *join_worker_init(const nq_settings *s, const void *shared)
     const join_shared *sh = shared;
     join_scratch *js = calloc(1, sizeof(join_scratch));
     size_t most = sh->piece + (size_t)sh->step_most;
-    uint64_t compose = sh->jt.compose_most[0] > sh->jt.compose_most[1] ? sh->jt.compose_most[0]
-                                                                       : sh->jt.compose_most[1];
 
     (void)s;
     if (!js)
@@ -370,7 +356,7 @@ static void *join_worker_init(const nq_settings *s, const void *shared)
     js->piece = sh->piece;
     js->side[JOIN_TOP].most = js->side[JOIN_BOTTOM].most = js->fit.most = most;
     js->tmp.most = JOIN_PAIRS_TMP(most);
-    js->far.diag.most = js->far.mask.most = (size_t)compose;
+    js->far.diag.most = js->far.mask.most = (size_t)sh->compose_most;
     if (!(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK)) ||
         join_buf_reserve(&js->side[JOIN_TOP], sh->reserve) != 0 ||
         join_buf_reserve(&js->side[JOIN_BOTTOM], sh->reserve) != 0 ||

@@ -107,7 +107,8 @@ static size_t fit_blocks(entries a, entries b, uint64_t forbid, join_piece *pc, 
     }
     *stopped = 0;
     if (j == 0 && join_buf_room(out, k, a.k * b.k) == 0) {
-        /* the common case: all of them fit, no check per entry (n = 16: 5% of the time) */
+        /* the common case: all of them fit, no check per entry (n = 16: 1.6% fewer
+         * instructions than one loop with the checks switched off by a flag) */
         if (!forbid) {
             for (; j < b.k; j++)
                 k += fit(a, b.diag[j], b.mask[j], 0, 0, out->v + k);

@@ -49,24 +49,23 @@ static void fill_binom(join_tables *jt)
             jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
 }
 
-/* The placements of k rows on jt->n columns, and in *most a bound on those of one
- * column set: k! (counting them per set would allocate where the estimate may not). */
-static void placements_bound(int k, uint32_t *most)
+/* The placements of k rows on n columns. */
+static uint64_t placements(int n, int k)
 {
-    *most = 1;
-    for (int i = 2; i <= k; i++)
-        *most *= (uint32_t)i;
-}
-
-static uint64_t placements(const join_tables *jt, int k, uint32_t *most)
-{
-    uint32_t all = board_mask(jt->n);
     uint64_t count = 0;
     board_place p = {0};
-
-    placements_bound(k, most);
-    board_walk(&p, all, k, all, NULL, block_count, &count);
+    board_walk(&p, board_mask(n), k, board_mask(n), NULL, block_count, &count);
     return count;
+}
+
+/* k!: at least the placements of k rows on one column set of k (counting them per set
+ * would allocate where the memory estimate may not). */
+static uint64_t factorial(int k)
+{
+    uint64_t f = 1;
+    for (int i = 2; i <= k; i++)
+        f *= (uint64_t)i;
+    return f;
 }
 
 /* The rows of each side, as join_tables_init splits the board. */
@@ -85,32 +84,29 @@ static void split_rows(int n, int side, int parts, int k[3])
     k[2] = parts == 2 ? 0 : rows - k[0] - k[1];
 }
 
-/* A side's step_most and compose_most (join_tables) from the most placements of its
- * blocks on one column set: with three blocks, a far part on c columns has at most c!
- * entries, and at most its mid x far pairs; its buffer holds one split's pairs more. */
-static void side_bounds(const join_tables *jt, int parts, const int k[3], const uint32_t most[3],
-                        uint64_t *step, uint64_t *compose)
+/* A side's step_most and compose_most (join_tables) from its blocks' rows k, a block
+ * of k rows having at most k! placements on one column set: with three blocks, a far
+ * part on c columns has at most c! entries, and at most its mid x far pairs; its buffer
+ * holds one split's pairs more. */
+static void side_bounds(int parts, const int k[3], uint64_t *step, uint64_t *compose)
 {
-    uint64_t far = most[1], pairs = (uint64_t)most[1] * most[2], all = 1;
+    uint64_t far = factorial(k[1]), pairs = factorial(k[1]) * factorial(k[2]);
 
     *compose = 0;
     if (parts == 3) {
-        for (int i = 2; i <= k[1] + k[2]; i++)
-            all *= (uint64_t)i;
-        far = jt->binom[k[1] + k[2]][k[1]] * pairs;
+        uint64_t all = factorial(k[1] + k[2]);
+        far = join_binomial(k[1] + k[2], k[1]) * pairs;
         far = far < all ? far : all;
         *compose = far + pairs;
     }
-    *step = far > most[0] ? far : most[0];
+    *step = far > factorial(k[0]) ? far : factorial(k[0]);
 }
 
 /* The bytes of the block table for k rows: its entries and its starts per column set. */
 static uint64_t block_bytes(int n, int k, uint64_t entries)
 {
-    uint64_t ranks = 1;
-    for (int j = 0; j < k; j++)
-        ranks = ranks * (uint64_t)(n - j) / (uint64_t)(j + 1);
-    return (entries ? entries : 1) * sizeof(uint64_t) + (ranks + 1) * sizeof(uint32_t);
+    return (entries ? entries : 1) * sizeof(uint64_t) +
+           (join_binomial(n, k) + 1) * sizeof(uint32_t);
 }
 
 /* The words per entry of block b's view: diag and mask, and diag2 for a three blocks'
@@ -124,15 +120,11 @@ join_census join_tables_census(int n, int parts)
 {
     join_census c = {sizeof(join_tables), 0, 0, 0};
     uint64_t entries[4];
-    uint32_t most[4];
     int sizes[4], blocks = 0;
-    join_tables jt = {.n = n};
 
     assert(n >= 1 && n <= JOIN_MAX_N && (parts == 2 || parts == 3));
-    fill_binom(&jt);
     for (int side = 0; side < 2; side++) {
         int k[3];
-        uint32_t bm[3] = {1, 1, 1};
         uint64_t step, compose;
         split_rows(n, side, parts, k);
         for (int b = 0; b < parts; b++) {
@@ -141,14 +133,13 @@ join_census join_tables_census(int n, int parts)
                 x++;
             if (x == blocks) { /* one table per block size, as join_tables_block finds them */
                 sizes[blocks] = k[b];
-                entries[blocks] = placements(&jt, k[b], &most[blocks]);
+                entries[blocks] = placements(n, k[b]);
                 c.bytes += block_bytes(n, k[b], entries[blocks++]);
             }
             c.bytes += view_words(parts, b) * (entries[x] + JOIN_VIEW_SLACK) * sizeof(uint64_t);
             c.largest = entries[x] > c.largest ? entries[x] : c.largest;
-            bm[b] = most[x];
         }
-        side_bounds(&jt, parts, k, bm, &step, &compose);
+        side_bounds(parts, k, &step, &compose);
         c.step_most = step > c.step_most ? step : c.step_most;
         c.compose_most = compose > c.compose_most ? compose : c.compose_most;
     }
@@ -171,9 +162,7 @@ static int block_init(join_block *b, const join_tables *jt, int k, const atomic_
     if (board_walk(&p, all, k, all, &bound, block_record, &w))
         goto fail; /* stopped */
     b->entries = 0;
-    b->most = 0;
     for (uint32_t r = 0; r < ranks; r++) {
-        b->most = w.count[r] > b->most ? w.count[r] : b->most;
         b->start[r] = (uint32_t)b->entries;
         b->entries += w.count[r];
         w.count[r] = b->start[r];
@@ -330,7 +319,6 @@ int join_tables_init(join_tables *jt, int n, const join_kernel *kernel, const at
 static int make_blocks(join_tables *jt, const atomic_int *stop)
 {
     for (int side = 0; side < 2; side++) {
-        uint32_t most[3] = {1, 1, 1};
         split_rows(jt->n, side, jt->parts, jt->k[side]);
         jt->near[side] = jt->k[side][0];
         for (int b = 0; b < jt->parts; b++) {
@@ -340,10 +328,8 @@ static int make_blocks(join_tables *jt, const atomic_int *stop)
                 jt->n_blocks--;
                 return -1;
             }
-            placements_bound(k, &most[b]);
         }
-        side_bounds(jt, jt->parts, jt->k[side], most, &jt->step_most[side],
-                    &jt->compose_most[side]);
+        side_bounds(jt->parts, jt->k[side], &jt->step_most[side], &jt->compose_most[side]);
     }
     return 0;
 }

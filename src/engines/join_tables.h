@@ -29,7 +29,6 @@ typedef struct join_block {
     uint32_t *start;  /* by colex rank of the column set: entries start[r]..start[r+1]-1 */
     uint64_t *rel;    /* per entry: bits c + i (low half) and c - i + k (high half) */
     uint64_t entries; /* placements in all */
-    uint32_t most;    /* placements on the column set that has the most */
 } join_block;
 
 /* A block's entries as one side places them (near or far block), per entry: its
@@ -125,6 +124,15 @@ static inline uint32_t join_pick(const join_cols *cl, uint32_t x)
     for (; x; x &= x - 1)
         out |= cl->bit[__builtin_ctz(x)];
     return out;
+}
+
+/* n choose k (n <= 33): the column sets of k of n columns. */
+static inline uint64_t join_binomial(int n, int k)
+{
+    uint64_t c = 1;
+    for (int j = 0; j < k; j++)
+        c = c * (uint64_t)(n - j) / (uint64_t)(j + 1);
+    return c;
 }
 
 /* The colex rank of a column set among those of its size: a block table's index. */
