@@ -1,18 +1,10 @@
 /* count's --task-times file (see task_times.h). */
-#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "args.h"
+#include "core/clock.h"
 #include "task_times.h"
-
-static double clock_seconds(clockid_t id)
-{
-    struct timespec t;
-    clock_gettime(id, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int task_times_open(task_times *tt, const char *cmd, const char *path, const nq_settings *rs)
 {
@@ -38,7 +30,7 @@ int task_times_open(task_times *tt, const char *cmd, const char *path, const nq_
 
 void task_times_start(task_times *tt)
 {
-    tt->start = clock_seconds(CLOCK_MONOTONIC);
+    tt->start = clock_seconds();
 }
 
 void task_times_note(task_times *tt, uint64_t id)
@@ -47,13 +39,13 @@ void task_times_note(task_times *tt, uint64_t id)
      * the thread's start (its scratch: milliseconds). */
     static _Thread_local const task_times *run;
     static _Thread_local double last;
-    double now = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    double now = clock_thread_cpu();
 
     if (run != tt)
         run = tt, last = 0;
     if (id < tt->tasks) { /* each id finishes once, on one thread */
         tt->cpu[id] = now - last;
-        tt->end[id] = clock_seconds(CLOCK_MONOTONIC) - tt->start;
+        tt->end[id] = clock_seconds() - tt->start;
     }
     last = now;
 }
