@@ -176,10 +176,12 @@ static int block_init(join_block *b, const join_tables *jt, int k, const atomic_
         goto fail;
     free(w.count);
     return 0;
-fail:
+fail: /* the caller forgets this block, so all of it goes here */
     free(w.count);
     free(b->start);
+    free(b->rel);
     b->start = NULL;
+    b->rel = NULL;
     return -1;
 }
 
