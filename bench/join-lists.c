@@ -61,7 +61,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "join-lists: out of memory\n");
         return 1;
     }
-    join_enumerate(n, task_lists, &l);
+    join_enumerate(n, task_lists, &l, NULL);
     size_t most = l.most[0] > l.most[1] ? l.most[0] : l.most[1];
     printf("n=%d largest block %llu placements; longest list top %zu, bottom %zu: %.3f of them\n",
            n, (unsigned long long)far, l.most[0], l.most[1], (double)most / (double)far);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "core/clock.h"
+#include "core/stop.h"
 #include "engine_table.h"
 #include "engines/join_kernel.h"
 #include "engines/slice.h"
@@ -283,6 +284,36 @@ void nq_solver_cancel(nq_solver *s)
 {
     if (s && atomic_load(&s->running))
         atomic_store_explicit(&s->run.cancel, 1, memory_order_relaxed);
+}
+
+int nq_stop_create(nq_stop **out)
+{
+    if (!out)
+        return NQ_EINVAL;
+    *out = malloc(sizeof(**out));
+    if (!*out)
+        return NQ_ENOMEM;
+    atomic_init(&(*out)->flag, 0);
+    return NQ_OK;
+}
+
+void nq_stop_request(nq_stop *stop)
+{
+    if (stop)
+        atomic_store_explicit(&stop->flag, 1, memory_order_relaxed);
+}
+
+int nq_stop_requested(const nq_stop *stop)
+{
+    return stop_seen(stop_flag(stop));
+}
+
+void nq_stop_destroy(nq_stop **stop)
+{
+    if (!stop)
+        return;
+    free(*stop);
+    *stop = NULL;
 }
 
 void nq_solver_progress(const nq_solver *s, nq_progress *p)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/stop.h"
 #include "engine_table.h"
 #include "engines/slice.h"
 #include "lib.h"
@@ -18,20 +19,26 @@
 #define TASK_SOURCE_MAX_NODES (1ull << 26)
 
 /* A slice's place in the set, once the set is known to be within the bound. */
-static int describe_slice(const engine_desc *e, const nq_settings *rs, nq_task_set *ts)
+static int describe_slice(const engine_desc *e, const nq_settings *rs, const atomic_int *stop,
+                          nq_task_set *ts)
 {
     if (!rs->slice_count)
         return NQ_OK;
     ts->slice_index = (uint32_t)rs->slice_index;
     ts->slice_count = (uint32_t)rs->slice_count;
-    return engine_slice_range(e, rs, ts->tasks, NULL, &ts->first_task, &ts->end_task);
+    return engine_slice_range(e, rs, ts->tasks, stop, &ts->first_task, &ts->end_task);
 }
 
 int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
 {
+    return nq_task_set_describe_stoppable(s, NULL, ts);
+}
+
+int nq_task_set_describe_stoppable(const nq_settings *s, const nq_stop *stop, nq_task_set *ts)
+{
     const engine_desc *e;
     nq_settings rs;
-    board_bound bound = {TASK_SOURCE_MAX_NODES, NULL};
+    board_bound bound = {TASK_SOURCE_MAX_NODES, stop_flag(stop)};
     int rc;
 
     if (!s || !ts)
@@ -51,15 +58,21 @@ int nq_task_set_describe(const nq_settings *s, nq_task_set *ts)
     snprintf(ts->engine, sizeof(ts->engine), "%s", e->name);
     e->params_format(&rs, ts->params, sizeof(ts->params));
     if (engine_task_count(e, &rs, &bound, &ts->tasks) != 0)
-        return NQ_EINVAL;
-    return describe_slice(e, &rs, ts);
+        return stop_seen(bound.stop) ? NQ_ECANCELED : NQ_EINVAL;
+    return describe_slice(e, &rs, bound.stop, ts);
 }
 
 int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
 {
+    return nq_task_set_apply_stoppable(ts, NULL, s);
+}
+
+int nq_task_set_apply_stoppable(const nq_task_set *ts, const nq_stop *stop, nq_settings *s)
+{
     const engine_desc *e = ts ? engine_by_name(ts->engine) : NULL;
     nq_settings t;
     nq_task_set check;
+    int rc;
 
     if (!ts || !s || ts->n < 1 || ts->n > NQ_MAX_N || !e || !e->built)
         return NQ_EINVAL;
@@ -74,7 +87,10 @@ int nq_task_set_apply(const nq_task_set *ts, nq_settings *s)
         return NQ_EINVAL;
     /* Round trip: the settings must describe exactly the recorded set, tasks included
      * (describe walks the source within its bound, so a forged claim costs little). */
-    if (nq_task_set_describe(&t, &check) != NQ_OK || !nq_task_set_equal(&check, ts))
+    rc = nq_task_set_describe_stoppable(&t, stop, &check);
+    if (rc == NQ_ECANCELED)
+        return rc;
+    if (rc != NQ_OK || !nq_task_set_equal(&check, ts))
         return NQ_EINVAL;
     *s = t;
     return NQ_OK;

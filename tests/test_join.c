@@ -140,7 +140,7 @@ Test(unit, subtotals_match_brute_force)
 
         reference_list(n, tally, &b);
         tl.k = 0;
-        cr_assert_eq(join_enumerate(n, collect, &tl), tl.k);
+        cr_assert_eq(join_enumerate(n, collect, &tl, NULL), tl.k);
         for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
             const char *path = nq_simd_name(p);
             uint64_t weighted = 0;
@@ -365,12 +365,12 @@ Test(unit, halves_agree_on_every_path)
 
     for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
         int n = boards[i];
-        sampled sm = {join_enumerate(n, NULL, NULL) / 24 + 1, {0}, 0};
+        sampled sm = {join_enumerate(n, NULL, NULL, NULL) / 24 + 1, {0}, 0};
         join_tables jt;
 
         cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), NULL), 0, "n=%d",
                      n);
-        join_enumerate(n, sample, &sm);
+        join_enumerate(n, sample, &sm, NULL);
         for (int t = 0; t < sm.k; t++)
             for (int mirror = 0; mirror < 2; mirror++) {
                 uint32_t top = mirror ? mirrored(n, sm.top[t]) : sm.top[t];
@@ -539,7 +539,7 @@ static nq_settings board_tasks(int n, int p, task_list *tl)
     s.n = n;
     s.simd = p;
     tl->k = 0;
-    join_enumerate(n, collect, tl);
+    join_enumerate(n, collect, tl, NULL);
     return s;
 }
 

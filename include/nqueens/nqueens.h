@@ -405,6 +405,23 @@ NQ_API int nq_simd_usable(int simd);
 NQ_API int nq_simd_auto(void);
 NQ_API const char *nq_version(void);
 
+/* ---- Stopping the steps before a count -------------------------------------------
+ *
+ * Reading a large journal and describing some task sets take seconds before any solver
+ * runs, where nq_solver_cancel cannot reach. A stop is a flag those steps poll (at least
+ * every few milliseconds of work): once requested, they give up with NQ_ECANCELED and
+ * leave every file as it was. A stop stays requested; make a new one for a new try. */
+typedef struct nq_stop nq_stop;
+/* A new stop, not requested: NQ_OK, or NQ_ENOMEM. */
+NQ_API int nq_stop_create(nq_stop **out);
+/* Request the stop (NULL: nothing). Async-signal-safe: one atomic store, from any
+ * thread or a signal handler. */
+NQ_API void nq_stop_request(nq_stop *stop);
+/* 1 if the stop was requested, 0 if not or for NULL. */
+NQ_API int nq_stop_requested(const nq_stop *stop);
+/* Free the stop; *stop becomes NULL. Nothing may poll it any more. */
+NQ_API void nq_stop_destroy(nq_stop **stop);
+
 /* ---- Task sets and the checkpoint journal ------------------------------------------
  *
  * A task set names everything that makes task ids deterministic: the board, the engine
@@ -432,11 +449,18 @@ typedef struct nq_task_set {
  * itself, such as prefix_rows = n for n >= 16) is NQ_EINVAL. Settings are checked as
  * nq_create_solver checks them: NQ_EINVAL or NQ_EUNSUPPORTED where it would refuse. */
 NQ_API int nq_task_set_describe(const nq_settings *s, nq_task_set *ts);
+/* nq_task_set_describe that gives up with NQ_ECANCELED once stop (NULL: none) is
+ * requested: the join's task count alone takes seconds from n = 25 on. */
+NQ_API int nq_task_set_describe_stoppable(const nq_settings *s, const nq_stop *stop,
+                                          nq_task_set *ts);
 /* Set s's board, engine and engine parameters to those of ts, so that a resumed run
  * produces the same task ids whatever its thread count. NQ_EINVAL if ts is not one this
  * library can produce; the check costs at most the bounded walk of describe (well under
  * a second), whatever ts claims. */
 NQ_API int nq_task_set_apply(const nq_task_set *ts, nq_settings *s);
+/* nq_task_set_apply that gives up with NQ_ECANCELED once stop (NULL: none) is requested
+ * (its check describes ts: seconds for the join from n = 25 on); s is then unchanged. */
+NQ_API int nq_task_set_apply_stoppable(const nq_task_set *ts, const nq_stop *stop, nq_settings *s);
 /* The symmetry weight of each task of ts (weights[id], id < ts->tasks): a task's
  * weighted subtotal, the subtotal nq_hooks.task_done reports times its weight, is its
  * share of the total. Weights are 1, 2, 4 or 8. NQ_EINVAL if ts is not a valid set. */
@@ -479,6 +503,12 @@ NQ_API int nq_journal_peek(const char *path, nq_task_set *ts, nq_journal_info *i
  * sync_interval: seconds between fsyncs of appended records (0 = after every record). */
 NQ_API int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts,
                            double sync_interval, nq_journal_info *info);
+/* nq_journal_open that gives up with NQ_ECANCELED once stop (NULL: none) is requested
+ * while an existing journal is read and checked (seconds for tens of millions of
+ * records), with the file left as it was, info->detail saying so, and nothing to free. */
+NQ_API int nq_journal_open_stoppable(nq_journal **out, const char *path, const nq_task_set *ts,
+                                     double sync_interval, const nq_stop *stop,
+                                     nq_journal_info *info);
 
 /* Open the journal at path for reading only (nqueens merge): checked in full as
  * nq_journal_open checks it, against ts, or with ts NULL against nothing (the file's task

@@ -9,6 +9,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "nqueens/nqueens.h"
+
 /* Steps between two looks: a power of two, so that the test is a mask. */
 #define STOP_POLL_STEPS 4096u
 
@@ -22,6 +24,17 @@ static inline int stop_seen(const atomic_int *stop)
 static inline int stop_poll(const atomic_int *stop, uint64_t step)
 {
     return (step & (STOP_POLL_STEPS - 1)) == 0 && stop_seen(stop);
+}
+
+/* The public stop (nq_stop_create): the flag the steps before a count poll. */
+struct nq_stop {
+    atomic_int flag;
+};
+
+/* stop's flag, or NULL for no stop: what stop_seen and stop_poll take. */
+static inline const atomic_int *stop_flag(const nq_stop *stop)
+{
+    return stop ? &stop->flag : NULL;
 }
 
 #endif

@@ -524,12 +524,20 @@ static int join_params_parse(const char *params, nq_settings *s)
 
 static uint64_t join_task_count(const nq_settings *s)
 {
-    return join_enumerate(s->n, NULL, NULL);
+    return join_enumerate(s->n, NULL, NULL, NULL);
+}
+
+/* The count walks every column set of the top rows: 6 s at n = 27, so it ends on a stop
+ * (the node budget does not apply: n is within the engine's tables). */
+static int join_task_count_bounded(const nq_settings *s, board_bound *bound, uint64_t *tasks)
+{
+    *tasks = join_enumerate(s->n, NULL, NULL, bound ? bound->stop : NULL);
+    return bound && stop_seen(bound->stop) ? -1 : 0;
 }
 
 static uint64_t join_source(const nq_settings *s, task_emit_fn emit, void *user)
 {
-    return join_enumerate(s->n, emit, user);
+    return join_enumerate(s->n, emit, user, NULL); /* emit sees the run's stop */
 }
 
 static int join_simd(const nq_settings *s)
@@ -554,6 +562,7 @@ const engine_desc engine_join = {
     .params_format = join_params_format,
     .params_parse = join_params_parse,
     .task_count = join_task_count,
+    .task_count_bounded = join_task_count_bounded,
     .source = join_source,
     .placed_rows = join_placed_rows,
     .shared_init = join_shared_init,

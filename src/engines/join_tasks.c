@@ -4,6 +4,7 @@
 #include <assert.h>
 
 #include "core/board.h"
+#include "core/stop.h"
 #include "engines/join.h"
 #include "engines/join_tasks.h"
 
@@ -51,14 +52,16 @@ static int has_middle(int n, uint32_t top)
     return 0;
 }
 
-uint64_t join_enumerate(int n, task_emit_fn emit, void *user)
+uint64_t join_enumerate(int n, task_emit_fn emit, void *user, const atomic_int *stop)
 {
     int h = n / 2;
-    uint64_t id = 0;
+    uint64_t id = 0, sets = 0;
 
     assert(n >= 1 && n <= JOIN_MAX_N); /* the column sets fit 32 bits with room to spare */
 
     for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
+        if (stop_poll(stop, ++sets))
+            return id;
         uint32_t w = n % 2 ? (uint32_t)has_middle(n, c) : join_orbit_size(n, c, -1);
         if (w) {
             task t = {.id = id++, .payload = c, .weight = w};

@@ -3,6 +3,7 @@
 #ifndef NQ_JOIN_TASKS_H
 #define NQ_JOIN_TASKS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/task.h"
@@ -25,7 +26,9 @@ uint32_t join_orbit_size(int n, uint32_t top, int middle);
  * Even n: one per orbit, weighted by its size. Odd n: one per top column set that is
  * the representative of some (top, middle) orbit, weight 1, its subtotal the weighted
  * sum over those middle columns, so that its top half-boards are made once. emit may be
- * NULL to count them. */
-uint64_t join_enumerate(int n, task_emit_fn emit, void *user);
+ * NULL to count them. Polls stop (core/stop.h; NULL: none) as it walks the column sets
+ * (tens of millions at n = 27: seconds to count) and ends early once it is set: the
+ * caller then tells a stop by stop_seen, the count returned being short. */
+uint64_t join_enumerate(int n, task_emit_fn emit, void *user, const atomic_int *stop);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/stop.h"
 #include "core/temp_name.h"
 #include "store/journal.h"
 
@@ -132,7 +133,8 @@ struct nq_journal {
     double interval, last_sync;
     off_t end;
     int dirty, err;
-    int readonly; /* from nq_journal_read: the file is never written, cut or created */
+    int readonly;           /* from nq_journal_read: the file is never written, cut or created */
+    const atomic_int *stop; /* polled while an existing file is read (NULL: none) */
     uint64_t appended;
 };
 
@@ -159,13 +161,27 @@ static int lock_file(int fd, int how, nq_journal_info *info)
     return io_fail(info, errno, "cannot lock");
 }
 
-/* Read len bytes at the start of the file into buf. */
-static int read_start(int fd, unsigned char *buf, size_t len, nq_journal_info *info)
+/* Bytes read between two looks at the stop: a few milliseconds from the page cache. */
+#define READ_CHUNK ((size_t)4 << 20)
+
+static int stopped(nq_journal_info *info)
+{
+    journal_set_detail(info, "stopped while reading");
+    return NQ_ECANCELED;
+}
+
+/* Read len bytes at the start of the file into buf, in chunks, giving up on stop. */
+static int read_start(int fd, unsigned char *buf, size_t len, const atomic_int *stop,
+                      nq_journal_info *info)
 {
     size_t got = 0;
 
     while (got < len) {
-        ssize_t k = pread(fd, buf + got, len - got, (off_t)got);
+        size_t want = len - got < READ_CHUNK ? len - got : READ_CHUNK;
+        ssize_t k;
+        if (stop_seen(stop))
+            return stopped(info);
+        k = pread(fd, buf + got, want, (off_t)got);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -178,7 +194,8 @@ static int read_start(int fd, unsigned char *buf, size_t len, nq_journal_info *i
 /* Read the whole file into a fresh buffer, once its header has said that its size is
  * one a journal can have: a file larger than its task set allows is refused before it
  * takes its size in memory and time (a 3 GiB one once took 3.1 GB and half a minute). */
-static int read_file(int fd, unsigned char **out, size_t *len, nq_journal_info *info)
+static int read_file(int fd, unsigned char **out, size_t *len, const atomic_int *stop,
+                     nq_journal_info *info)
 {
     unsigned char hdr[JOURNAL_HEADER_SIZE];
     struct stat st;
@@ -190,13 +207,13 @@ static int read_file(int fd, unsigned char **out, size_t *len, nq_journal_info *
         return io_fail(info, errno, "cannot stat");
     *len = (size_t)st.st_size;
     hlen = *len < sizeof(hdr) ? *len : sizeof(hdr);
-    if (*len && ((rc = read_start(fd, hdr, hlen, info)) != NQ_OK ||
+    if (*len && ((rc = read_start(fd, hdr, hlen, NULL, info)) != NQ_OK ||
                  (rc = journal_check_size(hdr, hlen, (uint64_t)st.st_size, &ts, info)) != NQ_OK))
         return rc;
     *out = malloc(*len ? *len : 1);
     if (!*out)
         return NQ_ENOMEM;
-    if ((rc = read_start(fd, *out, *len, info)) != NQ_OK) {
+    if ((rc = read_start(fd, *out, *len, stop, info)) != NQ_OK) {
         free(*out);
         *out = NULL;
     }
@@ -349,7 +366,7 @@ static int load_journal(nq_journal *j, unsigned char *buf, size_t len, nq_journa
     size_t keep;
     int rc, e;
 
-    rc = journal_parse(buf, len, &j->tab, &keep, info);
+    rc = journal_parse(buf, len, j->stop, &j->tab, &keep, info);
     if (rc != NQ_OK)
         return rc;
     if (!j->ts.n) /* a reader that takes whichever task set the file names */
@@ -396,7 +413,7 @@ static int open_existing(nq_journal *j, const char *path, nq_journal_info *info,
     }
     rc = lock_file(j->fd, j->readonly ? LOCK_SH : LOCK_EX, info);
     if (rc == NQ_OK)
-        rc = read_file(j->fd, &buf, &len, info);
+        rc = read_file(j->fd, &buf, &len, j->stop, info);
     if (rc == NQ_OK && len == 0 && j->readonly) {
         journal_set_detail(info, "empty (a journal no count has written to)");
         rc = NQ_ECORRUPT;
@@ -456,6 +473,12 @@ static int finish_open(nq_journal **out, nq_journal *j, int rc)
 int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, double sync_interval,
                     nq_journal_info *info)
 {
+    return nq_journal_open_stoppable(out, path, ts, sync_interval, NULL, info);
+}
+
+int nq_journal_open_stoppable(nq_journal **out, const char *path, const nq_task_set *ts,
+                              double sync_interval, const nq_stop *stop, nq_journal_info *info)
+{
     nq_journal_info dummy;
     nq_journal *j;
     int rc = NQ_EINVAL, absent = 0, raced = 0;
@@ -469,6 +492,7 @@ int nq_journal_open(nq_journal **out, const char *path, const nq_task_set *ts, d
     *out = NULL;
     if (!(j = new_handle(ts, sync_interval, 0)))
         return NQ_ENOMEM;
+    j->stop = stop_flag(stop);
     /* Two counts starting on a new journal at once: one creates it, the other finds it
      * when its own name is refused, and then finds it locked. */
     for (int tries = 0; j->ts.n > 0 && tries < 8; tries++) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stop.h"
 #include "store/journal_codec.h"
 
 static const unsigned char magic[8] = {'N', 'Q', 'J', 'O', 'U', 'R', 'N', 'L'};
@@ -323,15 +324,70 @@ static int record_read(const unsigned char *buf, const unsigned char *p, size_t 
     return NQ_OK;
 }
 
+/* Runs of this many entries are sorted by qsort, then merged: a step between two looks
+ * at the stop of well under a millisecond. */
+#define SORT_RUN 4096u
+
+/* Merge the sorted a[lo, mid) and a[mid, hi) into out[lo, hi), polling stop. */
+static int merge_runs(const journal_entry *a, size_t lo, size_t mid, size_t hi, journal_entry *out,
+                      const atomic_int *stop)
+{
+    size_t i = lo, j = mid;
+
+    for (size_t k = lo; k < hi; k++) {
+        if (stop_poll(stop, k - lo + 1))
+            return NQ_ECANCELED;
+        out[k] = j >= hi || (i < mid && a[i].id <= a[j].id) ? a[i++] : a[j++];
+    }
+    return NQ_OK;
+}
+
+/* Sort e[0, n) by id, giving up on stop (NQ_ECANCELED): qsort alone takes seconds for
+ * tens of millions of records and looks at nothing. Runs of SORT_RUN, then merge passes
+ * through a second array (the one glibc's qsort would have taken). */
+static int sort_entries(journal_entry *e, size_t n, const atomic_int *stop)
+{
+    journal_entry *tmp, *src = e, *dst;
+    int rc = NQ_OK;
+
+    for (size_t i = 0; i < n; i += SORT_RUN) {
+        if (stop_seen(stop))
+            return NQ_ECANCELED;
+        qsort(e + i, n - i < SORT_RUN ? n - i : SORT_RUN, sizeof(*e), entry_cmp);
+    }
+    if (n <= SORT_RUN)
+        return NQ_OK;
+    if (!(tmp = malloc(n * sizeof(*tmp))))
+        return NQ_ENOMEM;
+    dst = tmp;
+    for (size_t w = SORT_RUN; w < n && rc == NQ_OK; w *= 2) {
+        for (size_t lo = 0; lo < n && rc == NQ_OK; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            rc = merge_runs(src, lo, mid, hi, dst, stop);
+        }
+        journal_entry *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (rc == NQ_OK && src != e)
+        memcpy(e, src, n * sizeof(*e));
+    free(tmp);
+    return rc;
+}
+
 /* Sort the n entries of tab, then fold duplicates: the same id twice with the same
  * subtotal is harmless (two writers agreeing); with different subtotals one of them is
- * wrong (NQ_ECORRUPT). Sets tab->len to the ids left. */
-static int table_fold(journal_table *tab, size_t n, nq_journal_info *info)
+ * wrong (NQ_ECORRUPT). Sets tab->len to the ids left. NQ_ECANCELED on stop. */
+static int table_fold(journal_table *tab, size_t n, const atomic_int *stop, nq_journal_info *info)
 {
     size_t out = 0;
+    int rc = sort_entries(tab->e, n, stop);
 
-    if (n)
-        qsort(tab->e, n, sizeof(*tab->e), entry_cmp);
+    if (rc != NQ_OK) {
+        if (rc == NQ_ECANCELED)
+            journal_set_detail(info, "stopped while reading");
+        return rc;
+    }
     for (size_t i = 0; i < n; i++) {
         if (out && tab->e[out - 1].id == tab->e[i].id) {
             if (tab->e[out - 1].subtotal != tab->e[i].subtotal) {
@@ -375,8 +431,8 @@ int journal_check_size(const unsigned char *hdr, size_t hlen, uint64_t len, nq_t
     return NQ_ECORRUPT;
 }
 
-int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
-                  nq_journal_info *info)
+int journal_parse(const unsigned char *buf, size_t len, const atomic_int *stop, journal_table *tab,
+                  size_t *keep, nq_journal_info *info)
 {
     nq_task_set ts;
     size_t body, n_full, n_good, hsize;
@@ -409,12 +465,17 @@ int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size
     }
     for (size_t i = 0; i < n_good && rc == NQ_OK; i++) {
         const unsigned char *p = buf + hsize + i * JOURNAL_RECORD_SIZE;
+        if (stop_poll(stop, i + 1)) {
+            journal_set_detail(info, "stopped while reading");
+            rc = NQ_ECANCELED;
+            break;
+        }
         rc = record_read(buf, p, i, key, &ts, &tab->e[i], info);
         if (rc != NQ_OK && info)
             info->offset = (uint64_t)(p - buf); /* where the damage starts */
     }
     if (rc == NQ_OK)
-        rc = table_fold(tab, n_good, info);
+        rc = table_fold(tab, n_good, stop, info);
     if (rc != NQ_OK) {
         free(tab->e);
         tab->e = NULL;

@@ -3,6 +3,7 @@
 #ifndef NQ_JOURNAL_CODEC_H
 #define NQ_JOURNAL_CODEC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,8 +82,9 @@ int journal_check_size(const unsigned char *hdr, size_t hlen, uint64_t len, nq_t
 
 /* Parse a whole journal image (checked with journal_check_size first). On NQ_OK, tab holds its
  * records (caller frees tab->e) and *keep is the length of the valid part: len - keep bytes are a
- * torn last record. Never reads outside buf, whatever it holds. */
-int journal_parse(const unsigned char *buf, size_t len, journal_table *tab, size_t *keep,
-                  nq_journal_info *info);
+ * torn last record. Never reads outside buf, whatever it holds. Polls stop (core/stop.h; NULL:
+ * none) as it checks and sorts the records: NQ_ECANCELED once it is set, with nothing to free. */
+int journal_parse(const unsigned char *buf, size_t len, const atomic_int *stop, journal_table *tab,
+                  size_t *keep, nq_journal_info *info);
 
 #endif

@@ -83,7 +83,9 @@ int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use
     as = *found;
     if (o->engine_set) /* the engine asked for, on the journal's ids (d4 for cuda) */
         snprintf(as.engine, sizeof(as.engine), "%s", nq_engine_name(s->engine));
-    if (nq_task_set_apply(&as, &t) != NQ_OK)
+    if ((rc = nq_task_set_apply_stoppable(&as, signals_stop(), &t)) == NQ_ECANCELED)
+        return checkpoint_stopped_early(path, s->n, "while checking the journal's task set");
+    if (rc != NQ_OK)
         return args_run_error(cmd,
                               "journal %s: task set '%s' (%llu tasks) is not one this "
                               "build produces for n=%d",
@@ -103,8 +105,10 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
                     uint64_t *tasks_done)
 {
     nq_journal_info info;
-    int rc = nq_journal_open(j, path, ts, (double)sync_interval, &info);
+    int rc = nq_journal_open_stoppable(j, path, ts, (double)sync_interval, signals_stop(), &info);
 
+    if (rc == NQ_ECANCELED)
+        return checkpoint_stopped_early(path, ts->n, "while reading the journal");
     if (rc != NQ_OK)
         return args_run_error(
             cmd, "journal %s: %s%s%s", path, rc == NQ_ENOMEM ? nq_strerror(rc) : info.detail,
@@ -118,6 +122,24 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
             (unsigned long long)(ts->slice_count ? ts->end_task - ts->first_task : ts->tasks));
     *tasks_done = info.tasks_done;
     return 0;
+}
+
+int checkpoint_stopped_early(const char *path, int n, const char *what)
+{
+    int sig = signals_caught() ? signals_caught() : SIGINT; /* only a signal stops these */
+    char *word = path ? args_shell_word(path) : NULL;
+
+    if (!path) {
+        args_note(cmd, "interrupted by %s %s, before any task ran; nothing was counted",
+                  signals_name(sig), what);
+        return 128 + sig;
+    }
+    args_note(cmd, "interrupted by %s %s, before any task ran; journal %s is as it was",
+              signals_name(sig), what, path);
+    if (word)
+        args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
+    free(word);
+    return 128 + sig;
 }
 
 int checkpoint_close(const char *path, nq_journal **j, int status)

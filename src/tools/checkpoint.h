@@ -29,6 +29,11 @@ int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use
 int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval, nq_journal **j,
                     uint64_t *tasks_done);
 
+/* After a signal stopped a step before the count (the journal's read, the task set's
+ * description, what: "while reading the journal"): nothing was counted, a journal
+ * (path, or NULL) is as it was, and the same command resumes. Returns 128 + the signal. */
+int checkpoint_stopped_early(const char *path, int n, const char *what);
+
 /* After the run: close the journal; status is the run's. Returns 0 or an exit code. */
 int checkpoint_close(const char *path, nq_journal **j, int status);
 

@@ -23,6 +23,9 @@
 #include "signals.h"
 
 static _Atomic(nq_solver *) target;
+/* What the first signal requests for the steps before a count (signals_stop): made once
+ * and kept for the process, as caught is; NULL when it could not be made. */
+static _Atomic(nq_stop *) stop;
 static atomic_int caught;
 static atomic_llong caught_ns; /* when the first one came, on the monotonic clock */
 static sigset_t watched, saved_mask;
@@ -49,7 +52,8 @@ static void on_signal(int sig)
 
     if (atomic_compare_exchange_strong(&caught, &expected, sig)) {
         atomic_store(&caught_ns, now_ns());
-        if (!atomic_load(&watching)) /* no watcher (it could not start): cancel from here */
+        nq_stop_request(atomic_load(&stop)); /* an atomic store: safe in a handler */
+        if (!atomic_load(&watching))         /* no watcher (it could not start): cancel from here */
             nq_solver_cancel(atomic_load(&target));
         return;
     }
@@ -102,6 +106,10 @@ static void set_handlers(void (*handler)(int), int flags)
 
 void signals_install(void)
 {
+    nq_stop *st = NULL;
+
+    if (!atomic_load(&stop) && nq_stop_create(&st) == NQ_OK)
+        atomic_store(&stop, st);
     set_handlers(on_signal, SA_RESTART);
     sigemptyset(&watched);
     sigaddset(&watched, SIGINT);
@@ -119,6 +127,11 @@ void signals_target(nq_solver *s)
     pthread_mutex_lock(&target_lock);
     atomic_store(&target, s);
     pthread_mutex_unlock(&target_lock);
+}
+
+const nq_stop *signals_stop(void)
+{
+    return atomic_load(&stop);
 }
 
 int signals_caught(void)

@@ -14,6 +14,10 @@ void signals_install(void);
  * listing's board callback do). Once it returns, the solver named before is not
  * touched again: it may be destroyed. */
 void signals_target(nq_solver *s);
+/* The stop the first signal requests, for the steps before a count that take one
+ * (nq_journal_open_stoppable, nq_task_set_describe_stoppable); NULL before
+ * signals_install, or when it could not be made (those steps then see no signal). */
+const nq_stop *signals_stop(void);
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int signals_caught(void);
 /* Back to the default dispositions. */

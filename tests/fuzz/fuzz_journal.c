@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     journal_table tab;
     nq_journal_info info = {0};
     size_t keep;
-    int rc = journal_parse(data, size, &tab, &keep, &info);
+    int rc = journal_parse(data, size, NULL, &tab, &keep, &info);
 
     if (rc != NQ_OK) {
         if (tab.e || tab.len)
