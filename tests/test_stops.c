@@ -2,16 +2,19 @@
  * source's walk, the join's tables, the slice's cut, estimate's sample): the tool exits
  * 130 within a second of the signal, measured from the kill to the exit, and says how to
  * resume when there is a journal. Each case signals once the phase has begun, so a test
- * takes a couple of seconds. */
+ * takes a couple of seconds (the journal's read: its file is made first, a few more). */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli_run.h"
 #include "nqueens/nqueens.h"
 #include "scratch.h"
+#include "store/journal_codec.h"
 
 static cli_out o;
 
@@ -107,6 +110,84 @@ Test(unit, sigint_stops_the_slice_cut)
     expect_prompt_stop(count, 1000, "count 22 --engine join --slice 0/2");
 }
 
+/* The join's task count walks every column set of the top rows: 6 s at n = 27, before
+ * the tables; with a journal it is taken first to describe the task set. */
+Test(unit, sigint_stops_the_join_task_count)
+{
+    char jpath[SCRATCH_PATH];
+    int fd = scratch_file(jpath, sizeof(jpath), "stops");
+    const char *const count[] = {"count",     "27", "--engine", "join",
+                                 "--threads", "1",  "--no-pin", NULL};
+    const char *const journal[] = {"count", "27",       "--engine",     "join", "--threads",
+                                   "1",     "--no-pin", "--checkpoint", jpath,  NULL};
+
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(jpath);
+    expect_prompt_stop(count, 1000, "count 27 --engine join");
+    expect_prompt_stop(journal, 1000, "count 27 --engine join --checkpoint");
+    cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
+    unlink(jpath);
+}
+
+/* A valid journal at path of every task of the prefix engine's task set at n, rows (all
+ * recorded, in a scattered order, so that reading it sorts them), made as the library
+ * makes one: its header through nq_journal_open, its records encoded with its key. */
+static void make_large_journal(const char *path, int n, int rows, nq_task_set *ts)
+{
+    unsigned char hdr[JOURNAL_HEADER_SIZE], *buf;
+    nq_journal_info info;
+    nq_journal *j;
+    nq_settings s;
+    uint64_t step = 1000003;
+    int fd;
+
+    nq_default_settings(&s);
+    s.n = n;
+    s.engine = NQ_ENGINE_PREFIX;
+    s.prefix_rows = rows;
+    cr_assert_eq(nq_task_set_describe(&s, ts), NQ_OK);
+    cr_assert_eq(nq_journal_open(&j, path, ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_assert_eq(nq_journal_close(&j), NQ_OK);
+    while (ts->tasks % step == 0) /* a step prime to the count visits every id once */
+        step += 2;
+    buf = malloc(ts->tasks * JOURNAL_RECORD_SIZE);
+    cr_assert_not_null(buf);
+    cr_assert((fd = open(path, O_RDWR)) >= 0);
+    cr_assert_eq(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+    for (uint64_t i = 0; i < ts->tasks; i++) {
+        uint64_t id = (i * step) % ts->tasks;
+        journal_encode_record(journal_record_key(hdr), id, id % 7, buf + i * JOURNAL_RECORD_SIZE);
+    }
+    cr_assert_eq(pwrite(fd, buf, ts->tasks * JOURNAL_RECORD_SIZE, sizeof(hdr)),
+                 (ssize_t)(ts->tasks * JOURNAL_RECORD_SIZE));
+    close(fd);
+    free(buf);
+}
+
+/* Reading a journal of 13 million tasks (318 MB) takes a few seconds here before the
+ * count: checksums and the sort. */
+Test(unit, sigint_stops_the_journal_read)
+{
+    char jpath[SCRATCH_PATH];
+    int fd = scratch_file(jpath, sizeof(jpath), "stops");
+    const char *const count[] = {"count",         "19", "--engine",     "prefix", "--no-pin",
+                                 "--prefix-rows", "7",  "--checkpoint", jpath,    NULL};
+    nq_task_set ts;
+    struct stat before, after;
+
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(jpath);
+    make_large_journal(jpath, 19, 7, &ts);
+    cr_assert_eq(stat(jpath, &before), 0);
+    expect_prompt_stop(count, 700, "count 19 --prefix-rows 7 --checkpoint (13 M records)");
+    cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
+    cr_assert_eq(stat(jpath, &after), 0);
+    cr_expect_eq(after.st_size, before.st_size, "the stopped read changed the journal");
+    unlink(jpath);
+}
+
 /* ---- the library: nq_solver_cancel ends the same phases --------------------------- */
 
 /* Cancels sv every 10 ms from delay_ms on, until done: a cancel applies only to a run in
@@ -173,4 +254,63 @@ Test(unit, cancel_stops_the_setup_phases)
     s.prefix_rows = 12;
     expect_prompt_cancel(s, 0, "count 20 --prefix-rows 12");
     expect_prompt_cancel(s, 1, "estimate 20 --prefix-rows 12");
+}
+
+/* ---- the library: nq_stop ends the steps before a solver -------------------------- */
+
+typedef struct stopper {
+    nq_stop *stop;
+    long delay_ms;
+    double when;
+} stopper;
+
+static void *request_later(void *p)
+{
+    stopper *st = p;
+    sleep_ms(st->delay_ms);
+    st->when = now();
+    nq_stop_request(st->stop);
+    return NULL;
+}
+
+/* A stop requested from another thread while describing the join's task set at n = 27
+ * and while opening a journal of 13 M records: NQ_ECANCELED within a second, nothing to
+ * free. */
+Test(unit, stop_ends_the_describe_and_the_journal_read)
+{
+    char jpath[SCRATCH_PATH];
+    int fd = scratch_file(jpath, sizeof(jpath), "stops");
+    stopper st = {NULL, 300, 0};
+    nq_journal_info info;
+    nq_journal *j = NULL;
+    nq_task_set ts, big;
+    nq_settings s;
+    pthread_t t;
+    int rc;
+
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(jpath);
+    nq_default_settings(&s);
+    s.n = 27;
+    s.engine = NQ_ENGINE_JOIN;
+    cr_assert_eq(nq_stop_create(&st.stop), NQ_OK);
+    cr_assert_eq(pthread_create(&t, NULL, request_later, &st), 0);
+    rc = nq_task_set_describe_stoppable(&s, st.stop, &ts);
+    cr_expect_eq(rc, NQ_ECANCELED, "describe: %s", nq_strerror(rc));
+    cr_expect_lt(now() - st.when, 1.0, "describe returned %.2f s after the stop", now() - st.when);
+    pthread_join(t, NULL);
+    nq_stop_destroy(&st.stop);
+
+    make_large_journal(jpath, 19, 7, &big);
+    cr_assert_eq(nq_stop_create(&st.stop), NQ_OK);
+    cr_assert_eq(pthread_create(&t, NULL, request_later, &st), 0);
+    rc = nq_journal_open_stoppable(&j, jpath, &big, 5, st.stop, &info);
+    cr_expect_eq(rc, NQ_ECANCELED, "open: %s (%s)", nq_strerror(rc), info.detail);
+    cr_expect_lt(now() - st.when, 1.0, "open returned %.2f s after the stop", now() - st.when);
+    cr_expect_null(j);
+    pthread_join(t, NULL);
+    nq_stop_destroy(&st.stop);
+    cr_expect_null(st.stop);
+    unlink(jpath);
 }

@@ -134,7 +134,7 @@ int checkpoint_stopped_early(const char *path, int n, const char *what)
                   signals_name(sig), what);
         return 128 + sig;
     }
-    args_note(cmd, "interrupted by %s %s, before any task ran; journal %s is as it was",
+    args_note(cmd, "interrupted by %s %s, before any task ran; nothing was written to %s",
               signals_name(sig), what, path);
     if (word)
         args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
