@@ -478,6 +478,36 @@ Test(unit, duplicate_records, .fini = cleanup)
     cr_expect_neq(strstr(info.detail, "task 4"), NULL, "%s", info.detail);
 }
 
+/* Records in a scattered order, past the runs the reader sorts apart and then merges
+ * (4096 each): every id found with its subtotal, a repeat folded across runs. */
+Test(unit, scattered_records_are_sorted_and_found, .fini = cleanup)
+{
+    nq_task_set ts = task_set_for(14, 5);
+    uint64_t k = ts.tasks - 1, step = 7919, sub; /* one short: room for the repeat */
+    nq_journal *j;
+    nq_journal_info info;
+
+    cr_assert_gt(ts.tasks, 3 * 4096);
+    while (ts.tasks % step == 0)
+        step += 2;
+    make_path();
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
+    for (uint64_t i = 0; i < k; i++)
+        cr_assert_eq(nq_journal_append(j, i * step % ts.tasks, i), NQ_OK);
+    nq_journal_close(&j);
+    append_bound(0, 0, JOURNAL_KIND_TASK); /* id 0 again, as the first record had it */
+    cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK, "%s", info.detail);
+    cr_expect_eq(info.records, k + 1);
+    cr_expect_eq(info.tasks_done, k);
+    for (uint64_t i = 0; i < k; i++) {
+        cr_assert(nq_journal_lookup(j, i * step % ts.tasks, &sub), "record %llu",
+                  (unsigned long long)i);
+        cr_assert_eq(sub, i);
+    }
+    cr_expect_not(nq_journal_lookup(j, k * step % ts.tasks, &sub));
+    nq_journal_close(&j);
+}
+
 /* A journal holds at most one record per task of its set (or of its slice) and a torn
  * tail: one larger is refused from its size alone, before it is read into memory (a
  * 3 GiB file once took 3.1 GB and half a minute before it was refused). The largest
