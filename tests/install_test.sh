@@ -2,11 +2,11 @@
 # What `meson install --destdir` gives runs as it is: the installed nqueens finds the
 # installed libnqueens (RPATH), not the build tree's, and counts; the man page and the
 # shell completion are where they belong when they were built; nqueens.pc names no path
-# of the building machine, and the README's library example builds with it and runs
-# the two ways the README says (LD_LIBRARY_PATH, an rpath).
+# of the building machine, and the library page's example (docs/library.md) builds with
+# it and runs the two ways the page says (LD_LIBRARY_PATH, an rpath).
 set -euo pipefail
 build=$1
-readme=${2:-}
+libpage=${2:-}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 meson install -C "$build" --destdir "$dest" --no-rebuild >"$dest.log" 2>&1 ||
@@ -64,12 +64,11 @@ if grep -E '^(Libs|Libs\.private|Cflags):' "$pc" | grep -qE '(^|[ :])-?[LI]?/'; 
     exit 1
 fi
 echo "ok: nqueens.pc names no absolute path"
-if [ -n "$readme" ] && command -v pkg-config >/dev/null && command -v cc >/dev/null; then
+if [ -n "$libpage" ] && command -v pkg-config >/dev/null && command -v cc >/dev/null; then
     work=$(mktemp -d)
     trap 'rm -rf "$dest" "$work"' EXIT
-    awk '/^## The library/ {lib = 1} lib && /^```c$/ {on = 1; next} on && /^```$/ {exit} on' \
-        "$readme" >"$work/count16.c"
-    [ -s "$work/count16.c" ] || { echo "not ok: no C example under '## The library'"; exit 1; }
+    awk '/^```c$/ {on = 1; next} on && /^```$/ {exit} on' "$libpage" >"$work/count16.c"
+    [ -s "$work/count16.c" ] || { echo "not ok: no C example in $libpage"; exit 1; }
     export PKG_CONFIG_PATH=${pc%/*} PKG_CONFIG_SYSROOT_DIR=$dest
     libdir=$(dirname "$(find "$dest" -name libnqueens.so -type l | head -n 1)")
     # shellcheck disable=SC2046 # the flags are words
@@ -85,8 +84,8 @@ if [ -n "$readme" ] && command -v pkg-config >/dev/null && command -v cc >/dev/n
         got=$($run)
         case "$got" in
         "14772512 solutions in "*) ;;
-        *) echo "not ok: the README example ($run) printed '$got'"; exit 1 ;;
+        *) echo "not ok: the example of $libpage ($run) printed '$got'"; exit 1 ;;
         esac
     done
-    echo "ok: the README's library example builds with nqueens.pc and runs both ways"
+    echo "ok: the example of ${libpage##*/} builds with nqueens.pc and runs both ways"
 fi

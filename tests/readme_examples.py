@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
-"""The README says what the tool does: run its `$ nqueens ...` examples and compare.
+"""The README and the docs say what the tool does: run their `$ nqueens ...` examples
+and compare.
 
-usage: readme_examples.py README.md path/to/nqueens
+usage: readme_examples.py path/to/nqueens [--mpi path/to/nqueens-mpi] FILE.md|FOLDER...
+
+(a FOLDER: every .md file in it)
 
 Every indented or fenced code block line that starts with `$ nqueens ` is run with the
 built tool (on two CPUs, as the examples were, when the machine has them), stdout and
 stderr together, and what follows it in the block up to the next `$ ` line is what it
-must print. Numbers may differ only where they are times: a number before `s`, and
+must print. The examples of one block run in one fresh folder of their own, so that a
+later one finds the files an earlier one made (a journal to resume, slices to merge).
+With --mpi, a `$ mpirun ... build/src/mpi/nqueens-mpi ...` line runs that tool under
+mpirun, as root with the two variables the text beside it names. Numbers may differ only where they are times: a number before `s` (in an estimate,
+every number with a decimal point: times and what is projected from them), and
 the JSON members seconds, setup_seconds, cpu_seconds and solutions_per_second (and pinned_threads,
 which depends on the build having hwloc, and simd, the vector path this CPU runs), but the example's own times must agree (CPU
 time at least the wall time on several threads, the rate (total - reused_total) / seconds). A `...`
-line stands for any lines. Examples
-that need a keyboard (`^C`) or take over a second (a board past MAX_N) are skipped.
+line stands for any lines. An example whose output starts
+with `^C` is run and sent one SIGINT once its journal has grown (tasks are being
+recorded); there, and in the rest of its block, the number before `of` (the tasks done
+by then) may differ too. Examples that take over a second (a board past MAX_N, but for
+an interrupted one and its resume) are skipped, and so is a merge of journals that no
+example of its block makes.
 
 It also checks two things a reader sees that the tool does not run: every option of a
 synopsis line (`    nqueens CMD ...`) is spelled as `nqueens CMD --help` spells it, and
@@ -21,8 +32,12 @@ import json
 import os
 import re
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 
 MAX_N = 14  # the largest board an example may count or list: well under a second
 VOLATILE = {"seconds", "setup_seconds", "cpu_seconds", "solutions_per_second", "pinned_threads",
@@ -59,32 +74,54 @@ def code_blocks(lines):
     return blocks
 
 
+MPI_TOOL = "build/src/mpi/nqueens-mpi"
+
+
+def runnable(text):
+    return text.startswith("$ nqueens ") or (text.startswith("$ mpirun ") and MPI_TOOL in text)
+
+
 def examples(blocks):
-    """(line number, command, expected lines) for every `$ nqueens` line."""
+    """For every block, the (line number, command, expected lines) of its `$` lines that
+    run the tool."""
     out = []
     for block in blocks:
-        cmd = None
+        cmds, cmd = [], None
         for i, text in block:
             if text.startswith("$ "):
                 if cmd:
-                    out.append(cmd)
-                cmd = (i, text[2:], []) if text.startswith("$ nqueens ") else None
+                    cmds.append(cmd)
+                cmd = (i, text[2:], []) if runnable(text) else None
             elif cmd:
                 cmd[2].append(text)
         if cmd:
-            out.append(cmd)
+            cmds.append(cmd)
+        if cmds:
+            out.append(cmds)
     return out
 
 
-def skipped(cmd, expected):
-    if any("^C" in e for e in expected):
-        return "needs a keyboard"
+def interrupted(expected):
+    return bool(expected) and expected[0].startswith("^C")
+
+
+def skipped(cmd, expected, after_interrupt, folder, mpi):
     words = shlex.split(cmd)
+    if words[0] == "mpirun":
+        if not mpi or not shutil.which("mpirun"):
+            return "no nqueens-mpi or mpirun here"
+        return None
+    if words[1] == "merge" and not all(os.path.exists(os.path.join(folder, w))
+                                       for w in words[2:] if not w.startswith("-")):
+        return "merges journals of a run not shown"
+    if interrupted(expected) or after_interrupt:
+        return None
     if words[1] in ("count", "list") and len(words) > 2 and words[2].isdigit():
         if int(words[2]) > MAX_N:
             return "takes over a second"
-    if words[1] in ("verify", "bench"):
-        if any(w.isdigit() and int(w) > MAX_N for w in words[2:]):
+    if words[1] in ("verify", "bench"):  # sizes alone, or in a list (bench --n 14-17,20)
+        if any(int(v) > MAX_N for w in words[2:] for v in re.findall(r"\d+", w)
+               if re.fullmatch(r"[\d,-]+", w)):
             return "takes over a second"
     return None
 
@@ -101,27 +138,36 @@ def strip_tail(lines):
     return lines
 
 
-def same_words(want, got):
+def may_differ(w, g, k, loose):
+    """Whether word k of want (w) and got (g), both numbers, may differ: a time (before
+    `s`), and with loose["of"] the tasks done (before `of`), with loose["decimals"] any
+    number with a decimal point."""
+    a, b = w[k], g[k]
+    if not (NUMBER.match(a.rstrip(",")) and NUMBER.match(b.rstrip(","))):
+        return False
+    if k + 1 < len(w) and w[k + 1] == "s" and g[k + 1] == "s":
+        return True
+    if loose.get("of") and k + 1 < len(w) and w[k + 1] == "of" and g[k + 1] == "of":
+        return True
+    return bool(loose.get("decimals")) and "." in a and "." in b
+
+
+def same_words(want, got, loose):
     """Lines equal word for word, but a number before `s` (a time) may differ."""
     w, g = want.split(), got.split()
     if len(w) != len(g):
         return False
-    for k, (a, b) in enumerate(zip(w, g)):
-        if a == b:
-            continue
-        is_time = k + 1 < len(w) and w[k + 1] == "s" and g[k + 1] == "s"
-        if not (is_time and NUMBER.match(a) and NUMBER.match(b)):
-            return False
-    return True
+    return all(a == b or may_differ(w, g, k, loose) for k, (a, b) in enumerate(zip(w, g)))
 
 
-def same_lines(want, got):
+def same_lines(want, got, loose):
     """want against got; a `...` line in want matches any lines (none included)."""
     if not want:
         return not got
     if want[0].strip() == "...":
-        return any(same_lines(want[1:], got[k:]) for k in range(len(got) + 1))
-    return bool(got) and same_words(want[0], got[0]) and same_lines(want[1:], got[1:])
+        return any(same_lines(want[1:], got[k:], loose) for k in range(len(got) + 1))
+    return bool(got) and same_words(want[0], got[0], loose) and \
+        same_lines(want[1:], got[1:], loose)
 
 
 def same_json(want, got):
@@ -145,22 +191,57 @@ def same_json(want, got):
     return "differ in %s" % ", ".join("%s (%r, %r)" % (k, w[k], g[k]) for k in diff) if diff else None
 
 
-def check_example(tool, line, cmd, expected):
+def interrupt_when_recording(proc, journal):
+    """One SIGINT to proc once journal has grown past its first size (the header): the
+    count is recording tasks, its handlers long set. False if proc ended first."""
+    first, deadline = None, time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        size = os.path.getsize(journal) if os.path.exists(journal) else None
+        if first is None:
+            first = size
+        elif size is not None and size > first:
+            proc.send_signal(signal.SIGINT)
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def command(tool, mpi, words):
+    """The argv and environment of an example's words."""
+    env = dict(os.environ)
+    if words[0] == "mpirun":
+        if os.geteuid() == 0:  # what the text beside the example says root needs
+            env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        return [mpi if w == MPI_TOOL else w for w in words], env
+    return [tool] + words[1:], env
+
+
+def check_example(tool, mpi, folder, cmd, expected, loose):
     words = shlex.split(cmd)
-    run = subprocess.run([tool] + words[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         preexec_fn=two_cpus, timeout=60)
-    got = strip_tail(run.stdout.decode("utf-8", "replace").split("\n"))
+    argv, env = command(tool, mpi, words)
     want = strip_tail(expected)
-    if run.returncode != 0:
-        return "exit %d: %s" % (run.returncode, "\n".join(got))
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=two_cpus, cwd=folder, env=env)
+    status = 0
+    if interrupted(want):
+        want = [want[0][2:]] + want[1:]
+        journal = os.path.join(folder, words[words.index("--checkpoint") + 1])
+        status = 128 + signal.SIGINT if interrupt_when_recording(proc, journal) else "a SIGINT"
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return "still running after 60 s (killed)"
+    got = strip_tail(out.decode("utf-8", "replace").split("\n"))
+    if proc.returncode != status:
+        return "exit %d (expected %s): %s" % (proc.returncode, status, "\n".join(got))
     if want and want[0].startswith("{"):
-        why = same_json(want, got)
-    else:
-        why = None if same_lines(want, got) else "prints:\n%s" % "\n".join(got)
-    return why
+        return same_json(want, got)
+    return None if same_lines(want, got, loose) else "prints:\n%s" % "\n".join(got)
 
 
-def check_synopses(tool, lines):
+def check_synopses(tool, lines, name):
     """Every option in a synopsis line is spelled as the command's help spells it."""
     errors, helps = [], {}
     for i, line in enumerate(lines, 1):
@@ -173,39 +254,63 @@ def check_synopses(tool, lines):
                                         check=True).stdout.decode()
         for opt in re.findall(r"--[a-z][a-z-]*(?:\[=[^\]]*\])?", line):
             if opt not in helps[cmd]:
-                errors.append("README.md:%d: %s is not in 'nqueens %s --help'" % (i, opt, cmd))
+                errors.append("%s:%d: %s is not in 'nqueens %s --help'" % (name, i, opt, cmd))
     return errors
 
 
-def check_tables(lines):
+def check_tables(lines, name):
     """A table row followed by a line that is neither a row nor blank renders it as a row."""
     errors = []
     for i in range(len(lines) - 1):
         row, nxt = lines[i], lines[i + 1]
         if row.startswith("|") and nxt.strip() and not nxt.startswith("|"):
-            errors.append("README.md:%d: no blank line after the table: %s" % (i + 2, nxt))
+            errors.append("%s:%d: no blank line after the table: %s" % (name, i + 2, nxt))
     return errors
 
 
+def check_block(tool, mpi, name, block, errors):
+    """The examples of one block, in a folder of their own; how many ran."""
+    ran, after_interrupt = 0, False
+    folder = tempfile.mkdtemp(prefix="examples-")
+    try:
+        for line, cmd, expected in block:
+            where = "%s:%d" % (name, line)
+            why = skipped(cmd, expected, after_interrupt, folder, mpi)
+            if why:
+                print("skip %s: %s (%s)" % (where, cmd, why))
+                continue
+            after_interrupt = after_interrupt or interrupted(expected)
+            loose = {"of": after_interrupt, "decimals": shlex.split(cmd)[1] == "estimate"}
+            ran += 1
+            why = check_example(tool, mpi, folder, cmd, expected, loose)
+            if why:
+                errors.append("%s: $ %s: %s" % (where, cmd, why))
+            else:
+                print("ok   %s: %s" % (where, cmd))
+    finally:
+        shutil.rmtree(folder)
+    return ran
+
+
 def main():
-    readme, tool = sys.argv[1], sys.argv[2]
-    with open(readme, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    errors = check_synopses(tool, lines) + check_tables(lines)
-    ran = 0
-    for line, cmd, expected in examples(code_blocks(lines)):
-        why = skipped(cmd, expected)
-        if why:
-            print("skip README.md:%d: %s (%s)" % (line, cmd, why))
-            continue
-        ran += 1
-        why = check_example(tool, line, cmd, expected)
-        if why:
-            errors.append("README.md:%d: $ %s: %s" % (line, cmd, why))
-        else:
-            print("ok   README.md:%d: %s" % (line, cmd))
+    args = sys.argv[1:]
+    tool, mpi = args.pop(0), None
+    if args[:1] == ["--mpi"]:
+        mpi = args[1]
+        args = args[2:]
+    errors, ran, paths = [], 0, []
+    for arg in args:
+        paths += sorted(os.path.join(arg, f) for f in os.listdir(arg) if f.endswith(".md")) \
+            if os.path.isdir(arg) else [arg]
+    for path in paths:
+        name = os.path.relpath(path, os.path.dirname(paths[0]))
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        errors += check_synopses(tool, lines, name) + check_tables(lines, name)
+        for block in examples(code_blocks(lines)):
+            ran += check_block(tool, mpi, name, block, errors)
     if ran == 0:
-        errors.append("no example ran: is %s the README?" % readme)
+        errors.append("no example ran: are %s the README and the docs?" % " ".join(args))
     for e in errors:
         print("FAIL " + e)
     return 1 if errors else 0

@@ -136,6 +136,28 @@ Test(unit, cli_verify_range)
     cr_expect_null(strstr(o.out, "FAIL"));
 }
 
+/* FROM alone runs to the default end (16) below it and is checked alone past it, and the
+ * help says so (issue 29): "verify 14" is 14..16, "verify 17" only 17. */
+Test(unit, cli_verify_from_alone)
+{
+    const char *const below[] = {"verify", "14", NULL};
+    const char *const past[] = {"verify", "17", NULL};
+    const char *const help[] = {"verify", "--help", NULL};
+    cli_run(&o, below);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_not_null(strstr(o.out, "PASS n=14 "), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "PASS n=16 "), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "verify: 3 passed, 0 failed"), "%s", o.out);
+    cli_run(&o, past);
+    cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+    cr_expect_not_null(strstr(o.out, "PASS n=17 "), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "verify: 1 passed, 0 failed"), "%s", o.out);
+    cli_run(&o, help);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "'verify 10' checks 10..16, 'verify 20' checks only 20."),
+                       "%s", o.out);
+}
+
 Test(unit, cli_help_and_version)
 {
     const char *const h[] = {"count", "--help", NULL};

@@ -9,6 +9,11 @@
 #include "tools/count_output.h"
 #include "tools/number.h"
 
+/* The default TO, and where FROM alone runs to: one number, in the code and the help. */
+#define VERIFY_END 16
+#define VERIFY_STR(x) #x
+#define VERIFY_XSTR(x) VERIFY_STR(x)
+
 static const args_option verify_options[] = {
     ARGS_OPT_THREADS,
     ARGS_OPT_ENGINE,
@@ -26,10 +31,16 @@ static const args_option verify_options[] = {
 static const args_command verify_command = {
     "verify",
     "[FROM [TO]] [options]",
-    "Count every N in FROM..TO (default 1..16, at most 27, the last published value)\n"
-    "and check each total against OEIS A000170 and, with an engine that counts\n"
-    "symmetry classes (join, d4, cuda), each unique count against OEIS A002562.\n"
-    "Exit status 1 on any mismatch.\n",
+    "Count every N in FROM..TO (default 1.." VERIFY_XSTR(
+        VERIFY_END) ", at most 27, the last "
+                    "published value)\n"
+                    "and check each total against OEIS A000170 and, with an engine that counts\n"
+                    "symmetry classes (join, d4, cuda), each unique count against OEIS A002562.\n"
+                    "FROM alone runs to " VERIFY_XSTR(VERIFY_END) " when it is below " VERIFY_XSTR(
+                        VERIFY_END) ", else it is the one size checked:\n"
+                                    "'verify 10' checks 10.." VERIFY_XSTR(
+                                        VERIFY_END) ", 'verify 20' checks only 20.\n"
+                                                    "Exit status 1 on any mismatch.\n",
     verify_options,
     NULL,
 };
@@ -50,8 +61,8 @@ static int verify_range(const char *const *pos, int n_pos, int *from, int *to)
         else
             *to = (int)v;
     }
-    if (n_pos == 1 && *from < 16)
-        *to = 16; /* "verify 10" checks 10..16, the default end, unless FROM is past it */
+    if (n_pos == 1 && *from < VERIFY_END)
+        *to = VERIFY_END; /* "verify 10" checks 10..16, the default end, unless FROM is past it */
     if (*from > *to)
         return args_usage_error("verify", "FROM %d is greater than TO %d", *from, *to);
     return 0;
@@ -109,7 +120,7 @@ int cmd_verify(int argc, char **argv)
     count_opts o;
     args_parser p;
     const char *pos[2] = {NULL, NULL};
-    int n_pos = 0, id, json = 0, from = 1, to = 16, failed = 0, passed = 0;
+    int n_pos = 0, id, json = 0, from = 1, to = VERIFY_END, failed = 0, passed = 0;
 
     count_opts_default(&o);
     args_begin(&p, &verify_command, argc, argv);

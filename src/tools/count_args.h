@@ -19,9 +19,8 @@ typedef struct count_args {
 #define COUNT_ARGS_OPTIONS                                                                         \
     ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
         ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY, COUNT_RUN_OPTIONS,                                     \
-        {OPT_JSON,    "json", 'j',                                                                 \
-         no_argument, NULL,   "print one JSON object (see README: JSON output)",                   \
-         NULL,        NULL},                                                                       \
+        {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see docs/json.md)",     \
+         NULL,     NULL},                                                                          \
     {                                                                                              \
         OPT_UNIQUE, "unique", 'u', no_argument, NULL,                                              \
             "print the count up to symmetry (OEIS A002562)\ninstead of the total", NULL, NULL      \

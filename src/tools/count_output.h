@@ -1,6 +1,6 @@
 /* How a finished count is printed, shared by nqueens count, verify and nqueens-mpi so
  * that the tools always print the same thing: the plain line, the JSON object (one
- * vocabulary, see README "JSON output") and the verify lines. */
+ * vocabulary, see docs/json.md) and the verify lines. */
 #ifndef NQ_TOOLS_COUNT_OUTPUT_H
 #define NQ_TOOLS_COUNT_OUTPUT_H
 

@@ -12,7 +12,7 @@
  * 63. */
 int devices_parse(const char *s, uint64_t *mask);
 
-/* The NQ_CUDA_* tuning variables into g (README: the GPU engine); unset or invalid ones
+/* The NQ_CUDA_* tuning variables into g (docs/gpu.md); unset or invalid ones
  * leave their member at 0, the library's built-in value. */
 void devices_env(nq_gpu_settings *g);
 
