@@ -63,13 +63,22 @@ static int stop_after(const char *const *args, long delay_ms, double *took)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The bound on a stop: a second, as the tool promises; under AddressSanitizer (scripts/
+ * sanitize), whose checks make the last chunk of a journal's read take about a second
+ * on their own, three: that pass is for memory errors, the plain suite for the time. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STOP_BOUND 3.0
+#else
+#define STOP_BOUND 1.0
+#endif
+
 static void expect_prompt_stop(const char *const *args, long delay_ms, const char *what)
 {
     double took;
     int st = stop_after(args, delay_ms, &took);
 
     cr_expect_eq(st, 130, "%s: exit %d after %.2f s: %s", what, st, took, o.err);
-    cr_expect_lt(took, 1.0, "%s: stopped %.2f s after the signal", what, took);
+    cr_expect_lt(took, STOP_BOUND, "%s: stopped %.2f s after the signal", what, took);
     cr_expect_not_null(strstr(o.err, "SIGINT"), "%s: %s", what, o.err);
 }
 
@@ -133,8 +142,9 @@ Test(unit, sigint_stops_the_join_task_count)
 /* A valid journal at path of every task of the prefix engine's task set at n, rows (all
  * recorded, in a scattered order, so that reading it sorts them), made as the library
  * makes one: its header through nq_journal_open, its records encoded with its key. */
-static void make_large_journal(const char *path, int n, int rows, nq_task_set *ts)
+static double make_large_journal(const char *path, int n, int rows, nq_task_set *ts)
 {
+    double t0 = now(), described;
     unsigned char hdr[JOURNAL_HEADER_SIZE], *buf;
     nq_journal_info info;
     nq_journal *j;
@@ -147,6 +157,7 @@ static void make_large_journal(const char *path, int n, int rows, nq_task_set *t
     s.engine = NQ_ENGINE_PREFIX;
     s.prefix_rows = rows;
     cr_assert_eq(nq_task_set_describe(&s, ts), NQ_OK);
+    described = now() - t0;
     cr_assert_eq(nq_journal_open(&j, path, ts, 5, &info), NQ_OK, "%s", info.detail);
     cr_assert_eq(nq_journal_close(&j), NQ_OK);
     while (ts->tasks % step == 0) /* a step prime to the count visits every id once */
@@ -163,10 +174,13 @@ static void make_large_journal(const char *path, int n, int rows, nq_task_set *t
                  (ssize_t)(ts->tasks * JOURNAL_RECORD_SIZE));
     close(fd);
     free(buf);
+    return described; /* the seconds the tool's own task count takes before its read */
 }
 
-/* Reading a journal of 23 million tasks (547 MB) takes 4-9 s here before the count
- * (checksums and the sort); the signal comes once the task set is described, 0.7 s. */
+/* Reading a journal of 23 million tasks (547 MB) takes 4-13 s here before the count
+ * (checksums and the sort); the signal comes once the task set is described: 0.7 s
+ * natively, several times that under ASan, so the wait is twice the describe timed
+ * here, and half a second more. */
 Test(unit, sigint_stops_the_journal_read)
 {
     char jpath[SCRATCH_PATH];
@@ -179,9 +193,9 @@ Test(unit, sigint_stops_the_journal_read)
     cr_assert(fd >= 0);
     close(fd);
     unlink(jpath);
-    make_large_journal(jpath, 20, 7, &ts);
+    long wait_ms = (long)(2000 * make_large_journal(jpath, 20, 7, &ts)) + 500;
     cr_assert_eq(stat(jpath, &before), 0);
-    expect_prompt_stop(count, 1500, "count 20 --prefix-rows 7 --checkpoint (23 M records)");
+    expect_prompt_stop(count, wait_ms, "count 20 --prefix-rows 7 --checkpoint (23 M records)");
     cr_expect_not_null(strstr(o.err, "while reading the journal"), "another phase: %s", o.err);
     cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
     cr_assert_eq(stat(jpath, &after), 0);
@@ -233,7 +247,7 @@ static void expect_prompt_cancel(nq_settings s, int estimate, const char *what)
     atomic_store(&c.done, 1);
     pthread_join(t, NULL);
     cr_expect_eq(rc, NQ_ECANCELED, "%s: %s", what, nq_strerror(rc));
-    cr_expect_lt(now() - c.first, 1.0, "%s: returned %.2f s after the cancel", what,
+    cr_expect_lt(now() - c.first, STOP_BOUND, "%s: returned %.2f s after the cancel", what,
                  now() - c.first);
     nq_destroy_solver(&c.sv);
 }
@@ -299,7 +313,8 @@ Test(unit, stop_ends_the_describe_and_the_journal_read)
     cr_assert_eq(pthread_create(&t, NULL, request_later, &st), 0);
     rc = nq_task_set_describe_stoppable(&s, st.stop, &ts);
     cr_expect_eq(rc, NQ_ECANCELED, "describe: %s", nq_strerror(rc));
-    cr_expect_lt(now() - st.when, 1.0, "describe returned %.2f s after the stop", now() - st.when);
+    cr_expect_lt(now() - st.when, STOP_BOUND, "describe returned %.2f s after the stop",
+                 now() - st.when);
     pthread_join(t, NULL);
     nq_stop_destroy(&st.stop);
 
@@ -309,7 +324,8 @@ Test(unit, stop_ends_the_describe_and_the_journal_read)
     rc = nq_journal_open_stoppable(&j, jpath, &big, 5, st.stop, &info);
     cr_expect_eq(rc, NQ_ECANCELED, "open: %s (%s)", nq_strerror(rc), info.detail);
     cr_expect_not_null(strstr(info.detail, "stopped while reading"), "%s", info.detail);
-    cr_expect_lt(now() - st.when, 1.0, "open returned %.2f s after the stop", now() - st.when);
+    cr_expect_lt(now() - st.when, STOP_BOUND, "open returned %.2f s after the stop",
+                 now() - st.when);
     cr_expect_null(j);
     pthread_join(t, NULL);
     nq_stop_destroy(&st.stop);
