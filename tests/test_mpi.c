@@ -381,7 +381,6 @@ Test(unit, mpi_and_nqueens_resume_each_other)
 Test(unit, mpi_slice_journal_is_refused_at_once)
 {
     char journal[512];
-    int fd = scratch_file(journal, sizeof(journal), "mpi-journal");
     const char *const args[] = {"count",    "12",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     nq_settings s;
@@ -389,9 +388,7 @@ Test(unit, mpi_slice_journal_is_refused_at_once)
     nq_journal *j;
     nq_journal_info info;
 
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(journal);
+    cr_assert_eq(scratch_name(journal, sizeof(journal), "mpi-journal"), 0);
     nq_default_settings(&s);
     s.n = 12;
     s.engine = NQ_ENGINE_D4;

@@ -97,14 +97,11 @@ Test(unit, sigint_stops_the_prefix_walk)
 Test(unit, sigint_stops_the_join_tables)
 {
     char jpath[SCRATCH_PATH];
-    int fd = scratch_file(jpath, sizeof(jpath), "stops");
     const char *const count[] = {"count", "22",           "--engine", "join",     "--threads",
                                  "1",     "--checkpoint", jpath,      "--no-pin", NULL};
     const char *const estimate[] = {"estimate", "22", "--engine", "join", "--threads", "1", NULL};
 
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(jpath);
+    cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
     expect_prompt_stop(count, 1000, "count 22 --engine join");
     cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
     expect_prompt_stop(estimate, 1000, "estimate 22 --engine join");
@@ -124,15 +121,12 @@ Test(unit, sigint_stops_the_slice_cut)
 Test(unit, sigint_stops_the_join_task_count)
 {
     char jpath[SCRATCH_PATH];
-    int fd = scratch_file(jpath, sizeof(jpath), "stops");
     const char *const count[] = {"count",     "27", "--engine", "join",
                                  "--threads", "1",  "--no-pin", NULL};
     const char *const journal[] = {"count", "27",       "--engine",     "join", "--threads",
                                    "1",     "--no-pin", "--checkpoint", jpath,  NULL};
 
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(jpath);
+    cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
     expect_prompt_stop(count, 1000, "count 27 --engine join");
     expect_prompt_stop(journal, 1000, "count 27 --engine join --checkpoint");
     cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
@@ -184,15 +178,12 @@ static double make_large_journal(const char *path, int n, int rows, nq_task_set 
 Test(unit, sigint_stops_the_journal_read)
 {
     char jpath[SCRATCH_PATH];
-    int fd = scratch_file(jpath, sizeof(jpath), "stops");
     const char *const count[] = {"count",         "20", "--engine",     "prefix", "--no-pin",
                                  "--prefix-rows", "7",  "--checkpoint", jpath,    NULL};
     nq_task_set ts;
     struct stat before, after;
 
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(jpath);
+    cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
     long wait_ms = (long)(2000 * make_large_journal(jpath, 20, 7, &ts)) + 500;
     cr_assert_eq(stat(jpath, &before), 0);
     expect_prompt_stop(count, wait_ms, "count 20 --prefix-rows 7 --checkpoint (23 M records)");
@@ -294,7 +285,6 @@ static void *request_later(void *p)
 Test(unit, stop_ends_the_describe_and_the_journal_read)
 {
     char jpath[SCRATCH_PATH];
-    int fd = scratch_file(jpath, sizeof(jpath), "stops");
     stopper st = {NULL, 300, 0};
     nq_journal_info info;
     nq_journal *j = NULL;
@@ -303,9 +293,7 @@ Test(unit, stop_ends_the_describe_and_the_journal_read)
     pthread_t t;
     int rc;
 
-    cr_assert(fd >= 0);
-    close(fd);
-    unlink(jpath);
+    cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
     nq_default_settings(&s);
     s.n = 27;
     s.engine = NQ_ENGINE_JOIN;

@@ -164,12 +164,6 @@ static int lock_file(int fd, int how, nq_journal_info *info)
 /* Bytes read between two looks at the stop: a few milliseconds from the page cache. */
 #define READ_CHUNK ((size_t)4 << 20)
 
-static int stopped(nq_journal_info *info)
-{
-    journal_set_detail(info, "stopped while reading");
-    return NQ_ECANCELED;
-}
-
 /* Read len bytes at the start of the file into buf, in chunks, giving up on stop. */
 static int read_start(int fd, unsigned char *buf, size_t len, const atomic_int *stop,
                       nq_journal_info *info)
@@ -180,7 +174,7 @@ static int read_start(int fd, unsigned char *buf, size_t len, const atomic_int *
         size_t want = len - got < READ_CHUNK ? len - got : READ_CHUNK;
         ssize_t k;
         if (stop_seen(stop))
-            return stopped(info);
+            return journal_stopped(info);
         k = pread(fd, buf + got, want, (off_t)got);
         if (k < 0 && errno == EINTR)
             continue;

@@ -82,6 +82,12 @@ void journal_set_detail(nq_journal_info *info, const char *fmt, ...)
     va_end(ap);
 }
 
+int journal_stopped(nq_journal_info *info)
+{
+    journal_set_detail(info, "stopped while reading");
+    return NQ_ECANCELED;
+}
+
 /* ---- header ----------------------------------------------------------------------- */
 
 enum {
@@ -383,11 +389,8 @@ static int table_fold(journal_table *tab, size_t n, const atomic_int *stop, nq_j
     size_t out = 0;
     int rc = sort_entries(tab->e, n, stop);
 
-    if (rc != NQ_OK) {
-        if (rc == NQ_ECANCELED)
-            journal_set_detail(info, "stopped while reading");
-        return rc;
-    }
+    if (rc != NQ_OK)
+        return rc == NQ_ECANCELED ? journal_stopped(info) : rc;
     for (size_t i = 0; i < n; i++) {
         if (out && tab->e[out - 1].id == tab->e[i].id) {
             if (tab->e[out - 1].subtotal != tab->e[i].subtotal) {
@@ -466,8 +469,7 @@ int journal_parse(const unsigned char *buf, size_t len, const atomic_int *stop, 
     for (size_t i = 0; i < n_good && rc == NQ_OK; i++) {
         const unsigned char *p = buf + hsize + i * JOURNAL_RECORD_SIZE;
         if (stop_poll(stop, i + 1)) {
-            journal_set_detail(info, "stopped while reading");
-            rc = NQ_ECANCELED;
+            rc = journal_stopped(info);
             break;
         }
         rc = record_read(buf, p, i, key, &ts, &tab->e[i], info);

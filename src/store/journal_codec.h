@@ -70,6 +70,8 @@ void journal_encode_record(uint32_t key, uint64_t id, uint64_t subtotal,
 /* Write a printf-style reason into info->detail (nothing when info is NULL). */
 void journal_set_detail(nq_journal_info *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A read given up on its stop: info's detail says so; NQ_ECANCELED. */
+int journal_stopped(nq_journal_info *info);
 
 /* Whether a file of len bytes that starts with hdr (its first hlen bytes) can be a
  * journal: its header decodes (into *ts and info->found) and len is at most the header, one
