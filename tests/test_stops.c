@@ -4,6 +4,7 @@
  * resume when there is a journal. Each case signals once the phase has begun, so a test
  * takes a couple of seconds (the journal's read: its file is made first, a few more). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,9 +33,42 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Start args, SIGINT after delay_ms, and wait at most 30 s: the exit code, with stderr in
- * o.err and the seconds from the signal to the exit in *took. */
-static int stop_after(const char *const *args, long delay_ms, double *took)
+/* The bytes process pid has read so far (the rchar of /proc/<pid>/io: read and pread
+ * alike), or -1 once it cannot be told (the process is gone). */
+static long long bytes_read(pid_t pid)
+{
+    char path[64], line[128];
+    long long got = -1;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    while (got < 0 && fgets(line, sizeof(line), f))
+        if (sscanf(line, "rchar: %lld", &got) != 1)
+            got = -1;
+    fclose(f);
+    return got;
+}
+
+/* Wait (at most 30 s) until pid has read at least bytes: a phase that reads a large file
+ * has begun, however long the steps before it took on a loaded machine. */
+static void wait_until_read(pid_t pid, long long bytes)
+{
+    long long got = 0;
+
+    for (int i = 0; i < 15000 && got >= 0 && got < bytes; i++) {
+        sleep_ms(2);
+        got = bytes_read(pid);
+    }
+    cr_assert_geq(got, bytes, "the tool read %lld bytes, not the %lld of the journal's read", got,
+                  bytes);
+}
+
+/* Start args, SIGINT after delay_ms and (read_bytes > 0) once it has read read_bytes,
+ * and wait at most 30 s: the exit code, with stderr in o.err and the seconds from the
+ * signal to the exit in *took. */
+static int stop_after(const char *const *args, long delay_ms, long long read_bytes, double *took)
 {
     char err_path[SCRATCH_PATH];
     int fe = scratch_file(err_path, sizeof(err_path), "stops-err"), st = -1;
@@ -44,6 +78,8 @@ static int stop_after(const char *const *args, long delay_ms, double *took)
     cr_assert(fe >= 0);
     pid = cli_start(args, -1, fe);
     sleep_ms(delay_ms);
+    if (read_bytes > 0)
+        wait_until_read(pid, read_bytes);
     t0 = now();
     kill(pid, SIGINT);
     for (int i = 0; i < 3000 && got != pid; i++) {
@@ -72,10 +108,11 @@ static int stop_after(const char *const *args, long delay_ms, double *took)
 #define STOP_BOUND 1.0
 #endif
 
-static void expect_prompt_stop(const char *const *args, long delay_ms, const char *what)
+static void expect_prompt_stop(const char *const *args, long delay_ms, long long read_bytes,
+                               const char *what)
 {
     double took;
-    int st = stop_after(args, delay_ms, &took);
+    int st = stop_after(args, delay_ms, read_bytes, &took);
 
     cr_expect_eq(st, 130, "%s: exit %d after %.2f s: %s", what, st, took, o.err);
     cr_expect_lt(took, STOP_BOUND, "%s: stopped %.2f s after the signal", what, took);
@@ -89,8 +126,8 @@ Test(unit, sigint_stops_the_prefix_walk)
                                  "--prefix-rows", "12", "--threads", "1",      NULL};
     const char *const estimate[] = {"estimate", "20",        "--engine", "prefix", "--prefix-rows",
                                     "12",       "--threads", "1",        NULL};
-    expect_prompt_stop(count, 500, "count 20 --prefix-rows 12");
-    expect_prompt_stop(estimate, 500, "estimate 20 --prefix-rows 12");
+    expect_prompt_stop(count, 500, 0, "count 20 --prefix-rows 12");
+    expect_prompt_stop(estimate, 500, 0, "estimate 20 --prefix-rows 12");
 }
 
 /* The join's tables take seconds from n = 22 on. */
@@ -102,9 +139,9 @@ Test(unit, sigint_stops_the_join_tables)
     const char *const estimate[] = {"estimate", "22", "--engine", "join", "--threads", "1", NULL};
 
     cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
-    expect_prompt_stop(count, 1000, "count 22 --engine join");
+    expect_prompt_stop(count, 1000, 0, "count 22 --engine join");
     cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
-    expect_prompt_stop(estimate, 1000, "estimate 22 --engine join");
+    expect_prompt_stop(estimate, 1000, 0, "estimate 22 --engine join");
     unlink(jpath);
 }
 
@@ -113,7 +150,7 @@ Test(unit, sigint_stops_the_slice_cut)
 {
     const char *const count[] = {"count", "22",        "--engine", "join",     "--slice",
                                  "0/2",   "--threads", "1",        "--no-pin", NULL};
-    expect_prompt_stop(count, 1000, "count 22 --engine join --slice 0/2");
+    expect_prompt_stop(count, 1000, 0, "count 22 --engine join --slice 0/2");
 }
 
 /* The join's task count walks every column set of the top rows: 6 s at n = 27, before
@@ -127,8 +164,8 @@ Test(unit, sigint_stops_the_join_task_count)
                                    "1",     "--no-pin", "--checkpoint", jpath,  NULL};
 
     cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
-    expect_prompt_stop(count, 1000, "count 27 --engine join");
-    expect_prompt_stop(journal, 1000, "count 27 --engine join --checkpoint");
+    expect_prompt_stop(count, 1000, 0, "count 27 --engine join");
+    expect_prompt_stop(journal, 1000, 0, "count 27 --engine join --checkpoint");
     cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
     unlink(jpath);
 }
@@ -136,9 +173,8 @@ Test(unit, sigint_stops_the_join_task_count)
 /* A valid journal at path of every task of the prefix engine's task set at n, rows (all
  * recorded, in a scattered order, so that reading it sorts them), made as the library
  * makes one: its header through nq_journal_open, its records encoded with its key. */
-static double make_large_journal(const char *path, int n, int rows, nq_task_set *ts)
+static void make_large_journal(const char *path, int n, int rows, nq_task_set *ts)
 {
-    double t0 = now(), described;
     unsigned char hdr[JOURNAL_HEADER_SIZE], *buf;
     nq_journal_info info;
     nq_journal *j;
@@ -151,7 +187,6 @@ static double make_large_journal(const char *path, int n, int rows, nq_task_set 
     s.engine = NQ_ENGINE_PREFIX;
     s.prefix_rows = rows;
     cr_assert_eq(nq_task_set_describe(&s, ts), NQ_OK);
-    described = now() - t0;
     cr_assert_eq(nq_journal_open(&j, path, ts, 5, &info), NQ_OK, "%s", info.detail);
     cr_assert_eq(nq_journal_close(&j), NQ_OK);
     while (ts->tasks % step == 0) /* a step prime to the count visits every id once */
@@ -164,29 +199,30 @@ static double make_large_journal(const char *path, int n, int rows, nq_task_set 
         uint64_t id = (i * step) % ts->tasks;
         journal_encode_record(journal_record_key(hdr), id, id % 7, buf + i * JOURNAL_RECORD_SIZE);
     }
-    cr_assert_eq(pwrite(fd, buf, ts->tasks * JOURNAL_RECORD_SIZE, sizeof(hdr)),
-                 (ssize_t)(ts->tasks * JOURNAL_RECORD_SIZE));
+    size_t size = ts->tasks * JOURNAL_RECORD_SIZE;
+    cr_assert_eq(pwrite(fd, buf, size, sizeof(hdr)), (ssize_t)size,
+                 "cannot write the %zu MB journal %s (is there room in the scratch folder?): %s",
+                 size >> 20, path, strerror(errno));
     close(fd);
     free(buf);
-    return described; /* the seconds the tool's own task count takes before its read */
 }
 
-/* Reading a journal of 23 million tasks (547 MB) takes 4-13 s here before the count
- * (checksums and the sort); the signal comes once the task set is described: 0.7 s
- * natively, several times that under ASan, so the wait is twice the describe timed
- * here, and half a second more. */
+/* Reading a journal of 13 million tasks (318 MB) takes seconds before the count
+ * (checksums and the sort). The signal comes once the tool has read 16 MiB, so inside
+ * the read whatever the describe before it took; its task count reads nothing. */
 Test(unit, sigint_stops_the_journal_read)
 {
     char jpath[SCRATCH_PATH];
-    const char *const count[] = {"count",         "20", "--engine",     "prefix", "--no-pin",
+    const char *const count[] = {"count",         "19", "--engine",     "prefix", "--no-pin",
                                  "--prefix-rows", "7",  "--checkpoint", jpath,    NULL};
     nq_task_set ts;
     struct stat before, after;
 
     cr_assert_eq(scratch_name(jpath, sizeof(jpath), "stops"), 0);
-    long wait_ms = (long)(2000 * make_large_journal(jpath, 20, 7, &ts)) + 500;
+    make_large_journal(jpath, 19, 7, &ts);
     cr_assert_eq(stat(jpath, &before), 0);
-    expect_prompt_stop(count, wait_ms, "count 20 --prefix-rows 7 --checkpoint (23 M records)");
+    expect_prompt_stop(count, 0, (long long)16 << 20,
+                       "count 19 --prefix-rows 7 --checkpoint (13 M records)");
     cr_expect_not_null(strstr(o.err, "while reading the journal"), "another phase: %s", o.err);
     cr_expect_not_null(strstr(o.err, "resume with:"), "%s", o.err);
     cr_assert_eq(stat(jpath, &after), 0);
