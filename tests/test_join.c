@@ -605,3 +605,14 @@ Test(unit, lists_paired_in_pieces)
                     check_pieces(&s, parts, pieces[q], &tl, want, uwant);
         }
 }
+
+/* Counts of 2^26 pairs and more sort on two bytes and prune by sub-buckets too. */
+Test(unit, sub_buckets_match_the_double_loop)
+{
+    static const size_t sizes[][2] = {{9000, 8000}, {5800, 12000}, {16000, 4500}};
+    static const int densities[] = {2, 6, 12, 24};
+
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++)
+            check_pairs(sizes[i][0], sizes[i][1], densities[d]);
+}

@@ -65,9 +65,9 @@ static_assert(MAX_DIGITS <= 8, "sliced_pairs unrolls up to eight digits");
  * v of that digit, the OR of the planes of v's bits. */
 typedef entry digit_tables[MAX_DIGITS][DIGIT_VALUES];
 static_assert(sizeof(digit_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
-static_assert(2 * sizeof(uint64_t) + MAX_DIGITS * sizeof(uint16_t) <=
+static_assert(2 * sizeof(uint64_t) + 5 + 1 + MAX_DIGITS * sizeof(uint16_t) <=
                   JOIN_PAIRS_TMP(1) * sizeof(uint64_t),
-              "tmp holds both sides sorted and a mask's offsets");
+              "tmp holds both sides sorted, the sub-buckets and a mask's offsets");
 
 static int digit_shift(int q)
 {
@@ -254,10 +254,16 @@ typedef struct sides {
     uint64_t used, cover; /* the bits t's masks have (and the buckets' byte); their digits' */
     int digits;           /* digits that hold bits of used, at shift[0..digits) */
     int shift[MAX_DIGITS];
-    int first;           /* 1: bucketed, the top byte is a bucket's; 0: one bucket */
+    int first;           /* 1: bucketed, the top byte is a bucket's; 2: the top two bytes
+                            (sub-buckets); 0: one bucket */
     int buckets;         /* nonempty buckets */
     uint8_t value[256];  /* bucket i holds x's masks with top byte value[i] ... */
     uint32_t start[257]; /* ... at start[i]..start[i + 1]-1 */
+    /* first = 2: bucket i's sub-buckets are sub[i]..sub[i + 1]-1, sub-bucket j holding
+     * the masks of second byte sub_value[j] at sub_start[j]..sub_start[j + 1]-1 */
+    uint32_t sub[257];
+    uint32_t *sub_start;
+    uint8_t *sub_value;
     const uint16_t *off; /* digit_offsets of x */
 } sides;
 
@@ -271,6 +277,29 @@ static inline entry top_entry(const entry plane[64], uint32_t v)
     for (; v; v &= v - 1)
         r = entry_or(r, plane[56 + __builtin_ctz(v)]);
     return r;
+}
+
+/* The pairs of a chunk (k masks, common their shared bits) and bucket i that share a
+ * bit, a sub-bucket at a time: one whose second byte meets common meets the whole chunk,
+ * the others look their second byte up once (top: the bucket's entry). */
+static inline __attribute__((always_inline)) uint64_t sub_hits(const sides *sd, int i, size_t k,
+                                                               uint64_t common, entry top,
+                                                               const digit_tables tab, int digits,
+                                                               bit_sums *s)
+{
+    uint32_t all = (uint32_t)(common >> 48 & 0xff);
+    uint64_t hits = 0;
+
+    for (uint32_t j = sd->sub[i]; j < sd->sub[i + 1]; j++) {
+        uint32_t v = sd->sub_value[j];
+        size_t lo = sd->sub_start[j], nx = sd->sub_start[j + 1] - lo;
+        if (v & all)
+            hits += k * nx;
+        else
+            hits +=
+                bucket_hits(entry_or(top, tab[1][v]), sd->off + lo, sd->nx, nx, tab, digits, 2, s);
+    }
+    return hits;
 }
 
 /* The pairs of the chunk t[c..c+k) and x that share a bit, from its tables. A bucket
@@ -291,6 +320,8 @@ chunk_hits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
         size_t lo = sd->start[i], nx = sd->start[i + 1] - lo;
         if (first && (v & all))
             hits += k * nx;
+        else if (first == 2)
+            hits += sub_hits(sd, i, k, common, top_entry(plane, v), tab, digits, s);
         else
             hits += bucket_hits(first ? top_entry(plane, v) : none, sd->off + lo, sd->nx, nx, tab,
                                 digits, first, s);
@@ -309,20 +340,22 @@ static uint64_t sliced_pairs(const sides *sd, void *work)
     uint64_t hits = 0;
     int digits = sd->digits;
 
-    assert(!sd->first || sd->shift[0] == 56); /* the top byte is the buckets' */
+    assert(!sd->first || sd->shift[0] == 56);                     /* the top byte is the buckets' */
+    assert(sd->first < 2 || (digits >= 2 && sd->shift[1] == 48)); /* the second, sub-buckets' */
     for (size_t c = 0; c < sd->nt; c += CHUNK) {
         size_t k = sd->nt - c < CHUNK ? sd->nt - c : CHUNK;
         uint64_t common = ~(uint64_t)0;
         for (size_t j = 0; j < k; j++)
             common &= sd->t[c + j];
         transpose(sd->t + c, k, sd->used, sd->cover, plane);
-        make_tables(plane, sd->shift, digits, sd->first, tab);
+        make_tables(plane, sd->shift, digits, sd->first ? 1 : 0, tab);
         /* a constant digit count per call, so that the lookups unroll */
         /* clang-format off */
         switch (digits) {
 #define HITS(d)                                                                                    \
     case d:                                                                                        \
-        hits += sd->first ? chunk_hits(sd, k, common, plane, (const entry(*)[DIGIT_VALUES])tab, d, 1, &s) \
+        hits += sd->first == 2 ? chunk_hits(sd, k, common, plane, (const entry(*)[DIGIT_VALUES])tab, d, 2, &s) \
+              : sd->first ? chunk_hits(sd, k, common, plane, (const entry(*)[DIGIT_VALUES])tab, d, 1, &s) \
                           : chunk_hits(sd, k, common, plane, (const entry(*)[DIGIT_VALUES])tab, d, 0, &s);\
         break;
         HITS(1) HITS(2) HITS(3) HITS(4) HITS(5) HITS(6) HITS(7) HITS(8)
@@ -335,13 +368,14 @@ static uint64_t sliced_pairs(const sides *sd, void *work)
     return (uint64_t)sd->nt * sd->nx - hits - bit_sums_total(&s);
 }
 
-/* v sorted on its top byte into out, with count the start of each byte's masks
- * (count[256] = k). The masks come as SORT_WAYS runs, each with its own counts and its
- * own next places: a run of masks with the same top byte would otherwise wait on the
+/* v sorted on its byte at shift into out, stably, with count the start of each byte's
+ * masks (count[256] = k). The masks come as SORT_WAYS runs, each with its own counts and
+ * its own next places: a run of masks with the same byte would otherwise wait on the
  * store of one place before the load of the next (n = 16: from 11% of the time to 5%,
  * AMD Zen 3). */
 #define SORT_WAYS 4
-static void sort_top_byte(const uint64_t *v, size_t k, uint64_t *out, uint32_t count[257])
+static inline __attribute__((always_inline)) void sort_byte(const uint64_t *v, size_t k, int shift,
+                                                            uint64_t *out, uint32_t count[257])
 {
     uint32_t at[SORT_WAYS][256];
     size_t run = k / SORT_WAYS, r;
@@ -349,9 +383,9 @@ static void sort_top_byte(const uint64_t *v, size_t k, uint64_t *out, uint32_t c
     memset(at, 0, sizeof(at));
     for (r = 0; r < run; r++)
         for (int w = 0; w < SORT_WAYS; w++)
-            at[w][v[w * run + r] >> 56]++;
+            at[w][v[w * run + r] >> shift & 0xff]++;
     for (r = SORT_WAYS * run; r < k; r++) /* the last run's tail */
-        at[SORT_WAYS - 1][v[r] >> 56]++;
+        at[SORT_WAYS - 1][v[r] >> shift & 0xff]++;
     count[0] = 0;
     for (int d = 0; d < 256; d++) {
         uint32_t c = count[d];
@@ -365,10 +399,23 @@ static void sort_top_byte(const uint64_t *v, size_t k, uint64_t *out, uint32_t c
     for (r = 0; r < run; r++)
         for (int w = 0; w < SORT_WAYS; w++) {
             uint64_t x = v[w * run + r];
-            out[at[w][x >> 56]++] = x;
+            out[at[w][x >> shift & 0xff]++] = x;
         }
     for (r = SORT_WAYS * run; r < k; r++)
-        out[at[SORT_WAYS - 1][v[r] >> 56]++] = v[r];
+        out[at[SORT_WAYS - 1][v[r] >> shift & 0xff]++] = v[r];
+}
+
+/* v sorted into out on its top byte, or (bytes = 2) its top two (through scratch, of k
+ * masks: the second byte first, then the top one, both sorts stable); count as
+ * sort_byte's for the top byte. */
+static void sort_top(const uint64_t *v, size_t k, int bytes, uint64_t *scratch, uint64_t *out,
+                     uint32_t count[257])
+{
+    if (bytes == 2) {
+        sort_byte(v, k, 48, scratch, count);
+        v = scratch;
+    }
+    sort_byte(v, k, 56, out, count);
 }
 
 /* A chunk's transposition and tables cost about as much as testing a few thousand masks
@@ -381,35 +428,53 @@ static void sort_top_byte(const uint64_t *v, size_t k, uint64_t *out, uint32_t c
 #define BUCKET_MIN ((size_t)1 << 20)
 #endif
 
-/* Make the buckets of x (nx masks): sorted on the top byte into out, or one bucket of x
- * as it is. */
-static const uint64_t *make_buckets(sides *sd, const uint64_t *x, uint64_t *out)
+/* Counts of at least this many pairs also sort on the second byte and cut each bucket
+ * into sub-buckets of one second byte, which prune a second time. */
+#ifndef SUB_BUCKET_MIN
+#define SUB_BUCKET_MIN ((size_t)1 << 26)
+#endif
+
+/* ... and when their sub-buckets hold at least this many masks on average: smaller
+ * ones cost more in calls and odd tails than they prune. */
+#ifndef SUB_MEAN_MIN
+#define SUB_MEAN_MIN 16
+#endif
+
+/* The buckets of the sorted x (sd->nx masks, count[v] the start of top byte v), and
+ * with first = 2 their sub-buckets, into sub_start and sub_value (room for nx + 1 and
+ * nx). */
+static void make_buckets(sides *sd, const uint64_t *x, const uint32_t count[257],
+                         uint32_t *sub_start, uint8_t *sub_value)
 {
-    uint32_t count[257];
+    uint32_t subs = 0;
 
     sd->buckets = 0;
-    if (!sd->first) {
-        sd->value[0] = 0;
-        sd->start[0] = 0;
-        sd->start[1] = (uint32_t)sd->nx;
-        sd->buckets = 1;
-        return x;
+    sd->sub_start = sub_start;
+    sd->sub_value = sub_value;
+    for (int v = 0; v < 256; v++) {
+        if (count[v + 1] == count[v])
+            continue;
+        sd->value[sd->buckets] = (uint8_t)v;
+        sd->sub[sd->buckets] = subs;
+        sd->start[sd->buckets++] = count[v];
+        for (uint32_t i = count[v]; sd->first == 2 && i < count[v + 1]; i++)
+            if (i == count[v] || (x[i] >> 48 & 0xff) != (x[i - 1] >> 48 & 0xff)) {
+                sub_value[subs] = (uint8_t)(x[i] >> 48);
+                sub_start[subs++] = i;
+            }
     }
-    sort_top_byte(x, sd->nx, out, count);
-    for (int v = 0; v < 256; v++)
-        if (count[v + 1] > count[v]) {
-            sd->value[sd->buckets] = (uint8_t)v;
-            sd->start[sd->buckets++] = count[v];
-        }
     sd->start[sd->buckets] = (uint32_t)sd->nx;
-    return out;
+    sd->sub[sd->buckets] = subs;
+    if (sd->first == 2)
+        sub_start[subs] = (uint32_t)sd->nx;
 }
 
 uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
                                          uint64_t *tmp, void *work)
 {
     sides sd;
-    uint32_t ignored[257];
+    uint64_t *rest;
+    uint32_t count[257];
 
     if (na * nb <= 2048)
         return join_pairs_naive(a, na, b, nb);
@@ -420,23 +485,35 @@ uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uin
         a = b, na = nb, b = s, nb = ns;
     }
     sd.nt = na, sd.nx = nb, sd.used = 0;
-    sd.first = na * nb >= BUCKET_MIN;
-    if (sd.first) { /* tmp: a sorted, b sorted, then the offsets */
-        sort_top_byte(a, na, tmp, ignored);
-        a = tmp;
-        tmp += na;
-        sd.used = (uint64_t)0xff << 56; /* the buckets' byte is digit 0, used or not */
+    sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
+    /* tmp: a sorted, b sorted, then the sub-buckets (a sort's scratch before that), then
+     * the offsets */
+    rest = tmp;
+    if (sd.first) {
+        sort_top(a, na, sd.first, tmp + na + nb, tmp, count);
+        sort_top(b, nb, sd.first, tmp + na + nb, tmp + na, count);
+        a = tmp, b = tmp + na;
+        rest = tmp + na + nb;
+        /* the buckets' bytes are the first digits, used or not */
+        sd.used = sd.first == 2 ? (uint64_t)0xffff << 48 : (uint64_t)0xff << 56;
+    } else {
+        sd.value[0] = 0, sd.start[0] = 0, sd.start[1] = (uint32_t)nb, sd.buckets = 1;
     }
-    b = make_buckets(&sd, b, tmp);
     if (sd.first)
-        tmp += nb;
+        make_buckets(&sd, b, count, (uint32_t *)rest, (uint8_t *)((uint32_t *)rest + nb + 1));
+    if (sd.first == 2 && sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN > nb) {
+        sd.first = 1; /* sub-buckets too small to pay their way */
+        sd.used = (uint64_t)0xff << 56;
+    }
+    if (sd.first == 2)
+        rest += (5 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes, nb values of 1 */
     sd.t = a;
     for (size_t j = 0; j < na; j++)
         sd.used |= a[j];
     if (!sd.used)
         return (uint64_t)na * nb; /* every pair fits */
     sd.digits = used_digits(sd.used, sd.shift, &sd.cover);
-    digit_offsets(b, nb, sd.shift, sd.digits, sd.first, (uint16_t *)tmp);
-    sd.off = (const uint16_t *)tmp;
+    digit_offsets(b, nb, sd.shift, sd.digits, sd.first, (uint16_t *)rest);
+    sd.off = (const uint16_t *)rest;
     return sliced_pairs(&sd, work);
 }

@@ -9,9 +9,9 @@
 /* The pair counter's lookup tables: 8 bytes x 256 values of 64 bytes. */
 #define JOIN_PAIRS_WORK (8 * 256 * 64)
 #define JOIN_PAIRS_ALIGN 64
-/* Entries of tmp for sides of up to k masks: both sides sorted, and the lookup offsets
- * (two bytes for each of up to 8 digits of a mask). */
-#define JOIN_PAIRS_TMP(k) (4 * (k))
+/* Entries of tmp for sides of up to k masks: both sides sorted, the sub-buckets (five
+ * bytes a mask) and the lookup offsets (two bytes for each of up to 8 digits). */
+#define JOIN_PAIRS_TMP(k) (5 * (k))
 
 #define JOIN_PAIRS_DECLARE(isa)                                                                    \
     uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,    \

@@ -66,9 +66,15 @@ typedef struct join_tables {
 
 /* The blocks per side for board n: two up to n = 24; from 25 on three, so that no block
  * has more than five rows (the tables of two blocks would pass 10 GB at n = 26). */
+/* -DJOIN_TWO_MAX=K builds three-block sides from n = K + 1 on, to measure them against
+ * two (docs/join.md: at n = 24 three took 1.15x the CPU of two, for 0.13 GB of tables
+ * against 1.9 GB). */
+#ifndef JOIN_TWO_MAX
+#define JOIN_TWO_MAX 24
+#endif
 static inline int join_parts(int n)
 {
-    return n <= 24 ? 2 : 3;
+    return n <= JOIN_TWO_MAX ? 2 : 3;
 }
 
 /* Tables for board n, whose half-boards kernel makes (join_kernel_find), with
