@@ -260,8 +260,12 @@ uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t
 }
 
 /* Which bits collide most often is learnt from the half-boards of a spread of tasks
- * (the same ones every time, so that every run renames alike). */
-#define SAMPLE_TASKS 64
+ * (the same ones every time, so that every run renames alike): 64, or from n = 25 on,
+ * where a task's whole lists take seconds (64 of them 140 s of setup at n = 26), 8. */
+static uint64_t sample_tasks(int n)
+{
+    return n <= 24 ? 64 : 8;
+}
 
 typedef struct sample {
     join_tables *jt;
@@ -302,7 +306,7 @@ static int make_renaming(join_tables *jt, const atomic_int *stop)
     join_renaming_identity(&jt->rn);
     if (make_views(jt, stop) != 0)
         return -1;
-    sm.stride = join_enumerate(jt->n, NULL, NULL, stop) / SAMPLE_TASKS + 1;
+    sm.stride = join_enumerate(jt->n, NULL, NULL, stop) / sample_tasks(jt->n) + 1;
     if (stop_seen(stop)) /* the count alone takes seconds at n = 27 */
         return -1;
     join_enumerate(jt->n, sample_task, &sm, stop);
