@@ -528,6 +528,11 @@ NQ_API int nq_journal_open_stoppable(nq_journal **out, const char *path, const n
  * work as on any handle; nq_journal_append is NQ_EINVAL. */
 NQ_API int nq_journal_read(nq_journal **out, const char *path, const nq_task_set *ts,
                            nq_journal_info *info);
+/* nq_journal_read that gives up with NQ_ECANCELED once stop (NULL: none) is requested
+ * while the journal is read and checked (seconds for tens of millions of records), with
+ * info->detail saying so and nothing to free. */
+NQ_API int nq_journal_read_stoppable(nq_journal **out, const char *path, const nq_task_set *ts,
+                                     const nq_stop *stop, nq_journal_info *info);
 
 /* The subtotal recorded for task id: 1 and *subtotal set, or 0 if it is not recorded. */
 NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtotal);
