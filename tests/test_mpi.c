@@ -59,6 +59,15 @@ static void mpi_wait(cli_out *out, pid_t pid, int fo, int fe)
     cli_slurp(fe, out->err, sizeof(out->err));
 }
 
+/* Close and remove the run's stdout and stderr files. */
+static void scratch_drop(int fo, int fe, const char *out_path, const char *err_path)
+{
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}
+
 static void mpi_run(cli_out *out, int np, const char *const *args)
 {
     char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
@@ -66,10 +75,7 @@ static void mpi_run(cli_out *out, int np, const char *const *args)
         fe = scratch_file(err_path, sizeof(err_path), "mpi-err");
     cr_assert(fo >= 0 && fe >= 0);
     mpi_wait(out, mpi_spawn(np, args, fo, fe), fo, fe);
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
 }
 
 static unsigned long long json_total(const char *s)
@@ -320,10 +326,7 @@ static void start_and_kill(int np, const char *const *args, const char *journal)
     kill(pid, SIGKILL);
     mpi_wait(&killed, pid, fo, fe);
     cr_expect_neq(killed.status, 0, "stopped before the end (stdout: %s)", killed.out);
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
 }
 
 /* The resumed run's stderr says how many tasks it found done; they must be some, not all. */
@@ -639,10 +642,7 @@ static int start_and_signal(int np, const char *const *args, const char *journal
     } else {
         mpi_wait(&o, pid, fo, fe);
     }
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
     return in_time;
 }
 
@@ -863,10 +863,7 @@ static stop_times sigint_ranks_early(int np, const char *const *args, long delay
         wait_exited(kids[i], 30000);
     t.gone = since(&t0);
     mpi_wait(&o, pid, fo, fe);
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
     return t;
 }
 
