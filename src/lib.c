@@ -25,6 +25,7 @@ struct nq_solver {
     nq_settings s;
     run_state run;      /* progress, cancel flag and task filter, shared by the runtimes */
     atomic_int running; /* a run is in progress: between run_begin and run_end */
+    uint64_t set_tasks; /* the task count, once a run has made it (0: not yet); runs only */
 };
 
 /* One run at a time per solver, and a cancel only for the run in progress: a stale
@@ -122,16 +123,43 @@ void nq_destroy_solver(nq_solver **s)
 /* The task set's size and, for a slice, its range, which the run's filter then takes:
  * both go into r. A deep prefix's count and a slice's cut take long: they end on a
  * cancel (NQ_ECANCELED). */
+/* The task count of checked settings s, resolved as nq_count resolves them (the GPU
+ * resolves its own, with the same task ids), or NQ_ECANCELED once stop (NULL: none) is
+ * set: the join's walks every column set of its top rows, 6 s at n = 27. */
+static int task_count_until(const nq_settings *s, const atomic_int *stop, uint64_t *tasks)
+{
+    const engine_desc *e = engine_of(s);
+    nq_settings rs = *s;
+    board_bound bound = {BOARD_NODES_UNBOUNDED, stop};
+
+    rs.engine = e->id;
+    engine_resolve(e, &rs);
+    return engine_task_count(e, &rs, &bound, tasks) != 0 ? NQ_ECANCELED : NQ_OK;
+}
+
+/* Inside a run: s's task count, made by its first run only (nqueens-mpi runs batch after
+ * batch on one solver), and ended by the run's cancel. */
+static int run_task_count(nq_solver *s, uint64_t *tasks)
+{
+    int rc = NQ_OK;
+
+    if (!s->set_tasks)
+        rc = task_count_until(&s->s, &s->run.cancel, &s->set_tasks);
+    if (rc != NQ_OK)
+        s->set_tasks = 0; /* a count cut short */
+    *tasks = s->set_tasks;
+    return rc;
+}
+
 static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
 {
     nq_settings rs = s->s;
-    board_bound bound = {BOARD_NODES_UNBOUNDED, &s->run.cancel};
     int rc;
 
+    if ((rc = run_task_count(s, &r->set_tasks)) != NQ_OK)
+        return rc;
     rs.engine = e->id;
-    engine_resolve(e, &rs); /* the GPU resolves its own, with the same task ids */
-    if (engine_task_count(e, &rs, &bound, &r->set_tasks) != 0)
-        return NQ_ECANCELED;
+    engine_resolve(e, &rs);
     rc = engine_slice_range(e, &rs, r->set_tasks, &s->run.cancel, &r->first_task, &r->end_task);
     if (rc != NQ_OK)
         return rc;
@@ -354,45 +382,55 @@ static int resolved_copy(const nq_settings *s, nq_settings *rs)
 
 int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 {
-    nq_settings rs;
+    return nq_task_count_stoppable(s, NULL, n_tasks);
+}
+
+int nq_task_count_stoppable(const nq_settings *s, const nq_stop *stop, uint64_t *n_tasks)
+{
     int rc;
 
     if (!s || !n_tasks)
         return NQ_EINVAL;
-    if ((rc = resolved_copy(s, &rs)) != NQ_OK)
+    if ((rc = lib_check_settings(s)) != NQ_OK)
         return rc;
-    *n_tasks = engine_of(&rs)->task_count(&rs);
+    return task_count_until(s, stop_flag(stop), n_tasks);
+}
+
+/* Ascending ids let the pool filter the source's stream with one cursor. */
+static int check_ids(const uint64_t *ids, size_t n_ids, uint64_t n_tasks)
+{
+    for (size_t i = 0; i < n_ids; i++)
+        if (ids[i] >= n_tasks || (i && ids[i] <= ids[i - 1]))
+            return NQ_EINVAL;
     return NQ_OK;
 }
 
 int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hooks *hooks,
                    nq_result *out)
 {
+    static const uint64_t no_ids[1];
     uint64_t n_tasks;
     int rc;
 
     /* ids name tasks of the whole set: a slice's solver would make another one */
     if (!s || !out || (n_ids && !ids) || s->s.slice_count)
         return NQ_EINVAL;
-    rc = nq_task_count(&s->s, &n_tasks);
-    if (rc != NQ_OK)
-        return rc;
-    /* Ascending ids let the pool filter the source's stream with one cursor. */
-    for (size_t i = 0; i < n_ids; i++)
-        if (ids[i] >= n_tasks || (i && ids[i] <= ids[i - 1]))
-            return NQ_EINVAL;
-    static const uint64_t no_ids[1];
     rc = memory_fits(s, out);
     if (rc != NQ_OK)
         return rc;
     rc = run_begin(s, out);
     if (rc != NQ_OK)
         return rc;
-    s->run.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
-    s->run.n_only = n_ids;
-    rc = count_running(s, hooks, out);
-    s->run.only = NULL;
-    s->run.n_only = 0;
+    /* The ids are checked against a count made inside the run, where a cancel ends it. */
+    memset(out, 0, sizeof(*out));
+    if ((rc = run_task_count(s, &n_tasks)) == NQ_OK &&
+        (rc = check_ids(ids, n_ids, n_tasks)) == NQ_OK) {
+        s->run.only = n_ids ? ids : no_ids; /* non-NULL: an empty set runs nothing */
+        s->run.n_only = n_ids;
+        rc = count_running(s, hooks, out);
+        s->run.only = NULL;
+        s->run.n_only = 0;
+    }
     run_end(s);
     return rc;
 }

@@ -1,8 +1,9 @@
 /* nqueens-mpi on loopback: totals for 1..4 ranks against OEIS A000170, bad arguments
  * reported once with exit code 2 from every rank, a job killed mid-run resumed from its
  * journal by nqueens-mpi or nqueens (and the reverse), --subtotals byte for byte as
- * nqueens writes them, --progress=json over every rank, and SIGINT / SIGTERM to every
- * rank, to rank 0 alone, to one worker or to mpirun, then resumed. Each mpirun start
+ * nqueens writes them, --progress=json over every rank, SIGINT / SIGTERM to every rank,
+ * to rank 0 alone, to one worker or to mpirun, then resumed, and SIGINT during the task
+ * count before the first task (the join's at n = 27). Each mpirun start
  * costs about half a second, so the cases are few and spread over ranks and board sizes. */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -58,6 +59,15 @@ static void mpi_wait(cli_out *out, pid_t pid, int fo, int fe)
     cli_slurp(fe, out->err, sizeof(out->err));
 }
 
+/* Close and remove the run's stdout and stderr files. */
+static void scratch_drop(int fo, int fe, const char *out_path, const char *err_path)
+{
+    close(fo);
+    close(fe);
+    unlink(out_path);
+    unlink(err_path);
+}
+
 static void mpi_run(cli_out *out, int np, const char *const *args)
 {
     char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
@@ -65,10 +75,7 @@ static void mpi_run(cli_out *out, int np, const char *const *args)
         fe = scratch_file(err_path, sizeof(err_path), "mpi-err");
     cr_assert(fo >= 0 && fe >= 0);
     mpi_wait(out, mpi_spawn(np, args, fo, fe), fo, fe);
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
 }
 
 static unsigned long long json_total(const char *s)
@@ -268,22 +275,30 @@ static int children_of(pid_t pid, long *kids, int max)
     return n;
 }
 
-/* SIGKILL every child of pid, then wait until they have really exited (dead or zombie):
- * only then are their files closed and the journal's lock free for the resume. */
+/* Wait (at most ms milliseconds) until process pid has really exited, dead or a zombie
+ * that mpirun has not reaped yet: its files are closed. */
+static void wait_exited(long pid, int ms)
+{
+    int ppid;
+    for (int waited = 0; waited < ms; waited++) {
+        char st = proc_state(pid, &ppid);
+        struct timespec one = {0, 1000000};
+        if (st == 0 || st == 'Z' || st == 'X')
+            return;
+        nanosleep(&one, NULL);
+    }
+}
+
+/* SIGKILL every child of pid, then wait until they have really exited: only then is the
+ * journal's lock free for the resume. */
 static void kill_children(pid_t pid)
 {
     long kids[64];
-    int n_kids = children_of(pid, kids, 64), ppid;
+    int n_kids = children_of(pid, kids, 64);
     for (int i = 0; i < n_kids; i++)
         kill((pid_t)kids[i], SIGKILL);
     for (int i = 0; i < n_kids; i++)
-        for (int waited = 0; waited < 5000; waited++) {
-            char st = proc_state(kids[i], &ppid);
-            struct timespec ms = {0, 1000000};
-            if (st == 0 || st == 'Z' || st == 'X')
-                break;
-            nanosleep(&ms, NULL);
-        }
+        wait_exited(kids[i], 5000);
 }
 
 /* Start nqueens-mpi on np ranks (or nqueens when np is 0), wait until its journal holds
@@ -311,10 +326,7 @@ static void start_and_kill(int np, const char *const *args, const char *journal)
     kill(pid, SIGKILL);
     mpi_wait(&killed, pid, fo, fe);
     cr_expect_neq(killed.status, 0, "stopped before the end (stdout: %s)", killed.out);
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
 }
 
 /* The resumed run's stderr says how many tasks it found done; they must be some, not all. */
@@ -630,10 +642,7 @@ static int start_and_signal(int np, const char *const *args, const char *journal
     } else {
         mpi_wait(&o, pid, fo, fe);
     }
-    close(fo);
-    close(fe);
-    unlink(out_path);
-    unlink(err_path);
+    scratch_drop(fo, fe, out_path, err_path);
     return in_time;
 }
 
@@ -766,6 +775,133 @@ Test(slow, mpi_stop_does_not_wait_for_long_tasks)
     cr_expect(signal_frozen_worker("18", journal, SIGTERM, 0, 40.0),
               "rank 0 waited for the frozen rank past its grace");
     expect_interrupted(journal, 18, "SIGTERM", 128 + SIGTERM);
+    unlink(journal);
+}
+
+/* ---- the steps before the first task -------------------------------------------------- */
+
+/* Whether process pid blocks SIGINT in its main thread (SigBlk of /proc/PID/status), as
+ * signals_install makes it: from then on a signal is the tool's, not a kill. */
+static int blocks_sigint(long pid)
+{
+    char path[64], line[256];
+    unsigned long long mask = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+            break;
+    fclose(f);
+    return (mask >> (SIGINT - 1)) & 1;
+}
+
+/* Seconds since t0. */
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Wait (at most 30 s) until the file open at fd holds what. */
+static void wait_for_text(int fd, const char *what)
+{
+    char buf[4096];
+    for (int waited = 0; waited < 15000; waited++) {
+        ssize_t k = pread(fd, buf, sizeof(buf) - 1, 0);
+        buf[k > 0 ? k : 0] = '\0';
+        if (strstr(buf, what))
+            return;
+        nanosleep(&(struct timespec){0, 2000000}, NULL);
+    }
+}
+
+/* Open MPI's own end of a job whose ranks exit nonzero: the rank that is last in its
+ * PMIx_Finalize waits there for mpirun, which is busy with the first one's exit code,
+ * about a second (seen on rank 0 and on a worker alike), whatever the tool does. */
+#define MPI_TEARDOWN_SECONDS 1.5
+
+/* When sigint_ranks_early's run ended, in seconds from the signal: the note that it
+ * stopped on stderr (rank 0, once every rank has stopped its work or waits on rank 0),
+ * and every rank gone. */
+typedef struct stop_times {
+    double noted, gone;
+} stop_times;
+
+/* Start nqueens-mpi args on np ranks, SIGINT every rank once each has its handlers and
+ * delay_ms more, and wait for the end: o has the exit code and what was printed. */
+static stop_times sigint_ranks_early(int np, const char *const *args, long delay_ms)
+{
+    char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
+    int fo = scratch_file(out_path, sizeof(out_path), "mpi-out"),
+        fe = scratch_file(err_path, sizeof(err_path), "mpi-err"), n_kids = 0, ready = 0;
+    long kids[64];
+    struct timespec t0;
+    stop_times t;
+    pid_t pid;
+
+    cr_assert(fo >= 0 && fe >= 0);
+    pid = mpi_spawn(np, args, fo, fe);
+    for (int waited = 0; (n_kids < np || ready < np) && waited < 20000; waited++) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        n_kids = children_of(pid, kids, 64);
+        ready = 0;
+        for (int i = 0; i < n_kids; i++)
+            ready += blocks_sigint(kids[i]);
+    }
+    cr_assert_eq(ready, np, "%d of %d ranks have their handlers", ready, np);
+    nanosleep(&(struct timespec){delay_ms / 1000, delay_ms % 1000 * 1000000L}, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < n_kids; i++)
+        kill((pid_t)kids[i], SIGINT);
+    wait_for_text(fe, "interrupted by");
+    t.noted = since(&t0);
+    for (int i = 0; i < n_kids; i++)
+        wait_exited(kids[i], 30000);
+    t.gone = since(&t0);
+    mpi_wait(&o, pid, fo, fe);
+    scratch_drop(fo, fe, out_path, err_path);
+    return t;
+}
+
+/* The stop in t as the tool promises it (what: the case): the note within the bound,
+ * every rank gone within it and Open MPI's teardown, exit 130. */
+static void expect_prompt_mpi_stop(stop_times t, const char *what)
+{
+    cr_expect_eq(o.status, 130, "%s: exit %d: %s", what, o.status, o.err);
+    cr_expect_lt(t.noted, STOP_BOUND, "%s: stopped %.2f s after the signal", what, t.noted);
+    cr_expect_lt(t.gone, STOP_BOUND + MPI_TEARDOWN_SECONDS,
+                 "%s: the ranks were gone %.2f s after the signal", what, t.gone);
+}
+
+/* At n = 27 the join's task count walks every column set of the top rows (6 s), on rank 0
+ * before the coordinator starts, and, with a journal, to describe the task set first: the
+ * first SIGINT ends it on every rank within the bound, one line, exit 130, nothing
+ * counted, the journal not started (an empty file is a new one) and the hint to resume. */
+Test(unit, mpi_sigint_stops_the_task_count)
+{
+    char journal[SCRATCH_PATH], hint[SCRATCH_PATH + 128];
+    const char *const count[] = {"count",     "27", "--engine", "join",
+                                 "--threads", "1",  "--no-pin", NULL};
+    const char *const resumable[] = {"count", "27",       "--engine",     "join",  "--threads",
+                                     "1",     "--no-pin", "--checkpoint", journal, NULL};
+    const char *note = "nqueens-mpi count: interrupted by SIGINT while its tasks were counted, "
+                       "before any task ran;";
+
+    expect_prompt_mpi_stop(sigint_ranks_early(2, count, 300), "count 27 --engine join");
+    cr_expect_eq(occurrences(o.err, note), 1, "%s", o.err);
+    cr_expect_eq(count_lines(o.err), 1, "one line: %s", o.err);
+    cr_expect_str_eq(o.out, "");
+
+    temp_path(journal, sizeof(journal), "journal");
+    expect_prompt_mpi_stop(sigint_ranks_early(2, resumable, 300), "--checkpoint");
+    cr_expect_eq(occurrences(o.err, note), 1, "%s", o.err);
+    snprintf(hint, sizeof(hint), "resume with: nqueens-mpi count 27 --checkpoint %s\n", journal);
+    cr_expect_eq(occurrences(o.err, hint), 1, "%s", o.err);
+    cr_expect_eq(journal_size(journal), 0, "the stopped run wrote to the journal");
     unlink(journal);
 }
 

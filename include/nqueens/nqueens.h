@@ -163,6 +163,9 @@ typedef struct nq_hooks {
 } nq_hooks;
 
 typedef struct nq_solver nq_solver;
+/* What the steps before a count poll to give up early (see "Stopping the steps before
+ * a count" below). */
+typedef struct nq_stop nq_stop;
 
 NQ_API void nq_default_settings(nq_settings *s);
 NQ_API int nq_create_solver(nq_solver **out, const nq_settings *s);
@@ -233,10 +236,15 @@ NQ_API int nq_resolve_settings(nq_settings *s);
 
 /* Number of tasks a count with settings s runs: their ids are 0..*n_tasks-1. */
 NQ_API int nq_task_count(const nq_settings *s, uint64_t *n_tasks);
+/* nq_task_count that gives up with NQ_ECANCELED once stop (NULL: none) is requested: the
+ * join's count walks every column set of its top rows, seconds from n = 25 on. */
+NQ_API int nq_task_count_stoppable(const nq_settings *s, const nq_stop *stop, uint64_t *n_tasks);
 
 /* Like nq_count, but run only the tasks ids[0..n_ids-1] (strictly ascending, each below
  * the task count; NQ_EINVAL otherwise). out->total is their weighted sum and out->tasks
- * is n_ids; hooks see only these ids, task_done with each unweighted subtotal. */
+ * is n_ids; hooks see only these ids, task_done with each unweighted subtotal. The
+ * solver's first run counts its tasks for that check (seconds for the join from n = 25
+ * on), and nq_solver_cancel ends that count too; later runs reuse it. */
 NQ_API int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hooks *hooks,
                           nq_result *out);
 
@@ -407,11 +415,12 @@ NQ_API const char *nq_version(void);
 
 /* ---- Stopping the steps before a count -------------------------------------------
  *
- * Reading a large journal and describing some task sets take seconds before any solver
- * runs, where nq_solver_cancel cannot reach. A stop is a flag those steps poll (at least
- * every few milliseconds of work): once requested, they give up with NQ_ECANCELED and
- * leave every file as it was. A stop stays requested; make a new one for a new try. */
-typedef struct nq_stop nq_stop;
+ * Reading a large journal, describing some task sets and counting their tasks take
+ * seconds before any solver runs, where nq_solver_cancel cannot reach. A stop (nq_stop,
+ * declared with nq_solver) is a flag those steps poll (at least every few milliseconds
+ * of work): once requested, they give up with NQ_ECANCELED and leave every file as it
+ * was. A stop stays requested; make a new one for a new try. */
+
 /* A new stop, not requested: NQ_OK, or NQ_ENOMEM. */
 NQ_API int nq_stop_create(nq_stop **out);
 /* Request the stop (NULL: nothing). Async-signal-safe: one atomic store, from any
@@ -519,6 +528,11 @@ NQ_API int nq_journal_open_stoppable(nq_journal **out, const char *path, const n
  * work as on any handle; nq_journal_append is NQ_EINVAL. */
 NQ_API int nq_journal_read(nq_journal **out, const char *path, const nq_task_set *ts,
                            nq_journal_info *info);
+/* nq_journal_read that gives up with NQ_ECANCELED once stop (NULL: none) is requested
+ * while the journal is read and checked (seconds for tens of millions of records), with
+ * info->detail saying so and nothing to free. */
+NQ_API int nq_journal_read_stoppable(nq_journal **out, const char *path, const nq_task_set *ts,
+                                     const nq_stop *stop, nq_journal_info *info);
 
 /* The subtotal recorded for task id: 1 and *subtotal set, or 0 if it is not recorded. */
 NQ_API int nq_journal_lookup(const nq_journal *j, uint64_t id, uint64_t *subtotal);

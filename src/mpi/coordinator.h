@@ -9,6 +9,7 @@
 
 typedef struct coordinator_opts {
     nq_journal *journal;   /* reuse and record subtotals; may be NULL */
+    uint64_t tasks;        /* the task count of s (nq_task_count's) */
     int progress;          /* PROGRESS_OFF, PROGRESS_BAR or PROGRESS_JSON (tools/progress.h) */
     int keep_subtotals;    /* hand every task's subtotal back in mpi_outcome.sub */
     double worker_timeout; /* seconds a rank may send nothing before the run ends; 0: none */

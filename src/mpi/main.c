@@ -13,6 +13,7 @@
 #include "tools/checkpoint.h"
 #include "tools/count_args.h"
 #include "tools/count_output.h"
+#include "tools/count_run.h"
 #include "tools/devices.h"
 #include "tools/progress.h"
 #include "tools/signals.h"
@@ -131,8 +132,23 @@ typedef struct rank0_files {
     nq_journal *journal;
     uint64_t done_before; /* tasks the journal held */
     nq_task_set ts;       /* the task set, when a journal or the subtotals need it */
+    uint64_t tasks;       /* the task count, which the coordinator hands out */
     subtotals_file sf;
 } rank0_files;
+
+/* The task count, where no journal or subtotals need the whole task set: a signal ends
+ * it (the join's walks every column set of its top rows: 6 s at n = 27). 0 or an exit
+ * code (reported). */
+static int count_tasks(const mpi_args *a, const nq_settings *s, uint64_t *tasks)
+{
+    int rc = nq_task_count_stoppable(s, signals_stop(), tasks);
+
+    if (rc == NQ_ECANCELED)
+        return checkpoint_stopped_early(NULL, a->c.n, "while its tasks were counted");
+    if (rc != NQ_OK)
+        return args_run_error("count", "cannot count the tasks: %s", nq_strerror(rc));
+    return 0;
+}
 
 /* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
  * those of the journal being resumed), and every output file opened, so that none fails
@@ -150,13 +166,14 @@ static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, r
     rc = nq_resolve_settings(s);
     if (rc != NQ_OK)
         return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
-    if (a->c.r.checkpoint || a->c.r.subtotals) {
-        rc = nq_task_set_describe(s, &f->ts);
-        if (rc != NQ_OK)
-            return args_run_error("count", "cannot describe the task set: %s", nq_strerror(rc));
-        if (found.n && found.tasks == f->ts.tasks && strcmp(found.params, f->ts.params) == 0)
-            f->ts = found; /* d4 finishing a cuda journal or the reverse */
-    }
+    /* Counted once, here, where a signal ends it with one line on every rank. */
+    if (a->c.r.checkpoint || a->c.r.subtotals)
+        rc = count_run_describe("count", &a->c.r, s, &found, &f->ts);
+    else
+        rc = count_tasks(a, s, &f->ts.tasks);
+    if (rc != 0)
+        return rc;
+    f->tasks = f->ts.tasks;
     if (a->c.r.subtotals && (rc = subtotals_open("count", a->c.r.subtotals, &f->sf)) != 0)
         return rc;
     if ((rc = subtotals_check_distinct("count", a->c.r.checkpoint, NULL, a->c.r.subtotals, NULL)) !=
@@ -276,7 +293,7 @@ static int plan_job(int rank, int n_ranks, int mine, const mpi_args *a, nq_setti
 static int run_rank0(const mpi_args *a, const nq_settings *s, const int *rank_threads, int n_ranks,
                      rank0_files *files, double t0, double cpu0)
 {
-    coordinator_opts opts = {files->journal, progress_mode(a->c.r.progress),
+    coordinator_opts opts = {files->journal, files->tasks, progress_mode(a->c.r.progress),
                              a->c.r.subtotals != NULL, (double)a->c.worker_timeout};
     mpi_outcome m;
     double cpu, cpu_sum = -1.0;

@@ -133,7 +133,7 @@ struct nq_journal {
     double interval, last_sync;
     off_t end;
     int dirty, err;
-    int readonly;           /* from nq_journal_read: the file is never written, cut or created */
+    int readonly;           /* from nq_journal_read(_stoppable): never written, cut or created */
     const atomic_int *stop; /* polled while an existing file is read (NULL: none) */
     uint64_t appended;
 };
@@ -505,6 +505,12 @@ int nq_journal_open_stoppable(nq_journal **out, const char *path, const nq_task_
 int nq_journal_read(nq_journal **out, const char *path, const nq_task_set *ts,
                     nq_journal_info *info)
 {
+    return nq_journal_read_stoppable(out, path, ts, NULL, info);
+}
+
+int nq_journal_read_stoppable(nq_journal **out, const char *path, const nq_task_set *ts,
+                              const nq_stop *stop, nq_journal_info *info)
+{
     nq_journal_info dummy;
     nq_journal *j;
     int rc = NQ_EINVAL, absent = 0;
@@ -517,6 +523,7 @@ int nq_journal_read(nq_journal **out, const char *path, const nq_task_set *ts,
     *out = NULL;
     if (!(j = new_handle(ts, 0, 1)))
         return NQ_ENOMEM;
+    j->stop = stop_flag(stop);
     if (j->ts.n >= 0)
         rc = open_existing(j, path, info, &absent);
     if (absent) {

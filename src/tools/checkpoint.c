@@ -2,7 +2,6 @@
  * opens it, and turns its failures into one-line messages (see checkpoint.h). */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +125,7 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
 
 int checkpoint_stopped_early(const char *path, int n, const char *what)
 {
-    int sig = signals_caught() ? signals_caught() : SIGINT; /* only a signal stops these */
+    int sig = signals_stopped_by();
     char *word = path ? args_shell_word(path) : NULL;
 
     if (!path) {

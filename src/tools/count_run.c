@@ -125,10 +125,8 @@ static void run_progress(void *user, progress_snapshot *out)
 
 /* ---- the run -------------------------------------------------------------------------- */
 
-/* The task set of the run (s: resolved), and a message when the library will not make
- * one. */
-static int describe(const char *cmd, const count_run_opts *r, const nq_settings *s,
-                    const nq_task_set *found, nq_task_set *ts)
+int count_run_describe(const char *cmd, const count_run_opts *r, const nq_settings *s,
+                       const nq_task_set *found, nq_task_set *ts)
 {
     int rc = nq_task_set_describe_stoppable(s, signals_stop(), ts);
     nq_engine_info info = args_engine_info(s->engine);
@@ -232,7 +230,8 @@ static int count_plan(count_state *c, const count_run_opts *r, const char *cmd, 
         return rc;
     /* Task ids are only needed by a journal or the subtotals: a count without them
      * takes any prefix depth the engine does. */
-    if ((r->checkpoint || r->subtotals) && (rc = describe(cmd, r, &c->rs, &c->found, &c->ts)) != 0)
+    if ((r->checkpoint || r->subtotals) &&
+        (rc = count_run_describe(cmd, r, &c->rs, &c->found, &c->ts)) != 0)
         return rc;
     c->h.tasks = c->ts.tasks;
     return 0;

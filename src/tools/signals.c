@@ -139,6 +139,12 @@ int signals_caught(void)
     return atomic_load(&caught);
 }
 
+int signals_stopped_by(void)
+{
+    int sig = atomic_load(&caught);
+    return sig ? sig : SIGINT;
+}
+
 void signals_restore(void)
 {
     const struct timespec now = {0, 0};

@@ -20,6 +20,9 @@ void signals_target(nq_solver *s);
 const nq_stop *signals_stop(void);
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int signals_caught(void);
+/* After a step gave up on signals_stop(): the signal that requested it, SIGINT if none
+ * is known yet (only a signal requests it). */
+int signals_stopped_by(void);
 /* Back to the default dispositions. */
 void signals_restore(void);
 /* A write past the file size limit (ulimit -f) fails with EFBIG, reported as a full disk
