@@ -120,9 +120,6 @@ void nq_destroy_solver(nq_solver **s)
     *s = NULL;
 }
 
-/* The task set's size and, for a slice, its range, which the run's filter then takes:
- * both go into r. A deep prefix's count and a slice's cut take long: they end on a
- * cancel (NQ_ECANCELED). */
 /* The task count of checked settings s, resolved as nq_count resolves them (the GPU
  * resolves its own, with the same task ids), or NQ_ECANCELED once stop (NULL: none) is
  * set: the join's walks every column set of its top rows, 6 s at n = 27. */
@@ -151,6 +148,9 @@ static int run_task_count(nq_solver *s, uint64_t *tasks)
     return rc;
 }
 
+/* The task set's size and, for a slice, its range, which the run's filter then takes:
+ * both go into r. A deep prefix's count and a slice's cut take long: they end on a
+ * cancel (NQ_ECANCELED). */
 static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
 {
     nq_settings rs = s->s;

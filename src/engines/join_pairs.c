@@ -496,11 +496,10 @@ uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uin
         rest = tmp + na + nb;
         /* the buckets' bytes are the first digits, used or not */
         sd.used = sd.first == 2 ? (uint64_t)0xffff << 48 : (uint64_t)0xff << 56;
+        make_buckets(&sd, b, count, (uint32_t *)rest, (uint8_t *)((uint32_t *)rest + nb + 1));
     } else {
         sd.value[0] = 0, sd.start[0] = 0, sd.start[1] = (uint32_t)nb, sd.buckets = 1;
     }
-    if (sd.first)
-        make_buckets(&sd, b, count, (uint32_t *)rest, (uint8_t *)((uint32_t *)rest + nb + 1));
     if (sd.first == 2 && sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN > nb) {
         sd.first = 1; /* sub-buckets too small to pay their way */
         sd.used = (uint64_t)0xff << 56;
