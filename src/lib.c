@@ -450,7 +450,8 @@ static int check_estimate_options(const nq_estimate_options *o)
 {
     if (!(o->seconds > 0) || !isfinite(o->seconds))
         return NQ_EINVAL;
-    if (!(o->timing_error >= 0) || !isfinite(o->timing_error) || o->max_strata < 0)
+    if (!(o->timing_error >= 0) || !isfinite(o->timing_error) || o->max_strata < 0 ||
+        !(o->part_seconds >= 0))
         return NQ_EINVAL;
     return NQ_OK;
 }

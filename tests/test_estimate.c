@@ -86,7 +86,7 @@ Test(unit, estimate_census_is_exact)
 
 Test(unit, estimate_one_sample_has_no_interval)
 {
-    sample_stratum st = {10, 10, 0, 0, 0, 0, 0, 0};
+    sample_stratum st = {10, 10, 0, 0, 0, 0, 0, 0, 0};
     sample_estimate e;
     sample_add(&st, 1, 2.5);
     sample_estimate_total(&st, 1, &e);
@@ -218,20 +218,29 @@ static int note_sampled(void *user, const nq_estimate_task *t)
     return 0;
 }
 
+/* A solver of board n on engine, one thread, after a full count that noted every task's
+ * subtotal into *s. */
+static nq_solver *counted(int n, int engine, seen *s, nq_result *full)
+{
+    nq_solver *sv = engine_check_solver(n, engine, 1, NQ_SIMD_AUTO);
+    nq_hooks h = {s, NULL, note_done};
+
+    memset(s, 0, sizeof(*s));
+    cr_assert_eq(nq_count(sv, &h, full), NQ_OK);
+    return sv;
+}
+
 /* Every sampled task's subtotal is the one a full count gives that id, and a sample of
  * every task adds up to the total. */
 static void check_exact(int n, int engine)
 {
-    nq_solver *sv = engine_check_solver(n, engine, 1, NQ_SIMD_AUTO);
     static seen s;
-    nq_hooks h = {&s, NULL, note_done};
+    nq_result full;
+    nq_solver *sv = counted(n, engine, &s, &full);
     nq_estimate_options o;
     nq_estimate_result r;
-    nq_result full;
     nq_u128 want;
 
-    memset(&s, 0, sizeof(s));
-    cr_assert_eq(nq_count(sv, &h, &full), NQ_OK);
     nq_default_estimate_options(&o);
     o.seconds = 600; /* a census: these boards take milliseconds */
     o.sampled = note_sampled;
@@ -254,6 +263,74 @@ Test(unit, estimate_api_sample_is_exact)
     check_exact(11, NQ_ENGINE_D4);
     check_exact(12, NQ_ENGINE_JOIN);
     check_exact(10, NQ_ENGINE_PREFIX);
+}
+
+typedef struct parted_seen {
+    seen *full;
+    uint64_t parted, whole_total;
+} parted_seen;
+
+/* A parted task's subtotal is its parts', at most the task's; a whole one's the task's. */
+static int note_parted(void *user, const nq_estimate_task *t)
+{
+    parted_seen *ps = user;
+    cr_assert(t->id < 4096 && ps->full->have[t->id]);
+    cr_assert_geq(t->part_stride, 1);
+    if (t->part_stride == 1) {
+        cr_assert_eq(t->subtotal, ps->full->sub[t->id], "task %llu", (unsigned long long)t->id);
+        ps->whole_total += t->subtotal * t->weight;
+    } else {
+        cr_assert_leq(t->subtotal, ps->full->sub[t->id], "task %llu", (unsigned long long)t->id);
+        ps->parted++;
+    }
+    cr_assert(isfinite(t->cpu_seconds) && t->cpu_seconds >= 0);
+    return 0;
+}
+
+/* With part_seconds below every task's time, the join's tasks with more than one part (an
+ * odd board's middle columns) are timed by a share of them: every task is sampled, but
+ * that is no census (no passes again, an interval of nonzero width: the parts' sampling
+ * error), and sample_total holds the whole tasks only. An even board's tasks here are one
+ * part each, timed whole. */
+static void check_parted(int n, int want_parted)
+{
+    static seen full;
+    nq_result count;
+    nq_solver *sv = counted(n, NQ_ENGINE_JOIN, &full, &count);
+    parted_seen ps = {&full, 0, 0};
+    nq_estimate_options o;
+    nq_estimate_result r;
+
+    nq_default_estimate_options(&o);
+    o.seconds = 600;
+    o.part_seconds = 1e-9;
+    o.sampled = note_parted;
+    o.user = &ps;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_eq(r.sampled, r.tasks);
+    cr_assert_eq(r.sampled_in_parts, ps.parted);
+    cr_assert_eq(r.sample_total.lo, ps.whole_total);
+    if (!want_parted) {
+        cr_expect_eq(ps.parted, 0, "n=%d: one part a task", n);
+        cr_expect_geq(r.census_passes, 2, "n=%d: a census", n);
+    } else {
+        cr_expect_gt(ps.parted, r.tasks / 2, "n=%d: %llu parted", n, (unsigned long long)ps.parted);
+        cr_expect_eq(r.census_passes, 0, "n=%d: not a census", n);
+        cr_expect_gt(r.cpu_seconds_high - r.cpu_seconds,
+                     1.0001 * 1.959964 * o.timing_error * r.cpu_seconds,
+                     "n=%d: the parts' error widens the interval past the timing part", n);
+    }
+    cr_assert_leq(r.cpu_seconds_low, r.cpu_seconds);
+    cr_assert_leq(r.cpu_seconds, r.cpu_seconds_high);
+    o.part_seconds = -1;
+    cr_expect_eq(nq_estimate(sv, &o, &r), NQ_EINVAL);
+    nq_destroy_solver(&sv);
+}
+
+Test(unit, estimate_api_times_long_tasks_by_parts)
+{
+    check_parted(15, 1);
+    check_parted(14, 0);
 }
 
 Test(unit, estimate_api_max_tasks)
@@ -353,7 +430,7 @@ static void read_sample(const char *path, char *buf, size_t size)
     size_t len = 0;
     cr_assert(f);
     cr_assert(fgets(line, sizeof(line), f));
-    cr_assert_str_eq(line, "task,stratum,subtotal,weight,weighted,cpu_seconds\n");
+    cr_assert_str_eq(line, "task,stratum,subtotal,weight,weighted,part_stride,cpu_seconds\n");
     while (fgets(line, sizeof(line), f)) {
         char *last = strrchr(line, ',');
         cr_assert(last);

@@ -268,7 +268,7 @@ static void check_pairs(size_t na, size_t nb, int density)
     for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
         const join_kernel *jk = join_kernel_find(simd);
         if (jk)
-            cr_expect_eq(jk->pairs_count(a, na, b, nb, tmp, work), want,
+            cr_expect_eq(jk->pairs_count(a, na, b, nb, tmp, work, NULL), want,
                          "%s: %zu x %zu, density %d", nq_simd_name(simd), na, nb, density);
     }
     free(a);
@@ -604,6 +604,114 @@ Test(unit, lists_paired_in_pieces)
                 for (int parts = 2; parts <= 3; parts++)
                     check_pieces(&s, parts, pieces[q], &tl, want, uwant);
         }
+}
+
+/* Task t's parts for an estimate (engine_desc.complete_parts), asked for one in stride:
+ * the draws 0..stride-1 take every part once, so that their subtotals add up to the
+ * task's and each part is timed with probability 1 / stride. The stride comes back at
+ * most the task's parts (the pilot's UINT64_MAX: all of them, one timed). */
+static void check_parts(const engine_desc *e, const engine_worker *w, const task *t,
+                        uint64_t stride, uint64_t want)
+{
+    uint64_t sum = 0, timed = 0, used = 0, sub;
+
+    for (uint64_t d = 0; d < stride && (!used || d < used); d++) {
+        engine_parts p = {stride, d, 0, 0, 0};
+        cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
+        cr_assert(p.stride >= 1 && p.stride <= stride);
+        cr_assert(!used || p.stride == used, "the task's parts, not chance's");
+        used = p.stride;
+        sum += sub;
+        timed += used == 1 ? 1 : p.timed;
+        cr_assert(used == 1 || p.timed >= 1, "a stride of at most the parts times one");
+    }
+    cr_expect_eq(sum, want, "n=%d task %llu stride %llu (used %llu): %llu", w->s->n,
+                 (unsigned long long)t->id, (unsigned long long)stride, (unsigned long long)used,
+                 (unsigned long long)sum);
+    if (stride == UINT64_MAX) {
+        engine_parts p = {stride, 12345, 0, 0, 0};
+        cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
+        cr_expect(p.stride == 1 || p.timed == 1, "the pilot times one part");
+    } else
+        cr_expect(used == 1 || timed >= used, "every part timed once over the draws");
+}
+
+/* Every task's parts, in lists of two and three blocks, whole and in pieces of a few
+ * masks (many top pieces a task), on each vector path. */
+Test(unit, task_parts_tile_the_task)
+{
+    static const size_t pieces[] = {0, 5};
+    static const uint64_t strides[] = {2, 3, 7, UINT64_MAX};
+    static task_list tl;
+    static uint64_t want[MAX_TASKS];
+    const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
+
+    for (int n = 1; n <= 13; n++)
+        for (int p = engine_check_next_simd(NQ_SIMD_AUTO); p; p = engine_check_next_simd(p)) {
+            nq_settings s = board_tasks(n, p, &tl);
+            complete_all(e, &s, 2, 0, 0, &tl, want, NULL);
+            for (size_t q = 0; q < sizeof(pieces) / sizeof(pieces[0]); q++)
+                for (int parts = 2; parts <= 3; parts++) {
+                    void *shared = join_shared_make(&s, parts, NULL);
+                    if (pieces[q])
+                        join_shared_pieces(shared, pieces[q]);
+                    engine_worker w = {
+                        .s = &s, .shared = shared, .scratch = e->worker_init(&s, shared)};
+                    cr_assert(w.scratch);
+                    for (uint64_t id = 0; id < tl.k; id++) {
+                        task t = {.id = id, .payload = tl.payload[id], .weight = tl.weight[id]};
+                        for (size_t k = 0; k < sizeof(strides) / sizeof(strides[0]); k++)
+                            check_parts(e, &w, &t, strides[k], want[id]);
+                    }
+                    e->worker_free(w.scratch);
+                    e->shared_free(shared);
+                }
+        }
+}
+
+/* A worker whose run stops after `after` looks. */
+typedef struct stop_after {
+    int after, looks;
+} stop_after;
+
+static int stopping_after(const void *run)
+{
+    stop_after *sa = (stop_after *)run;
+    return ++sa->looks > sa->after;
+}
+
+/* The pair counter looks at the stop after each chunk of 256 masks of the side it
+ * transposes (the smaller here), so that a count of millions of masks a side (seconds at
+ * n = 24) ends within a chunk of a stop. */
+Test(unit, pairs_count_sees_the_stop_per_chunk)
+{
+    enum { NA = 40 * 256, NB = 30000 };
+    uint64_t *a = malloc((NA + 1) * sizeof(uint64_t)), *b = malloc((NB + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(NB + 1) * sizeof(uint64_t));
+    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
+
+    cr_assert(a && b && tmp && work);
+    random_masks(a, NA, 6);
+    random_masks(b, NB, 6);
+    for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
+        const join_kernel *jk = join_kernel_find(simd);
+        if (!jk)
+            continue;
+        stop_after never = {1 << 30, 0}, soon = {3, 0};
+        engine_worker wn = {.stopping = stopping_after, .run = &never};
+        engine_worker ws = {.stopping = stopping_after, .run = &soon};
+        uint64_t whole = jk->pairs_count(a, NA, b, NB, tmp, work, &wn);
+        cr_expect_eq(whole, jk->pairs_count(a, NA, b, NB, tmp, work, NULL), "%s",
+                     nq_simd_name(simd));
+        cr_expect_eq(never.looks, NA / 256, "%s: one look a chunk", nq_simd_name(simd));
+        (void)jk->pairs_count(a, NA, b, NB, tmp, work, &ws);
+        cr_expect_eq(soon.looks, 4, "%s: it stopped at the first look that said so",
+                     nq_simd_name(simd));
+    }
+    free(a);
+    free(b);
+    free(tmp);
+    free(work);
 }
 
 /* Counts of 2^26 pairs and more sort on two bytes and prune by sub-buckets too. */

@@ -265,6 +265,10 @@ typedef struct nq_estimate_task {
     uint32_t weight;    /* boards it stands for: subtotal * weight adds to the total */
     int stratum;        /* 0..strata-1 */
     double cpu_seconds; /* its completion's CPU time on this thread */
+    /* 1: the whole task was completed. k > 1: a task too long for the sample's units,
+     * of whose parts (the join's top pieces and middle columns) one in k was completed:
+     * subtotal is theirs, cpu_seconds the task's projected time (docs/estimate.md) */
+    uint64_t part_stride;
 } nq_estimate_task;
 
 typedef struct nq_estimate_options {
@@ -283,6 +287,10 @@ typedef struct nq_estimate_options {
      * return stops the estimate with NQ_ECALLBACK. */
     int (*sampled)(void *user, const nq_estimate_task *t);
     void *user;
+    /* A task expected to take longer than this (CPU seconds) is timed by a share of its
+     * parts, where the engine has parts (the join); 0: seconds / 32. INFINITY: every
+     * task whole. */
+    double part_seconds;
 } nq_estimate_options;
 
 typedef struct nq_estimate_result {
@@ -305,13 +313,16 @@ typedef struct nq_estimate_result {
     /* 0 for a sample; when every task fitted the time, the censuses timed (up to 9):
      * cpu_seconds takes their median, the interval at least their spread */
     int census_passes;
+    uint64_t sampled_in_parts; /* of the sampled tasks, those timed by a share of their
+                                  parts (sample_total leaves them out) */
 } nq_estimate_result;
 
 NQ_API void nq_default_estimate_options(nq_estimate_options *o);
 /* Estimate what nq_count on s would take (engines driven by the worker pool: not cuda,
  * NQ_EUNSUPPORTED). A run on s like the others: NQ_EBUSY while one is in progress, and
  * nq_solver_cancel stops it within a task (NQ_ECANCELED, *out holds the estimate from
- * the sample so far). NQ_EINVAL for seconds <= 0 or not finite, timing_error < 0. */
+ * the sample so far). NQ_EINVAL for seconds <= 0 or not finite, timing_error < 0,
+ * part_seconds < 0 or NaN. */
 NQ_API int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *out);
 /* The task ids of s's slice (nq_settings.slice_index of slice_count): first .. end - 1,
  * where the running sum of the engine's expected task costs reaches slice_index and

@@ -177,9 +177,10 @@ static int on_sampled(void *user, const nq_estimate_task *t)
     if (signals_caught())
         nq_solver_cancel(so->sv); /* a signal before the run started cancelled nothing */
     if (so->f)
-        fprintf(so->f, "%llu,%d,%llu,%u,%llu,%.9f\n", (unsigned long long)t->id, t->stratum,
+        fprintf(so->f, "%llu,%d,%llu,%u,%llu,%llu,%.9f\n", (unsigned long long)t->id, t->stratum,
                 (unsigned long long)t->subtotal, t->weight,
-                (unsigned long long)(t->subtotal * t->weight), t->cpu_seconds);
+                (unsigned long long)(t->subtotal * t->weight), (unsigned long long)t->part_stride,
+                t->cpu_seconds);
     return so->f && ferror(so->f);
 }
 
@@ -203,14 +204,14 @@ static void print_json(const estimate_args *a, const nq_estimate_result *r)
            "\"seed\": %llu, \"sample_total\": %s, \"sample_cpu_seconds\": %.6f, "
            "\"setup_cpu_seconds\": %.6f, \"max_task_seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"cpu_seconds_low\": %s, \"cpu_seconds_high\": %s, \"wall_seconds\": %.6f, "
-           "\"census_passes\": %d, \"seconds\": %.6f}\n",
+           "\"census_passes\": %d, \"sampled_in_parts\": %llu, \"seconds\": %.6f}\n",
            NQ_JSON_SCHEMA, a->n, nq_engine_name(r->engine), simd, r->n_threads, r->usable_threads,
            (unsigned long long)r->tasks, (unsigned long long)r->sampled, r->strata,
            (unsigned long long)a->eo.seed, nq_u128_to_string(r->sample_total, total, sizeof(total)),
            r->sample_cpu_seconds, r->setup_cpu_seconds, r->max_task_seconds, r->cpu_seconds,
            json_num(r->cpu_seconds_low, low, sizeof(low)),
            json_num(r->cpu_seconds_high, high, sizeof(high)), r->wall_seconds, r->census_passes,
-           r->seconds);
+           (unsigned long long)r->sampled_in_parts, r->seconds);
 }
 
 static void print_text(const estimate_args *a, const nq_estimate_result *r)
@@ -221,6 +222,9 @@ static void print_text(const estimate_args *a, const nq_estimate_result *r)
            (unsigned long long)r->tasks, r->seconds, r->strata, (unsigned long long)a->eo.seed);
     if (r->census_passes > 1)
         printf("every task sampled: the median of %d timed passes\n", r->census_passes);
+    if (r->sampled_in_parts)
+        printf("%llu of them timed by a share of their parts, their time projected\n",
+               (unsigned long long)r->sampled_in_parts);
     if (isnan(r->cpu_seconds_low))
         printf("cpu   %.3f s (no interval: fewer than two tasks sampled)\n", r->cpu_seconds);
     else
@@ -275,7 +279,7 @@ static int open_sample(const char *cmd, const char *path, output_writer *w)
     if ((rc = output_files_distinct(cmd, f, 2)) != 0 ||
         (rc = output_writer_open(w, cmd, "--sample", path)) != 0)
         return rc;
-    fputs("task,stratum,subtotal,weight,weighted,cpu_seconds\n", w->f);
+    fputs("task,stratum,subtotal,weight,weighted,part_stride,cpu_seconds\n", w->f);
     return 0;
 }
 

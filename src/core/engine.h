@@ -56,6 +56,21 @@ typedef enum engine_status {
 
 struct engine_lister;
 
+/* Which parts of a task an estimate times (engine_desc.complete_parts): every stride-th
+ * in the engine's own order of the task's parts, from offset draw % stride, so that each
+ * part is timed with probability 1 / stride. The engine lowers stride to the task's parts
+ * where it has fewer (the number of parts is the task's, not chance's, so that keeps the
+ * probability exact), counts the parts it completed and times them on the thread's CPU
+ * clock, and times apart any work it did only to find its parts; what every part needs
+ * (the join's top half-boards) it does whole. */
+typedef struct engine_parts {
+    uint64_t stride;      /* in: wanted (>= 1); out: used, at most the task's parts */
+    uint64_t draw;        /* in: a random number */
+    uint64_t timed;       /* out: the parts completed */
+    double timed_seconds; /* out: their CPU time */
+    double extra_seconds; /* out: CPU time a count of the task does not spend */
+} engine_parts;
+
 typedef struct engine_desc {
     const char *name; /* nq_engine_name; also the engine of a task set and journal */
     int id;           /* enum nq_engine: its row in engine_table */
@@ -127,6 +142,14 @@ typedef struct engine_desc {
      * the engine does not know them (nq_result.has_unique = 0). Also called in the
      * calling thread for tasks a reuse hook supplies, with w->scratch NULL. */
     uint64_t (*unique)(const engine_worker *w, const task *t, uint64_t subtotal);
+    /* complete's twin for an estimate whose tasks take longer than its units may: the
+     * parts p names and what they all need, their raw subtotal into *subtotal (the
+     * task's when p->stride comes back 1). The task's projected time is then its time
+     * less p's extra and parts' seconds plus stride times the parts' (an unbiased
+     * estimate of complete's time), so a part must be work that complete does once per
+     * task, in the same way. NULL: tasks are timed whole. */
+    engine_status (*complete_parts)(const engine_worker *w, const task *t, engine_parts *p,
+                                    uint64_t *subtotal);
     /* The sum of unique over all tasks is this many times the classes (0 or 1: once).
      * Burnside's lemma gives eight times the classes as a sum over tasks that need not
      * each be a multiple of eight; a run of only some tasks then reports no classes. */

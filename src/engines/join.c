@@ -15,6 +15,7 @@
 #endif
 
 #include "core/board.h"
+#include "core/clock.h"
 #include "core/engine.h"
 #include "engines/join.h"
 #include "engines/join_halves.h"
@@ -390,21 +391,35 @@ static uint64_t turn_fixed(const join_tables *jt, uint32_t top, int middle, cons
            (first && jt->n % 4 <= 1 ? 2 * join_symmetric(jt->n, 1, top, 0) : 0);
 }
 
+/* One task's count under way: its worker, its top column set, an estimate's parts
+ * (NULL in a count) and the parts met so far, and its sums. */
+typedef struct task_count {
+    const engine_worker *w;
+    const join_tables *jt;
+    join_scratch *js;
+    uint32_t top;
+    engine_parts *p;
+    uint64_t seen, sum, fixed_sum;
+} task_count;
+
 /* The pairs of (top, middle) from a piece of the top half-boards, tops[0..k), made
- * without a middle queen: against each piece of the bottom ones in turn. *fixed gets
- * its turn-fixed solutions, the orbit search's only with the first top piece (whole).
- * Reorders the buffers, and grows one that is too short; -1 without memory. */
-static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, int middle, size_t k,
-                        int first, uint64_t *pairs, uint64_t *fixed)
+ * without a middle queen: against each piece of the bottom ones in turn, with a look at
+ * the stop after each (a piece's count takes a second or more from n = 26 on). *fixed
+ * gets its turn-fixed solutions, the orbit search's only with the first top piece
+ * (whole). Reorders the buffers, and grows one that is too short. */
+static engine_status count_middle(task_count *tc, int middle, size_t k, int first, uint64_t *pairs,
+                                  uint64_t *fixed)
 {
-    join_sides sd = join_task_sides(jt, top, middle);
+    const join_tables *jt = tc->jt;
+    join_scratch *js = tc->js;
+    join_sides sd = join_task_sides(jt, tc->top, middle);
     join_piece pc = join_piece_first(jt, JOIN_BOTTOM, &js->far);
     uint64_t *fit = js->side[JOIN_TOP].v;
     size_t nf = k, nb;
 
     if (sd.forbid) { /* the ones that fit the middle queen, apart: the next middle needs all */
         if (join_buf_need(&js->fit, k) != 0)
-            return -1;
+            return ENGINE_FAILED;
         nf = 0;
         for (size_t i = 0; i < k; i++) {
             js->fit.v[nf] = fit[i];
@@ -412,54 +427,114 @@ static int count_middle(const join_tables *jt, join_scratch *js, uint32_t top, i
         }
         fit = js->fit.v;
     }
-    *fixed = turn_fixed(jt, top, middle, fit, nf, first);
+    *fixed = turn_fixed(jt, tc->top, middle, fit, nf, first);
     for (*pairs = 0; !pc.done;) {
         nb = join_halves_piece(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, js->piece, &pc,
                                &js->side[JOIN_BOTTOM]);
         if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
-            return -1;
-        *pairs +=
-            jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work);
+            return ENGINE_FAILED;
+        *pairs += jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work,
+                                          tc->w);
+        if (engine_stopping(tc->w))
+            return ENGINE_STOPPED;
     }
-    return 0;
+    return ENGINE_DONE;
+}
+
+/* Whether the next part of a task (one top piece and middle column) is one to complete:
+ * every part in a count, the parts an estimate names (engine_parts) in one. */
+static int part_taken(task_count *tc)
+{
+    return !tc->p || tc->seen++ % tc->p->stride == tc->p->draw % tc->p->stride;
 }
 
 /* The pairs of one top piece, summed over the task's middle columns (one, -1, on even
- * boards) with their orbit weights; likewise the turn-fixed solutions. */
-static int count_piece(const join_tables *jt, join_scratch *js, uint32_t top, size_t k, int first,
-                       uint64_t *sum, uint64_t *fixed_sum)
+ * boards) with their orbit weights; likewise the turn-fixed solutions. With an
+ * estimate's parts, only the parts they name, timed. */
+static engine_status count_piece(task_count *tc, size_t k, int first)
 {
+    int n = tc->jt->n;
     uint64_t pairs, fixed;
 
-    for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
-        uint32_t wm = m < 0 ? 1 : join_orbit_size(jt->n, top, m);
-        if (!wm)
+    for (int m = n % 2 ? 0 : -1; m < (n % 2 ? n : 0); m++) {
+        uint32_t wm = m < 0 ? 1 : join_orbit_size(n, tc->top, m);
+        if (!wm || !part_taken(tc))
             continue;
-        if (count_middle(jt, js, top, m, k, first, &pairs, &fixed) != 0)
-            return -1;
-        *sum += wm * pairs;
-        *fixed_sum += wm * fixed;
+        double t0 = tc->p ? clock_thread_cpu() : 0;
+        engine_status st = count_middle(tc, m, k, first, &pairs, &fixed);
+        if (st != ENGINE_DONE)
+            return st;
+        tc->sum += wm * pairs;
+        tc->fixed_sum += wm * fixed;
+        if (tc->p) {
+            tc->p->timed++;
+            tc->p->timed_seconds += clock_thread_cpu() - t0;
+        }
     }
-    return 0;
+    return ENGINE_DONE;
+}
+
+/* Task t's count, or with p the parts it names: its top half-boards a piece at a time,
+ * each piece counted against the bottom ones of each middle column. */
+static engine_status count_task(const engine_worker *w, const task *t, engine_parts *p,
+                                uint64_t *subtotal)
+{
+    task_count tc = {
+        w, &((const join_shared *)w->shared)->jt, w->scratch, (uint32_t)t->payload, p, 0, 0, 0};
+    join_piece pc = join_piece_first(tc.jt, JOIN_TOP, &tc.js->far);
+
+    for (int first = 1; !pc.done; first = 0) {
+        size_t k = join_halves_piece(tc.jt, JOIN_TOP, tc.top, 0, tc.js->piece, &pc,
+                                     &tc.js->side[JOIN_TOP]);
+        engine_status st = k == SIZE_MAX ? ENGINE_FAILED : count_piece(&tc, k, first);
+        if (st != ENGINE_DONE)
+            return st;
+    }
+    tc.js->fixed = tc.fixed_sum;
+    tc.js->fixed_id = p ? 0 : t->id + 1; /* a task's parts do not make its fixed solutions */
+    *subtotal = tc.sum;
+    return ENGINE_DONE;
 }
 
 static engine_status join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
-    const join_tables *jt = &((const join_shared *)w->shared)->jt;
-    join_scratch *js = w->scratch;
-    uint32_t top = (uint32_t)t->payload;
-    uint64_t sum = 0, fixed_sum = 0;
+    return count_task(w, t, NULL, subtotal);
+}
+
+/* The parts of a task: its pieces of top half-boards (made, to find how many, and not
+ * kept) times its middle columns of nonzero orbit weight; 0 without memory. */
+static uint64_t task_parts(const join_tables *jt, join_scratch *js, uint32_t top)
+{
+    uint64_t pieces = 0, middles = 0;
     join_piece pc = join_piece_first(jt, JOIN_TOP, &js->far);
 
-    for (int first = 1; !pc.done; first = 0) {
-        size_t k = join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]);
-        if (k == SIZE_MAX || count_piece(jt, js, top, k, first, &sum, &fixed_sum) != 0)
-            return ENGINE_FAILED;
-    }
-    js->fixed = fixed_sum;
-    js->fixed_id = t->id + 1;
-    *subtotal = sum;
-    return ENGINE_DONE;
+    for (int m = 0; m < jt->n; m++)
+        middles += jt->n % 2 && join_orbit_size(jt->n, top, m) != 0;
+    for (; !pc.done; pieces++)
+        if (join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]) ==
+            SIZE_MAX)
+            return 0;
+    return pieces * (jt->n % 2 ? middles : 1);
+}
+
+/* A task's parts are its (top piece, middle column) pairs in the order the count takes
+ * them: a part's filter, bottom half-boards and pair count are made once per task in the
+ * count too, and the top half-boards, which every part needs, are made whole. */
+static engine_status join_complete_parts(const engine_worker *w, const task *t, engine_parts *p,
+                                         uint64_t *subtotal)
+{
+    const join_tables *jt = &((const join_shared *)w->shared)->jt;
+    double t0 = clock_thread_cpu();
+    uint64_t parts = p->stride > 1 ? task_parts(jt, w->scratch, (uint32_t)t->payload) : 1;
+
+    assert(p->stride > 0);
+    if (!parts)
+        return ENGINE_FAILED;
+    p->extra_seconds = p->stride > 1 ? clock_thread_cpu() - t0 : 0;
+    p->stride = parts < p->stride ? parts : p->stride;
+    p->timed = 0;
+    p->timed_seconds = 0;
+    return count_task(w, t, p->stride > 1 ? p : NULL, subtotal);
 }
 
 /* The solutions of the task's orbit fixed by the half turn and by the quarter turn,
@@ -571,6 +646,7 @@ const engine_desc engine_join = {
     .worker_free = join_worker_free,
     .complete = join_complete,
     .unique = join_unique,
+    .complete_parts = join_complete_parts,
     .unique_scale = 8,
     .simd = join_simd,
     .task_cost = join_task_cost,

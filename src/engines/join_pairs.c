@@ -11,6 +11,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "core/engine.h"
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
 #include "engines/join_renaming.h"
@@ -332,7 +333,7 @@ chunk_hits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
 /* The pairs of sd's sides that share no bit. CHUNK masks of t at a time become bit
  * planes, and the planes tables per digit, so that the OR of a few lookups has a 1 for
  * every mask of the chunk that a mask x meets. */
-static uint64_t sliced_pairs(const sides *sd, void *work)
+static uint64_t sliced_pairs(const sides *sd, void *work, const engine_worker *w)
 {
     entry plane[64];
     entry(*tab)[DIGIT_VALUES] = work;
@@ -342,7 +343,7 @@ static uint64_t sliced_pairs(const sides *sd, void *work)
 
     assert(!sd->first || sd->shift[0] == 56);                     /* the top byte is the buckets' */
     assert(sd->first < 2 || (digits >= 2 && sd->shift[1] == 48)); /* the second, sub-buckets' */
-    for (size_t c = 0; c < sd->nt; c += CHUNK) {
+    for (size_t c = 0; c < sd->nt && !(w && engine_stopping(w)); c += CHUNK) {
         size_t k = sd->nt - c < CHUNK ? sd->nt - c : CHUNK;
         uint64_t common = ~(uint64_t)0;
         for (size_t j = 0; j < k; j++)
@@ -470,7 +471,7 @@ static void make_buckets(sides *sd, const uint64_t *x, const uint32_t count[257]
 }
 
 uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                                         uint64_t *tmp, void *work)
+                                         uint64_t *tmp, void *work, const engine_worker *w)
 {
     sides sd;
     uint64_t *rest;
@@ -514,5 +515,5 @@ uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uin
     sd.digits = used_digits(sd.used, sd.shift, &sd.cover);
     digit_offsets(b, nb, sd.shift, sd.digits, sd.first, (uint16_t *)rest);
     sd.off = (const uint16_t *)rest;
-    return sliced_pairs(&sd, work);
+    return sliced_pairs(&sd, work, w);
 }

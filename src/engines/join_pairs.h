@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct engine_worker;
+
 /* The pair counter's lookup tables: 8 bytes x 256 values of 64 bytes. */
 #define JOIN_PAIRS_WORK (8 * 256 * 64)
 #define JOIN_PAIRS_ALIGN 64
@@ -15,7 +17,7 @@
 
 #define JOIN_PAIRS_DECLARE(isa)                                                                    \
     uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,    \
-                                    uint64_t *tmp, void *work)
+                                    uint64_t *tmp, void *work, const struct engine_worker *w)
 JOIN_PAIRS_DECLARE(scalar);
 JOIN_PAIRS_DECLARE(avx2);
 JOIN_PAIRS_DECLARE(avx512);

@@ -26,6 +26,12 @@
  * takes 2 s, and 16 of them made a 60 s estimate of two units. 20 ms of the default
  * 10 s, twice what one cold pilot of join n = 18 projects for its 12-task units. */
 #define UNIT_SHARE 2e-3
+/* A task is timed by a share of its parts (engine_desc.complete_parts) where it is
+ * expected to take more than this share of the time (nq_estimate_options.part_seconds
+ * unset): one part in k, k its expected time
+ * over this much, so that a task's unit takes about this long whatever n (join tasks
+ * take minutes from n = 26 on, and the sample looks at the time only between units). */
+#define PART_SHARE (1.0 / 32)
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
 _Static_assert(MAX_PASSES <= 64, "sample_prediction takes 64 measurements at most");
@@ -53,7 +59,9 @@ typedef struct sampler {
     engine_worker w;
     run_stop stop;
     double setup_cpu;
-    uint64_t sampled;
+    double rate;     /* seconds per predicted cost, the pilot's; 0: not known (no parts) */
+    double measured; /* the sample's CPU time as spent (a parted task's is less) */
+    uint64_t sampled, parted;
     u128 sample_total;
     double pass[MAX_PASSES]; /* the tasks' CPU time per census, once every task is sampled */
     int passes;
@@ -95,14 +103,32 @@ static int prepare_setup(sampler *sm)
     return emitted == sm->tasks.n ? NQ_OK : NQ_ENOMEM;
 }
 
+/* A number drawn for task t from the seed alone, so that the same seed times the same
+ * parts of a task. */
+static uint64_t part_draw(const sampler *sm, const task *t)
+{
+    uint64_t state = sm->o->seed ^ (t->id + 1) * 0x9e3779b97f4a7c15ull;
+    return sample_rand(&state);
+}
+
 /* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
- * *sub and its time into *dt; nonzero when the run is stopping. */
-static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt)
+ * *sub and its time into *dt; or where *stride > 1 and the engine has parts, one in
+ * *stride of its parts (engine_parts): *dt is then the task's projected time, unbiased,
+ * and *stride the stride the engine used (1: it completed the task whole). *spent gets
+ * the CPU time it took. Nonzero when the run is stopping. */
+static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt, uint64_t *stride,
+                     double *spent)
 {
     const engine_desc *e = sm->e;
+    engine_parts p = {*stride, part_draw(sm, t), 0, 0, 0};
     double t0 = clock_thread_cpu();
+    engine_status st;
 
-    switch (e->complete(&sm->w, t, sub)) {
+    if (p.stride > 1 && e->complete_parts)
+        st = e->complete_parts(&sm->w, t, &p, sub);
+    else
+        st = (p.stride = 1, e->complete(&sm->w, t, sub));
+    switch (st) {
     case ENGINE_DONE:
         break;
     case ENGINE_FAILED:
@@ -111,31 +137,54 @@ static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt)
     case ENGINE_STOPPED:
         return 1; /* given up on a stop: not in the sample */
     }
-    if (e->unique)
-        (void)e->unique(&sm->w, t, *sub);
-    *dt = clock_thread_cpu() - t0;
+    if (p.stride == 1 && e->unique)
+        (void)e->unique(&sm->w, t, *sub); /* a part's subtotal is not the task's */
+    *spent = clock_thread_cpu() - t0;
+    *dt = *spent - p.extra_seconds - p.timed_seconds + (double)p.stride * p.timed_seconds;
+    *stride = p.stride;
     return 0;
 }
 
-/* Shorten block so that a unit takes at most UNIT_SHARE of the time: one seeded task,
- * not in the sample, is timed, and its time per predicted cost stands for every task's
- * (cost[i] the task's, mean the average). The cheapest task runs first, untimed, so that
- * what an engine builds on first use (the tail's tables) is not in the pilot's time:
- * under ASan it alone passed the limit. A pilot that sees a stop leaves block as it is:
- * the sample then sees the stop too. */
-static uint64_t pilot_block(sampler *sm, const double *cost, double mean, uint64_t block)
+/* The share of task t's parts to time: one in the returned stride (1: the task whole). */
+static uint64_t task_stride(const sampler *sm, const task *t)
 {
-    uint64_t state = sm->o->seed ^ 0x9e3779b97f4a7c15ull, sub, cheapest = 0;
-    uint64_t i = sample_below(&state, sm->tasks.n);
-    double dt, unit, limit = UNIT_SHARE * sm->o->seconds;
+    double limit = sm->o->part_seconds > 0 ? sm->o->part_seconds : PART_SHARE * sm->o->seconds;
+    double expected;
+
+    if (!sm->e->complete_parts || sm->rate <= 0)
+        return 1;
+    expected = sm->rate * engine_task_cost(sm->e, sm->shared, t);
+    return expected > limit ? (uint64_t)fmin(expected / limit, 0x1p62) : 1;
+}
+
+/* The pilot: one seeded task, not in the sample, timed, its time per predicted cost
+ * into sm->rate (cost[i] the task's), for the units' length and the parts' share. The
+ * cheapest task runs first, untimed, so that what an engine builds on first use (the
+ * tail's tables) is not in the pilot's time: under ASan it alone passed the limit. An
+ * engine with parts times one of the pilot's (its projection is enough to size units:
+ * a whole join task takes minutes at n = 27). Nonzero on a stop: the sample then sees it. */
+static int pilot(sampler *sm, const double *cost)
+{
+    uint64_t state = sm->o->seed ^ 0x9e3779b97f4a7c15ull, sub, cheapest = 0, whole = 1;
+    uint64_t i = sample_below(&state, sm->tasks.n), one = UINT64_MAX;
+    double dt, spent;
 
     for (uint64_t k = 1; k < sm->tasks.n; k++)
         cheapest = cost[k] < cost[cheapest] ? k : cheapest;
-    if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[cheapest], &sub, &dt) != 0 ||
-        time_task(sm, &sm->tasks.at[i], &sub, &dt) != 0)
-        return block;
-    unit = dt / cost[i] * mean; /* a task's expected time */
-    if (unit * (double)block <= limit)
+    if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[cheapest], &sub, &dt, &whole, &spent) != 0 ||
+        time_task(sm, &sm->tasks.at[i], &sub, &dt, &one, &spent) != 0)
+        return 1;
+    sm->rate = dt / cost[i];
+    return 0;
+}
+
+/* Shorten block so that a unit takes at most UNIT_SHARE of the time, by the pilot's rate
+ * at the mean cost: a task's expected time. */
+static uint64_t pilot_block(const sampler *sm, double mean, uint64_t block)
+{
+    double unit = sm->rate * mean, limit = UNIT_SHARE * sm->o->seconds;
+
+    if (sm->rate <= 0 || unit * (double)block <= limit)
         return block;
     return unit >= limit ? 1 : (uint64_t)(limit / unit);
 }
@@ -159,8 +208,8 @@ static int unit_costs(sampler *sm, double *task_max)
     sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
     if (sm->block > MAX_BLOCK)
         sm->block = MAX_BLOCK;
-    if (sm->block > 1)
-        sm->block = pilot_block(sm, cost, total / (double)n, sm->block);
+    if ((sm->block > 1 || sm->e->complete_parts) && pilot(sm, cost) == 0)
+        sm->block = pilot_block(sm, total / (double)n, sm->block);
     sm->units = (n + sm->block - 1) / sm->block;
     sm->cost = calloc(sm->units ? sm->units : 1, sizeof(*sm->cost));
     if (!sm->cost) {
@@ -219,22 +268,26 @@ static int prepare_strata(sampler *sm)
     return NQ_OK;
 }
 
-/* Task t of stratum h into the sample, its time added to *time; nonzero when the run is
- * stopping. */
-static int sample_task(sampler *sm, int h, const task *t, double *time)
+/* Task t of stratum h into the sample, its (projected) time added to *time and whether
+ * it was timed by parts to *parted; nonzero when the run is stopping. */
+static int sample_task(sampler *sm, int h, const task *t, double *time, int *parted)
 {
-    uint64_t sub;
-    double dt;
+    uint64_t sub, stride = task_stride(sm, t);
+    double dt, spent;
 
-    if (time_task(sm, t, &sub, &dt) != 0)
+    if (time_task(sm, t, &sub, &dt, &stride, &spent) != 0)
         return 1;
     *time += dt;
+    *parted |= stride > 1;
+    sm->measured += spent;
     if (dt > sm->max_time[h])
         sm->max_time[h] = dt;
     sm->sampled++;
-    sm->sample_total += (u128)sub * t->weight;
+    sm->parted += stride > 1;
+    if (stride == 1)
+        sm->sample_total += (u128)sub * t->weight;
     if (sm->o->sampled) {
-        nq_estimate_task et = {t->id, sub, t->weight, h, dt};
+        nq_estimate_task et = {t->id, sub, t->weight, h, dt, stride};
         if (sm->o->sampled(sm->o->user, &et) != 0) {
             run_halt(&sm->stop, NQ_ECALLBACK);
             return 1;
@@ -249,13 +302,15 @@ static int sample_unit(sampler *sm, int h, uint64_t u)
 {
     uint64_t first = u * sm->block, end = first + sm->block;
     double time = 0;
+    int parted = 0;
 
     if (end > sm->tasks.n)
         end = sm->tasks.n;
     for (uint64_t i = first; i < end; i++)
-        if (sample_task(sm, h, &sm->tasks.at[i], &time) != 0)
+        if (sample_task(sm, h, &sm->tasks.at[i], &time, &parted) != 0)
             return 1;
     sample_add(&sm->st[h], sm->cost[u], time);
+    sm->st[h].parted += parted;
     return 0;
 }
 
@@ -272,10 +327,11 @@ static void census_repeat(sampler *sm, double deadline)
     sm->passes = 1;
     last = sm->pass[0]; /* the first pass's wall time is not its own: its CPU time stands in */
     while (sm->passes < MAX_PASSES && clock_seconds() + last < deadline) {
-        double t0 = clock_seconds(), sum = 0, dt;
-        uint64_t sub;
+        double t0 = clock_seconds(), sum = 0, dt, spent;
+        uint64_t sub, whole = 1;
         for (uint64_t i = 0; i < sm->tasks.n; i++) {
-            if (run_stopping(&sm->stop) || time_task(sm, &sm->tasks.at[i], &sub, &dt) != 0)
+            if (run_stopping(&sm->stop) ||
+                time_task(sm, &sm->tasks.at[i], &sub, &dt, &whole, &spent) != 0)
                 return;
             sum += dt;
         }
@@ -321,8 +377,9 @@ static void sample_rounds(sampler *sm, double deadline)
             if ((limit && sm->sampled >= limit) || clock_seconds() >= deadline)
                 return;
         }
-        if (!any) {
-            census_repeat(sm, deadline); /* every task sampled: a census */
+        if (!any) { /* every task sampled: a census, unless some only by parts */
+            if (!sm->parted)
+                census_repeat(sm, deadline);
             return;
         }
     }
@@ -383,8 +440,8 @@ static void project(const sampler *sm, nq_estimate_result *out)
     out->census_passes = sm->passes;
     out->engine = sm->e->id;
     out->simd = sm->e->simd ? sm->e->simd(sm->s) : NQ_SIMD_AUTO;
-    for (int h = 0; h < sm->strata; h++)
-        out->sample_cpu_seconds += sm->st[h].sy;
+    out->sample_cpu_seconds = sm->measured;
+    out->sampled_in_parts = sm->parted;
 }
 
 static void sampler_free(sampler *sm)

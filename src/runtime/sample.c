@@ -103,6 +103,7 @@ static void merge(sample_stratum *g, const sample_stratum *h)
     g->size += h->size;
     g->cost += h->cost;
     g->n += h->n;
+    g->parted += h->parted;
     g->sx += h->sx;
     g->sy += h->sy;
     g->sxx += h->sxx;
@@ -128,7 +129,7 @@ static void group_estimate(const sample_stratum *g, double *total, double *varia
     e2 = g->syy - 2 * r * g->sxy + r * r * g->sxx; /* the residuals y - r x, squared */
     if (e2 < 0)
         e2 = 0; /* rounding: a census of equal values */
-    f = (double)g->n / (double)g->size;
+    f = g->parted ? 0 : (double)g->n / (double)g->size;
     *variance =
         (double)g->size * (double)g->size * (1 - f) / (double)g->n * e2 / (double)(g->n - 1);
 }

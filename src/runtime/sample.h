@@ -31,6 +31,11 @@ typedef struct sample_stratum {
     double cost;   /* X_h, their total predicted cost */
     uint64_t n;    /* items sampled */
     double sx, sy, sxx, sxy, syy;
+    /* of them, those whose y is itself an estimate (a task timed by a share of its
+     * parts): the stratum's variance then has no finite-population correction, since a
+     * census of such items still has the parts' sampling error, which the spread of the
+     * estimated y's carries only uncorrected (Cochran, 10.2) */
+    uint64_t parted;
 } sample_stratum;
 
 void sample_add(sample_stratum *st, double x, double y);
