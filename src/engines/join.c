@@ -171,7 +171,9 @@ static double side_cost(const join_shared *sh, int side, uint32_t cols)
  * tables, is at most this, whatever n: lists longer than their share are made and
  * paired a piece at a time, so that memory grows with the shared tables, not with the
  * threads. */
+#ifndef JOIN_WORKER_BYTES /* -DJOIN_WORKER_BYTES=...: a build that measures larger pieces */
 #define JOIN_WORKER_BYTES ((uint64_t)64 << 20)
+#endif
 
 /* The bytes of a worker's far part buffers for far parts of at most compose masks. */
 static uint64_t far_bytes(uint64_t compose)
