@@ -14,10 +14,12 @@
 #include "commands.h"
 #include "config.h"
 #include "core/clock.h"
-#include "tools/args.h"
+#include "tools/args_help.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
 #include "tools/build_info.h"
 #include "tools/build_vcs.h"
-#include "tools/count_output.h"
+#include "tools/count_opts.h"
 #include "tools/number.h"
 #include "tools/output_files.h"
 #include "tools/progress.h"
@@ -376,7 +378,7 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
                                      "vector paths (--simd picks the join engine's)");
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
-            if (count_output_check_n(cmd, NULL, b->engines[e], b->ns[i]) != 0)
+            if (count_opts_check_n(cmd, NULL, b->engines[e], b->ns[i]) != 0)
                 return EXIT_USAGE;
     return 0;
 }

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "tools/args.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
+#include "tools/count_opts.h"
 #include "tools/count_output.h"
 #include "tools/number.h"
 
@@ -138,10 +140,10 @@ int cmd_verify(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (count_output_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0)
+    if (count_opts_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0)
         return EXIT_USAGE;
     for (int n = from; n <= to; n++) /* every board, before the first count */
-        if (count_output_check_n(cmd, &o, o.engine, n) != 0)
+        if (count_opts_check_n(cmd, &o, o.engine, n) != 0)
             return EXIT_USAGE;
 
     for (int n = from; n <= to; n++) {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_messages.h"
 #include "checkpoint.h"
-#include "count_output.h"
 #include "signals.h"
 
 static const char *const cmd = "count";
@@ -40,7 +40,7 @@ static int slice_fits(const char *path, const nq_task_set *found, const count_op
                                 found->n, path);
     snprintf(slice, sizeof(slice), "journal %s is of slice %u/%u,", path, found->slice_index,
              found->slice_count);
-    return count_output_check_slice(cmd, slice, use->unique, use->subtotals);
+    return count_opts_check_slice(cmd, slice, use->unique, use->subtotals);
 }
 
 int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use *use,
@@ -56,8 +56,8 @@ int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use
         memset(found, 0, sizeof(*found)); /* a new journal */
         if (o->engine_set)
             return 0;
-        rc = count_output_check(cmd, o, use->unique);
-        return rc ? rc : count_output_check_n(cmd, o, o->engine, s->n);
+        rc = count_opts_check(cmd, o, use->unique);
+        return rc ? rc : count_opts_check_n(cmd, o, o->engine, s->n);
     }
     if (rc != NQ_OK)
         return args_run_error(cmd, "journal %s: %s", path, info.detail);
@@ -94,7 +94,7 @@ int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use
                               path, found->params);
     /* The checks of the options that depend on the engine, now that it is known. */
     eff.engine = t.engine;
-    if (!o->engine_set && count_output_check(cmd, &eff, use->unique) != 0)
+    if (!o->engine_set && count_opts_check(cmd, &eff, use->unique) != 0)
         return EXIT_USAGE;
     *s = t;
     return 0;

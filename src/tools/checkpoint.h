@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "args.h"
+#include "count_opts.h"
 
 /* What a run asks of a journal it resumes besides its task ids: a unique count (--unique),
  * the whole set's subtotals (--subtotals), and whether the tool runs a slice at all
@@ -19,7 +19,7 @@ typedef struct checkpoint_use {
  * journal and the reverse (the same task ids): *found then keeps the journal's engine
  * name, which the run opens the journal with. A slice's journal resumes the slice, or is
  * refused here, before any work, when the run asks what a slice has not (use). Without
- * --engine, the engine-dependent option checks (count_output_check with unique) are made
+ * --engine, the engine-dependent option checks (count_opts_check with unique) are made
  * here, against the engine that will run. Returns 0 or an exit code (reported). */
 int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use *use,
                      nq_settings *s, nq_task_set *found);

@@ -3,7 +3,8 @@
 #ifndef NQ_TOOLS_COUNT_ARGS_H
 #define NQ_TOOLS_COUNT_ARGS_H
 
-#include "args.h"
+#include "args_parser.h"
+#include "count_opts.h"
 #include "count_run.h"
 
 typedef struct count_args {

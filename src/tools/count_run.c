@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_messages.h"
 #include "checkpoint.h"
 #include "count_output.h"
 #include "count_run.h"

@@ -3,7 +3,8 @@
 #ifndef NQ_TOOLS_COUNT_RUN_H
 #define NQ_TOOLS_COUNT_RUN_H
 
-#include "args.h"
+#include "args_parser.h"
+#include "count_opts.h"
 #include "progress.h"
 
 typedef struct count_run_opts {
