@@ -8,7 +8,6 @@
 #include "number.h"
 #include "progress.h"
 
-const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
 const args_option count_args_slice_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_SLICE,
                                                 COUNT_ARGS_OPT_TASK_TIMES, ARGS_OPT_END};
 
