@@ -344,7 +344,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return a.exit_code;
     }
-    mine = a.c.o.threads ? a.c.o.threads : nq_available_cpus();
+    mine = nq_resolve_threads(a.c.o.threads);
     rc = plan_job(rank, n_ranks, mine, &a, &s, &files, &rank_threads);
     if (rc != 0) {
         subtotals_abandon(&files.sf);

@@ -54,14 +54,23 @@ static const char *default_engine_name(void)
     return nq_engine_name(s.engine);
 }
 
-/* Help text with the {engines} and {default_engine} fields filled in, each line after
- * the first indented to column indent. */
+static const char *max_threads(void)
+{
+    static char text[16];
+    snprintf(text, sizeof(text), "%d", NQ_MAX_THREADS);
+    return text;
+}
+
+/* Help text with the {engines}, {default_engine} and {max_threads} fields filled in, each
+ * line after the first indented to column indent. */
 static void put_help_text(FILE *f, const char *text, int indent)
 {
     static const struct {
         const char *field;
         const char *(*value)(void);
-    } fields[] = {{"{engines}", built_engine_names}, {"{default_engine}", default_engine_name}};
+    } fields[] = {{"{engines}", built_engine_names},
+                  {"{default_engine}", default_engine_name},
+                  {"{max_threads}", max_threads}};
 
     for (const char *p = text; *p; p++) {
         size_t i;

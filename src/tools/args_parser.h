@@ -48,8 +48,8 @@ typedef struct args_option {
     int has_arg;       /* no_argument, required_argument or optional_argument */
     const char *value; /* the value in the help: "T"; "[=bar|json]" for an optional one */
     /* The help text, lines after the first starting with '\n'; "{engines}" becomes the
-     * engines this build knows and "{default_engine}" the library's default. NULL: not
-     * shown (OPT_REFUSED entries). */
+     * engines this build knows, "{default_engine}" the library's default and
+     * "{max_threads}" NQ_MAX_THREADS. NULL: not shown (OPT_REFUSED entries). */
     const char *help;
     /* optional_argument: the words it takes, so that "--progress json" (a separate
      * word, which getopt leaves to the positionals) gets a hint. OPT_REFUSED: the

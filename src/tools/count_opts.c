@@ -70,11 +70,11 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
             o->threads = 0;
             return 1;
         }
-        if (number_parse_long(value, 1, 4096, &v) != 0)
+        if (number_parse_long(value, 1, NQ_MAX_THREADS, &v) != 0)
             return args_usage_error(cmd,
-                                    "invalid --threads '%s': expected 1..4096, or 'max' for "
+                                    "invalid --threads '%s': expected 1..%d, or 'max' for "
                                     "every CPU this process may use",
-                                    value);
+                                    value, NQ_MAX_THREADS);
         o->threads = (int)v;
         return 1;
     case OPT_ENGINE:

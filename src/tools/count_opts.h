@@ -13,7 +13,8 @@
 #define ARGS_OPT_THREADS                                                                           \
     {                                                                                              \
         OPT_THREADS, "threads", 't', required_argument, "T",                                       \
-            "workers, 1..4096, or 'max': every CPU this process\nmay use (default)", NULL, NULL    \
+            "workers, 1..{max_threads}, or 'max': every CPU this process\nmay use (default)",      \
+            NULL, NULL                                                                             \
     }
 #define ARGS_OPT_ENGINE                                                                            \
     {                                                                                              \

@@ -167,7 +167,7 @@ static int memory_check(const char *cmd, const nq_settings *rs)
 {
     uint64_t need, limit;
     char a[32], b[32];
-    int workers = rs->n_threads ? rs->n_threads : nq_available_cpus();
+    int workers = nq_resolve_threads(rs->n_threads);
 
     if (nq_memory_estimate(rs, &need, &limit) != NQ_OK || need <= limit)
         return 0;
