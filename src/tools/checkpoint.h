@@ -34,8 +34,11 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
  * (path, or NULL) is as it was, and the same command resumes. Returns 128 + the signal. */
 int checkpoint_stopped_early(const char *path, int n, const char *what);
 
-/* After the run: close the journal; status is the run's. Returns 0 or an exit code. */
-int checkpoint_close(const char *path, nq_journal **j, int status);
+/* After a run that stopped: close the journal *j at path, which syncs it, and say on one
+ * line why (NULL: the caller said it) and how many of the tasks it records (done), then
+ * the command that resumes. */
+void checkpoint_recorded(const char *path, nq_journal **j, int n, const char *why, uint64_t done,
+                         uint64_t tasks);
 
 /* After a signal (sig) stopped the run: with a journal (path and *j), close it, which
  * syncs it, and say how many of the tasks are recorded (done) and the command that
