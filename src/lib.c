@@ -234,35 +234,44 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     return rc;
 }
 
+/* The peak bytes a count of resolved settings rs takes on its workers (0: every CPU),
+ * and the limit it is held to. */
+static void memory_of(const nq_settings *rs, uint64_t *bytes, uint64_t *limit)
+{
+    const engine_desc *e = engine_of(rs);
+    nq_settings w = *rs;
+
+    w.n_threads = nq_resolve_threads(rs->n_threads);
+    *bytes = e->memory_bytes ? e->memory_bytes(&w) : 0;
+    *limit = rs->memory_limit ? rs->memory_limit : affinity_memory_bytes();
+}
+
 int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit)
 {
     nq_settings rs;
-    const engine_desc *e;
     int rc;
 
     if (!s || !bytes || !limit)
         return NQ_EINVAL;
     if ((rc = lib_resolve(s, &rs)) != NQ_OK)
         return rc;
-    rs.n_threads = nq_resolve_threads(rs.n_threads);
-    e = engine_of(&rs);
-    *bytes = e->memory_bytes ? e->memory_bytes(&rs) : 0;
-    *limit = s->memory_limit ? s->memory_limit : affinity_memory_bytes();
+    memory_of(&rs, bytes, limit);
     return NQ_OK;
 }
 
 /* NQ_EMEMORY for a count that would not fit its memory limit: refused before the
- * engine allocates anything, rather than killed (or swapping) hours in. */
+ * engine allocates anything, rather than killed (or swapping) hours in. The solver's
+ * settings were checked and resolved when it was made. */
 static int memory_fits(const nq_solver *s, nq_result *out)
 {
     uint64_t bytes, limit;
-    int rc = nq_memory_estimate(&s->s, &bytes, &limit);
 
-    if (rc == NQ_OK && bytes > limit) {
+    memory_of(&s->rs, &bytes, &limit);
+    if (bytes > limit) {
         memset(out, 0, sizeof(*out));
         return NQ_EMEMORY;
     }
-    return rc;
+    return NQ_OK;
 }
 
 int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
