@@ -17,13 +17,7 @@
 #define VERIFY_XSTR(x) VERIFY_STR(x)
 
 static const args_option verify_options[] = {
-    ARGS_OPT_THREADS,
-    ARGS_OPT_ENGINE,
-    ARGS_OPT_PREFIX_ROWS,
-    ARGS_OPT_NO_PIN,
-    ARGS_OPT_DEVICES,
-    ARGS_OPT_SIMD,
-    ARGS_OPT_MAX_MEMORY,
+    COUNT_OPTS_OPTIONS,
     {OPT_JSON, "json", 'j', no_argument, NULL,
      "one JSON object per n (count's, with expected_total\nand expected_unique), no summary", NULL,
      NULL},

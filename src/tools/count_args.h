@@ -18,8 +18,7 @@ typedef struct count_args {
 
 /* The entries of the options that nqueens count and nqueens-mpi count share, for a table. */
 #define COUNT_ARGS_OPTIONS                                                                         \
-    ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
-        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY, COUNT_RUN_OPTIONS,                                     \
+    COUNT_OPTS_OPTIONS, COUNT_RUN_OPTIONS,                                                         \
         {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see docs/json.md)",     \
          NULL,     NULL},                                                                          \
     {                                                                                              \

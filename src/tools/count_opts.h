@@ -52,6 +52,13 @@
             NULL, NULL                                                                             \
     }
 
+/* Every counting option, for the tables of the commands that count as count does (count,
+ * verify, nqueens-mpi count): a new one is added here, and parsed and turned into
+ * settings in count_opts.c. */
+#define COUNT_OPTS_OPTIONS                                                                         \
+    ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
+        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY
+
 typedef struct count_opts {
     int threads;     /* 0 = all allowed CPUs ('max') */
     int engine;      /* enum nq_engine */
