@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "engine_table.h"
-#include "runtime/affinity.h"
 
 /* In enum nq_engine order: the enum value is the index (tests/test_engine.c checks). */
 #define ENGINE_ROWS(X) X(prefix) X(d4) X(cuda) X(join)
@@ -71,11 +70,12 @@ const engine_desc *engine_by_name(const char *name)
 
 void engine_resolve(const engine_desc *e, nq_settings *s)
 {
-    int threads = s->n_threads ? s->n_threads : affinity_cpu_count();
+    int threads = nq_resolve_threads(s->n_threads);
     /* the same on every machine a slice may run on; capped so that a prefix depth stays
      * one that a count would choose for a large machine */
     if (s->slice_count)
-        threads =
-            s->slice_count < 4096 / NQ_SLICE_WORKERS ? NQ_SLICE_WORKERS * s->slice_count : 4096;
+        threads = s->slice_count < NQ_MAX_THREADS / NQ_SLICE_WORKERS
+                      ? NQ_SLICE_WORKERS * s->slice_count
+                      : NQ_MAX_THREADS;
     e->resolve(s, threads);
 }

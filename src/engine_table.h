@@ -27,7 +27,7 @@ const engine_desc *engine_by_name(const char *name);
 
 /* s with its automatic parameters resolved for s->n_threads workers (0 = every CPU this
  * process may use), as nq_count would run it, or for a slice as for NQ_SLICE_WORKERS
- * workers per slice (4096 at most), so that every slice makes the same task set; s must
+ * workers per slice (NQ_MAX_THREADS at most), so that every slice makes the same task set; s must
  * be checked. */
 void engine_resolve(const engine_desc *e, nq_settings *s);
 

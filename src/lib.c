@@ -17,12 +17,9 @@
 #include "runtime/list.h"
 #include "runtime/pool.h"
 
-/* The largest worker count accepted: far beyond any machine, small enough that a typo
- * cannot ask for millions of threads. */
-#define MAX_THREADS 4096
-
 struct nq_solver {
-    nq_settings s;
+    nq_settings s;      /* as asked, with n_threads resolved: what nq_list and the GPU take */
+    nq_settings rs;     /* s resolved once (resolve_checked): what the CPU runtimes run */
     run_state run;      /* progress, cancel flag and task filter, shared by the runtimes */
     atomic_int running; /* a run is in progress: between run_begin and run_end */
     uint64_t set_tasks; /* the task count, once a run has made it (0: not yet); runs only */
@@ -64,7 +61,7 @@ int lib_check_settings(const nq_settings *s)
 
     if (s->n < 1 || s->n > NQ_MAX_N)
         return NQ_EINVAL;
-    if (s->n_threads < 0 || s->n_threads > MAX_THREADS)
+    if (s->n_threads < 0 || s->n_threads > NQ_MAX_THREADS)
         return NQ_EINVAL;
     if (e && !e->built)
         return NQ_EUNSUPPORTED;
@@ -84,6 +81,28 @@ int lib_check_settings(const nq_settings *s)
     return NQ_OK;
 }
 
+/* s's engine (auto's pick), and s resolved as nq_count runs it into *rs; s must be
+ * checked. The one resolution that every entry point makes, so that the task ids each
+ * names are the run's. */
+static const engine_desc *resolve_checked(const nq_settings *s, nq_settings *rs)
+{
+    const engine_desc *e = engine_of(s);
+
+    *rs = *s;
+    rs->engine = e->id;
+    engine_resolve(e, rs);
+    return e;
+}
+
+int lib_resolve(const nq_settings *s, nq_settings *rs)
+{
+    int rc = lib_check_settings(s);
+
+    if (rc == NQ_OK)
+        resolve_checked(s, rs);
+    return rc;
+}
+
 int nq_create_solver(nq_solver **out, const nq_settings *s)
 {
     nq_solver *sv;
@@ -99,9 +118,9 @@ int nq_create_solver(nq_solver **out, const nq_settings *s)
     if (!sv)
         return NQ_ENOMEM;
     sv->s = *s;
+    sv->s.n_threads = nq_resolve_threads(s->n_threads);
+    resolve_checked(&sv->s, &sv->rs);
     atomic_init(&sv->running, 0);
-    if (sv->s.n_threads == 0)
-        sv->s.n_threads = affinity_cpu_count();
     rc = run_state_init(&sv->run, sv->s.n_threads);
     if (rc != NQ_OK) {
         free(sv);
@@ -120,18 +139,14 @@ void nq_destroy_solver(nq_solver **s)
     *s = NULL;
 }
 
-/* The task count of checked settings s, resolved as nq_count resolves them (the GPU
- * resolves its own, with the same task ids), or NQ_ECANCELED once stop (NULL: none) is
- * set: the join's walks every column set of its top rows, 6 s at n = 27. */
-static int task_count_until(const nq_settings *s, const atomic_int *stop, uint64_t *tasks)
+/* The task count of resolved settings rs (the GPU resolves its own, with the same task
+ * ids), or NQ_ECANCELED once stop (NULL: none) is set: the join's walks every column set
+ * of its top rows, 6 s at n = 27. */
+static int task_count_until(const nq_settings *rs, const atomic_int *stop, uint64_t *tasks)
 {
-    const engine_desc *e = engine_of(s);
-    nq_settings rs = *s;
     board_bound bound = {BOARD_NODES_UNBOUNDED, stop};
 
-    rs.engine = e->id;
-    engine_resolve(e, &rs);
-    return engine_task_count(e, &rs, &bound, tasks) != 0 ? NQ_ECANCELED : NQ_OK;
+    return engine_task_count(engine_of(rs), rs, &bound, tasks) != 0 ? NQ_ECANCELED : NQ_OK;
 }
 
 /* Inside a run: s's task count, made by its first run only (nqueens-mpi runs batch after
@@ -141,7 +156,7 @@ static int run_task_count(nq_solver *s, uint64_t *tasks)
     int rc = NQ_OK;
 
     if (!s->set_tasks)
-        rc = task_count_until(&s->s, &s->run.cancel, &s->set_tasks);
+        rc = task_count_until(&s->rs, &s->run.cancel, &s->set_tasks);
     if (rc != NQ_OK)
         s->set_tasks = 0; /* a count cut short */
     *tasks = s->set_tasks;
@@ -153,19 +168,17 @@ static int run_task_count(nq_solver *s, uint64_t *tasks)
  * cancel (NQ_ECANCELED). */
 static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
 {
-    nq_settings rs = s->s;
+    const nq_settings *rs = &s->rs;
     int rc;
 
     if ((rc = run_task_count(s, &r->set_tasks)) != NQ_OK)
         return rc;
-    rs.engine = e->id;
-    engine_resolve(e, &rs);
-    rc = engine_slice_range(e, &rs, r->set_tasks, &s->run.cancel, &r->first_task, &r->end_task);
+    rc = engine_slice_range(e, rs, r->set_tasks, &s->run.cancel, &r->first_task, &r->end_task);
     if (rc != NQ_OK)
         return rc;
-    r->slice_index = rs.slice_index;
-    r->slice_count = rs.slice_count;
-    s->run.ranged = rs.slice_count > 0;
+    r->slice_index = rs->slice_index;
+    r->slice_count = rs->slice_count;
+    s->run.ranged = rs->slice_count > 0;
     s->run.first = r->first_task;
     s->run.end = r->end_task;
     return NQ_OK;
@@ -174,8 +187,8 @@ static int slice_begin(nq_solver *s, const engine_desc *e, nq_result *r)
 /* nq_count's work, inside run_begin / run_end. */
 static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
-    const engine_desc *e;
-    nq_settings rs;
+    const engine_desc *e = engine_of(&s->rs);
+    const nq_settings *rs = &s->rs;
     nq_result r;
     double t0, u0, s0, u1, s1;
     int rc;
@@ -184,28 +197,26 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     run_begin_count(&s->run);
     t0 = clock_seconds();
     clock_cpu_split(&u0, &s0);
-    e = engine_of(&s->s);
-    rs = s->s;
-    rs.engine = e->id;
     if ((rc = slice_begin(s, e, &r)) != NQ_OK) {
         *out = r;
         return rc;
     }
     if (e->run) {
-        rc = e->run(&rs, hooks, &s->run, &r);
+        /* as asked: the GPU chooses its own inner rows for a prefix_rows left at 0 */
+        nq_settings as = s->s;
+        as.engine = e->id;
+        rc = e->run(&as, hooks, &s->run, &r);
     } else {
-        pool_job job;
-        engine_resolve(e, &rs);
-        job = (pool_job){.engine = e,
-                         .s = &rs,
-                         .n_threads = rs.n_threads,
-                         .pin = rs.pin_threads,
-                         .hooks = hooks,
-                         .n_tasks = r.set_tasks}; /* the same resolution as slice_begin's */
+        pool_job job = {.engine = e,
+                        .s = rs,
+                        .n_threads = rs->n_threads,
+                        .pin = rs->pin_threads,
+                        .hooks = hooks,
+                        .n_tasks = r.set_tasks}; /* the same resolution as slice_begin's */
         rc = pool_run(&s->run, &job, &r);
-        r.prefix_rows = e->placed_rows(&rs);
+        r.prefix_rows = e->placed_rows(rs);
         r.engine = e->id;
-        r.simd = e->simd ? e->simd(&rs) : NQ_SIMD_AUTO;
+        r.simd = e->simd ? e->simd(rs) : NQ_SIMD_AUTO;
     }
     /* the setup is reported apart, not in the count's times */
     r.setup_seconds = s->run.setup_seconds;
@@ -223,39 +234,44 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
     return rc;
 }
 
+/* The peak bytes a count of resolved settings rs takes on its workers (0: every CPU),
+ * and the limit it is held to. */
+static void memory_of(const nq_settings *rs, uint64_t *bytes, uint64_t *limit)
+{
+    const engine_desc *e = engine_of(rs);
+    nq_settings w = *rs;
+
+    w.n_threads = nq_resolve_threads(rs->n_threads);
+    *bytes = e->memory_bytes ? e->memory_bytes(&w) : 0;
+    *limit = rs->memory_limit ? rs->memory_limit : affinity_memory_bytes();
+}
+
 int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit)
 {
     nq_settings rs;
-    const engine_desc *e;
     int rc;
 
     if (!s || !bytes || !limit)
         return NQ_EINVAL;
-    rc = lib_check_settings(s);
-    if (rc != NQ_OK)
+    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
         return rc;
-    rs = *s;
-    e = engine_of(&rs);
-    engine_resolve(e, &rs);
-    if (rs.n_threads == 0)
-        rs.n_threads = affinity_cpu_count();
-    *bytes = e->memory_bytes ? e->memory_bytes(&rs) : 0;
-    *limit = s->memory_limit ? s->memory_limit : affinity_memory_bytes();
+    memory_of(&rs, bytes, limit);
     return NQ_OK;
 }
 
 /* NQ_EMEMORY for a count that would not fit its memory limit: refused before the
- * engine allocates anything, rather than killed (or swapping) hours in. */
+ * engine allocates anything, rather than killed (or swapping) hours in. The solver's
+ * settings were checked and resolved when it was made. */
 static int memory_fits(const nq_solver *s, nq_result *out)
 {
     uint64_t bytes, limit;
-    int rc = nq_memory_estimate(&s->s, &bytes, &limit);
 
-    if (rc == NQ_OK && bytes > limit) {
+    memory_of(&s->rs, &bytes, &limit);
+    if (bytes > limit) {
         memset(out, 0, sizeof(*out));
         return NQ_EMEMORY;
     }
-    return rc;
+    return NQ_OK;
 }
 
 int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
@@ -355,29 +371,14 @@ void nq_solver_progress(const nq_solver *s, nq_progress *p)
 
 int nq_resolve_settings(nq_settings *s)
 {
+    nq_settings rs;
     int rc;
 
     if (!s)
         return NQ_EINVAL;
-    rc = lib_check_settings(s);
-    if (rc != NQ_OK)
-        return rc;
-    /* The same rule nq_count applies, so that a resolved copy names the same task ids. */
-    engine_resolve(engine_of(s), s);
-    s->engine = engine_of(s)->id;
-    return NQ_OK;
-}
-
-/* s checked, and a copy of it resolved as nq_count resolves it into *rs. */
-static int resolved_copy(const nq_settings *s, nq_settings *rs)
-{
-    int rc = lib_check_settings(s);
-
-    if (rc != NQ_OK)
-        return rc;
-    *rs = *s;
-    engine_resolve(engine_of(rs), rs);
-    return NQ_OK;
+    if ((rc = lib_resolve(s, &rs)) == NQ_OK)
+        *s = rs;
+    return rc;
 }
 
 int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
@@ -387,13 +388,14 @@ int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 
 int nq_task_count_stoppable(const nq_settings *s, const nq_stop *stop, uint64_t *n_tasks)
 {
+    nq_settings rs;
     int rc;
 
     if (!s || !n_tasks)
         return NQ_EINVAL;
-    if ((rc = lib_check_settings(s)) != NQ_OK)
+    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
         return rc;
-    return task_count_until(s, stop_flag(stop), n_tasks);
+    return task_count_until(&rs, stop_flag(stop), n_tasks);
 }
 
 /* Ascending ids let the pool filter the source's stream with one cursor. */
@@ -459,7 +461,6 @@ static int check_estimate_options(const nq_estimate_options *o)
 int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *out)
 {
     const engine_desc *e;
-    nq_settings rs;
     nq_result busy;
     int rc;
 
@@ -469,16 +470,13 @@ int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *
     rc = check_estimate_options(o);
     if (rc != NQ_OK)
         return rc;
-    e = engine_of(&s->s);
+    e = engine_of(&s->rs);
     if (e->run)
         return NQ_EUNSUPPORTED; /* a runtime of its own: no per-task CPU time to sample */
     rc = run_begin(s, &busy);
     if (rc != NQ_OK)
         return rc;
-    rs = s->s;
-    rs.engine = e->id;
-    engine_resolve(e, &rs);
-    rc = estimate_run(&s->run, e, &rs, o, out);
+    rc = estimate_run(&s->run, e, &s->rs, o, out);
     run_end(s);
     return rc;
 }
@@ -490,7 +488,7 @@ int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
 
     if (!s || !first || !end)
         return NQ_EINVAL;
-    if ((rc = resolved_copy(s, &rs)) != NQ_OK)
+    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
         return rc;
     return engine_slice_range(engine_of(&rs), &rs, engine_of(&rs)->task_count(&rs), NULL, first,
                               end);
@@ -503,14 +501,9 @@ int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
 
     if (!s || (!costs && n_tasks))
         return NQ_EINVAL;
-    if ((rc = resolved_copy(s, &rs)) != NQ_OK)
+    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
         return rc;
     return engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, NULL);
-}
-
-int nq_available_cpus(void)
-{
-    return affinity_cpu_count();
 }
 
 const char *nq_engine_name(int engine)

@@ -1,7 +1,7 @@
 /* Task-set identity: what makes task ids deterministic for a run (board, engine and the
  * engine's resolved parameters), so that a journal can name its run and a resumed run
  * can rebuild exactly the same ids whatever its thread count. It walks the engine
- * table, so it sits beside lib.c, and checks settings as lib.c does (lib.h). */
+ * table, so it sits beside lib.c, and checks and resolves settings as lib.c does (lib.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,13 +46,10 @@ int nq_task_set_describe_stoppable(const nq_settings *s, const nq_stop *stop, nq
     /* The settings a solver takes, no others: that also keeps n within the engine's
      * tables, past which its source is not bounded at all (join's walks every column
      * set of the top rows: minutes at n = 31 for a forged header). */
-    rc = lib_check_settings(s);
+    rc = lib_resolve(s, &rs);
     if (rc != NQ_OK)
         return rc;
-    e = engine_of(s);
-    /* The same resolution nq_count makes, so the ids match the run's. */
-    rs = *s;
-    engine_resolve(e, &rs);
+    e = engine_of(&rs);
     memset(ts, 0, sizeof(*ts));
     ts->n = s->n;
     snprintf(ts->engine, sizeof(ts->engine), "%s", e->name);

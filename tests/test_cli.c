@@ -13,7 +13,7 @@
 
 #include "cli_run.h"
 #include "oeis_data.h"
-#include "tools/args.h"
+#include "tools/args_messages.h"
 #include "tools/count_output.h"
 
 static cli_out o;

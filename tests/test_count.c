@@ -46,12 +46,23 @@ Test(unit, auto_settings_and_pinning)
     cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
     cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
     cr_expect_eq(r.n_threads, nq_available_cpus());
+    cr_expect_eq(r.n_threads, nq_resolve_threads(0));
     cr_expect_geq(r.prefix_rows, 2);
     cr_expect_leq(r.n_pinned, r.n_threads);
     /* the same solver counts again, from a clean state */
     cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
     cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
     nq_destroy_solver(&sv);
+}
+
+/* 0 is every CPU, anything else is itself, and past the limit is no thread count. */
+Test(unit, resolve_threads)
+{
+    cr_expect_eq(nq_resolve_threads(0), nq_available_cpus());
+    cr_expect_eq(nq_resolve_threads(1), 1);
+    cr_expect_eq(nq_resolve_threads(NQ_MAX_THREADS), NQ_MAX_THREADS);
+    cr_expect_eq(nq_resolve_threads(NQ_MAX_THREADS + 1), NQ_EINVAL);
+    cr_expect_eq(nq_resolve_threads(-1), NQ_EINVAL);
 }
 
 Test(unit, bad_settings_are_rejected)
@@ -68,6 +79,8 @@ Test(unit, bad_settings_are_rejected)
     }
     nq_default_settings(&s);
     s.n_threads = -1;
+    cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL);
+    s.n_threads = NQ_MAX_THREADS + 1;
     cr_expect_eq(nq_create_solver(&sv, &s), NQ_EINVAL);
     nq_default_settings(&s);
     s.engine = 99;

@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "tools/args.h"
+#include "tools/count_opts.h"
 #include "tools/devices.h"
 
 static void unset_all(void)

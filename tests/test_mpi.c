@@ -1,10 +1,11 @@
 /* nqueens-mpi on loopback: totals for 1..4 ranks against OEIS A000170, bad arguments
- * reported once with exit code 2 from every rank, a job killed mid-run resumed from its
- * journal by nqueens-mpi or nqueens (and the reverse), --subtotals byte for byte as
- * nqueens writes them, --progress=json over every rank, SIGINT / SIGTERM to every rank,
- * to rank 0 alone, to one worker or to mpirun, then resumed, and SIGINT during the task
- * count before the first task (the join's at n = 27). Each mpirun start
- * costs about half a second, so the cases are few and spread over ranks and board sizes. */
+ * reported once with exit code 2 from every rank, a count past --max-memory refused once,
+ * a job killed mid-run resumed from its journal by nqueens-mpi or nqueens (and the
+ * reverse), --subtotals byte for byte as nqueens writes them, --progress=json over every
+ * rank, SIGINT / SIGTERM to every rank, to rank 0 alone, to one worker or to mpirun, then
+ * resumed, and SIGINT during the task count before the first task (the join's at n = 27).
+ * Each mpirun start costs about half a second, so the cases are few and spread over ranks
+ * and board sizes. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -176,6 +177,27 @@ Test(unit, mpi_bad_arguments_once_exit_2)
         cr_expect_eq(strncmp(o.err, "nqueens-mpi", 11), 0, "%s", o.err);
         cr_expect_str_eq(o.out, "");
     }
+}
+
+/* A count that needs more memory than allowed is refused by rank 0 before any journal or
+ * table is made, one line and exit 1, as nqueens count refuses it
+ * (cli_count_past_max_memory_is_refused, with rank 0's workers); every rank once failed
+ * in the library instead, with "count failed". */
+Test(unit, mpi_count_past_max_memory_is_refused)
+{
+    char journal[512];
+    const char *const args[] = {"count", "22",           "--threads", "2", "--max-memory",
+                                "64M",   "--checkpoint", journal,     NULL};
+
+    cr_assert_eq(scratch_name(journal, sizeof(journal), "mpi-journal"), 0);
+    mpi_run(&o, 2, args);
+    cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "one line from rank 0 only, got: %s", o.err);
+    cr_expect_not_null(strstr(o.err, "nqueens-mpi count: the join engine needs about"), "%s",
+                       o.err);
+    cr_expect_not_null(strstr(o.err, "on 2 workers, more than the 64.0 MiB allowed"), "%s", o.err);
+    cr_expect_str_eq(o.out, "");
+    cr_expect_neq(access(journal, F_OK), 0, "no journal made");
 }
 
 /* The top level takes what a command takes: help help, --ver for --version. */

@@ -26,6 +26,10 @@ extern "C" {
 /* Largest board the engines accept: one bit per column in a 32-bit mask. */
 #define NQ_MAX_N 32
 
+/* Most workers a solver takes (nq_settings.n_threads): far beyond any machine, small
+ * enough that a typo cannot ask for millions of threads. */
+#define NQ_MAX_THREADS 4096
+
 /* Status codes: 0 is success, errors are negative. */
 enum nq_status {
     NQ_OK = 0,
@@ -90,7 +94,7 @@ typedef struct nq_gpu_settings {
 
 typedef struct nq_settings {
     int n;           /* board size, 1..NQ_MAX_N */
-    int n_threads;   /* workers; 0 = every CPU this process may run on */
+    int n_threads;   /* workers, 0..NQ_MAX_THREADS; 0 = every CPU this process may run on */
     int engine;      /* enum nq_engine */
     int prefix_rows; /* rows placed by the task source; 0 = chosen from n and threads */
     int pin_threads; /* nonzero: pin one worker per physical core first (hwloc) */
@@ -107,8 +111,8 @@ typedef struct nq_settings {
      * the tasks: a contiguous range of task ids cut so that every slice has about the
      * same expected cost (nq_slice_range). slice_count 0 (nq_default_settings): every
      * task. With a slice, automatic engine parameters are resolved as for
-     * NQ_SLICE_WORKERS x slice_count workers (4096 at most) whatever n_threads says, so that the
-     * slices of one count, run anywhere, share one task set. */
+     * NQ_SLICE_WORKERS x slice_count workers (NQ_MAX_THREADS at most) whatever n_threads
+     * says, so that the slices of one count, run anywhere, share one task set. */
     int slice_index, slice_count;
 } nq_settings;
 
@@ -348,6 +352,11 @@ NQ_API int nq_known_unique(int n, nq_u128 *out);
 
 /* CPUs in this process's affinity mask (taskset, cgroups); at least 1. */
 NQ_API int nq_available_cpus(void);
+
+/* The workers that settings with n_threads run (nq_settings.n_threads): n_threads itself,
+ * or for 0 every CPU this process may use (nq_available_cpus); NQ_EINVAL outside
+ * 0..NQ_MAX_THREADS. The one rule for 0, which the tools use for their messages too. */
+NQ_API int nq_resolve_threads(int n_threads);
 
 /* What the machine offers this process, as benchmark reports record it. Counts the
  * build cannot tell (physical cores without hwloc) are 0; strings may be empty. */

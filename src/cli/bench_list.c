@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "bench_list.h"
-#include "tools/args.h"
 #include "tools/number.h"
 
 static int bench_list_cmp(const void *a, const void *b)

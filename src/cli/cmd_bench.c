@@ -14,10 +14,12 @@
 #include "commands.h"
 #include "config.h"
 #include "core/clock.h"
-#include "tools/args.h"
+#include "tools/args_help.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
 #include "tools/build_info.h"
 #include "tools/build_vcs.h"
-#include "tools/count_output.h"
+#include "tools/count_opts.h"
 #include "tools/number.h"
 #include "tools/output_files.h"
 #include "tools/progress.h"
@@ -295,8 +297,8 @@ static int bench_take(bench_opts *b, int id, const char *v, int cpus)
         b->n_ns = bench_list_parse(v, 1, NQ_MAX_N, 0, b->ns, BENCH_LIST_MAX, err, sizeof(err));
         return b->n_ns < 0 ? args_usage_error(cmd, "invalid --n '%s': %s", v, err) : 0;
     case OPT_THREADS:
-        b->n_threads =
-            bench_list_parse(v, 1, 4096, cpus, b->threads, BENCH_LIST_MAX, err, sizeof(err));
+        b->n_threads = bench_list_parse(v, 1, NQ_MAX_THREADS, cpus, b->threads, BENCH_LIST_MAX, err,
+                                        sizeof(err));
         return b->n_threads < 0 ? args_usage_error(cmd, "invalid --threads '%s': %s", v, err) : 0;
     case OPT_ENGINE:
         b->n_engines = bench_parse_engines(v, b->engines, 64);
@@ -342,8 +344,8 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
     b->warmup = 1;
     b->format = BENCH_TEXT;
     b->n_ns = bench_list_parse("14-16", 1, NQ_MAX_N, 0, b->ns, BENCH_LIST_MAX, err, sizeof(err));
-    b->n_threads =
-        bench_list_parse("powers", 1, 4096, cpus, b->threads, BENCH_LIST_MAX, err, sizeof(err));
+    b->n_threads = bench_list_parse("powers", 1, NQ_MAX_THREADS, cpus, b->threads, BENCH_LIST_MAX,
+                                    err, sizeof(err));
     b->engines[0] = b->co.engine;
     b->n_engines = 1;
 
@@ -376,7 +378,7 @@ static int bench_parse(bench_opts *b, int argc, char **argv, int *exit_code)
                                      "vector paths (--simd picks the join engine's)");
     for (int e = 0; e < b->n_engines; e++)
         for (int i = 0; i < b->n_ns; i++)
-            if (count_output_check_n(cmd, NULL, b->engines[e], b->ns[i]) != 0)
+            if (count_opts_check_n(cmd, NULL, b->engines[e], b->ns[i]) != 0)
                 return EXIT_USAGE;
     return 0;
 }

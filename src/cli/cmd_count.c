@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "tools/args.h"
+#include "tools/args_parser.h"
 #include "tools/count_args.h"
+#include "tools/count_opts.h"
 #include "tools/count_output.h"
 #include "tools/subtotals.h"
 

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "tools/args.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
+#include "tools/count_opts.h"
 #include "tools/count_output.h"
 #include "tools/number.h"
 #include "tools/output_files.h"
@@ -159,8 +161,7 @@ static int parse(estimate_args *a, int argc, char **argv)
                                 "--engine %s runs on the GPU, whose tasks have no CPU "
                                 "time to sample: estimate %s",
                                 nq_engine_name(a->o.engine), cpu_engine_names());
-    if (count_output_check(cmd, &a->o, 0) != 0 ||
-        count_output_check_n(cmd, &a->o, a->o.engine, a->n))
+    if (count_opts_check(cmd, &a->o, 0) != 0 || count_opts_check_n(cmd, &a->o, a->o.engine, a->n))
         return EXIT_USAGE;
     return -1;
 }

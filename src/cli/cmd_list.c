@@ -10,7 +10,9 @@
 
 #include "commands.h"
 #include "core/clock.h"
-#include "tools/args.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
+#include "tools/count_opts.h"
 #include "tools/number.h"
 #include "tools/progress.h"
 #include "tools/signals.h"

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "tools/args.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
+#include "tools/count_opts.h"
 #include "tools/count_output.h"
 #include "tools/signals.h"
 

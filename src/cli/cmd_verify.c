@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "tools/args.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
+#include "tools/count_opts.h"
 #include "tools/count_output.h"
 #include "tools/number.h"
 
@@ -15,13 +17,7 @@
 #define VERIFY_XSTR(x) VERIFY_STR(x)
 
 static const args_option verify_options[] = {
-    ARGS_OPT_THREADS,
-    ARGS_OPT_ENGINE,
-    ARGS_OPT_PREFIX_ROWS,
-    ARGS_OPT_NO_PIN,
-    ARGS_OPT_DEVICES,
-    ARGS_OPT_SIMD,
-    ARGS_OPT_MAX_MEMORY,
+    COUNT_OPTS_OPTIONS,
     {OPT_JSON, "json", 'j', no_argument, NULL,
      "one JSON object per n (count's, with expected_total\nand expected_unique), no summary", NULL,
      NULL},
@@ -138,10 +134,10 @@ int cmd_verify(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (count_output_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0)
+    if (count_opts_check(cmd, &o, 0) != 0 || verify_range(pos, n_pos, &from, &to) != 0)
         return EXIT_USAGE;
     for (int n = from; n <= to; n++) /* every board, before the first count */
-        if (count_output_check_n(cmd, &o, o.engine, n) != 0)
+        if (count_opts_check_n(cmd, &o, o.engine, n) != 0)
             return EXIT_USAGE;
 
     for (int n = from; n <= to; n++) {

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "tools/args.h"
+#include "tools/args_help.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
 #include "tools/signals.h"
 
 static const struct {

@@ -9,11 +9,14 @@
 #include "coordinator.h"
 #include "core/clock.h"
 #include "core/u128.h"
-#include "tools/args.h"
+#include "tools/args_help.h"
+#include "tools/args_messages.h"
+#include "tools/args_parser.h"
 #include "tools/checkpoint.h"
 #include "tools/count_args.h"
+#include "tools/count_job.h"
+#include "tools/count_opts.h"
 #include "tools/count_output.h"
-#include "tools/count_run.h"
 #include "tools/devices.h"
 #include "tools/progress.h"
 #include "tools/signals.h"
@@ -127,119 +130,55 @@ static int print_result(const mpi_args *a, const mpi_outcome *m, const int *rank
     return rc;
 }
 
-/* What rank 0 opens before the count: the journal and the subtotals file. */
-typedef struct rank0_files {
-    nq_journal *journal;
-    uint64_t done_before; /* tasks the journal held */
-    nq_task_set ts;       /* the task set, when a journal or the subtotals need it */
-    uint64_t tasks;       /* the task count, which the coordinator hands out */
-    subtotals_file sf;
-} rank0_files;
-
-/* The task count, where no journal or subtotals need the whole task set: a signal ends
- * it (the join's walks every column set of its top rows: 6 s at n = 27). 0 or an exit
- * code (reported). */
-static int count_tasks(const mpi_args *a, const nq_settings *s, uint64_t *tasks)
-{
-    int rc = nq_task_count_stoppable(s, signals_stop(), tasks);
-
-    if (rc == NQ_ECANCELED)
-        return checkpoint_stopped_early(NULL, a->c.n, "while its tasks were counted");
-    if (rc != NQ_OK)
-        return args_run_error("count", "cannot count the tasks: %s", nq_strerror(rc));
-    return 0;
-}
-
 /* Rank 0: settings every rank shares (task ids resolved for all the job's workers, or
- * those of the journal being resumed), and every output file opened, so that none fails
- * after the count. */
-static int plan_settings(const mpi_args *a, int total_threads, nq_settings *s, rank0_files *f)
+ * those of the journal being resumed), with the memory check for rank 0's own workers
+ * (the other ranks' are the library's, on their machines), the task count and every
+ * output file opened, so that none fails after the count; as nqueens count plans. */
+static int plan_settings(const mpi_args *a, int total_threads, int rank0_threads, nq_settings *s,
+                         count_job *job)
 {
-    nq_task_set found = {0};
-    checkpoint_use use = {a->c.unique, a->c.r.subtotals != NULL, 0}; /* whole task sets */
+    count_job_use use = {a->c.unique, 0, rank0_threads, 1}; /* whole task sets */
     int rc;
+
     count_opts_settings(&a->c.o, a->c.n, s);
     s->n_threads = total_threads;
-    if (a->c.r.checkpoint &&
-        (rc = checkpoint_adopt(a->c.r.checkpoint, &a->c.o, &use, s, &found)) != 0)
-        return rc;
-    rc = nq_resolve_settings(s);
-    if (rc != NQ_OK)
-        return args_run_error("count", "cannot plan the count: %s", nq_strerror(rc));
-    /* Counted once, here, where a signal ends it with one line on every rank. */
-    if (a->c.r.checkpoint || a->c.r.subtotals)
-        rc = count_run_describe("count", &a->c.r, s, &found, &f->ts);
-    else
-        rc = count_tasks(a, s, &f->ts.tasks);
-    if (rc != 0)
-        return rc;
-    f->tasks = f->ts.tasks;
-    if (a->c.r.subtotals && (rc = subtotals_open("count", a->c.r.subtotals, &f->sf)) != 0)
-        return rc;
-    if ((rc = subtotals_check_distinct("count", a->c.r.checkpoint, NULL, a->c.r.subtotals, NULL)) !=
-        0)
-        return rc;
-    if (a->c.r.checkpoint && (rc = checkpoint_open(a->c.r.checkpoint, &f->ts, a->c.r.sync_interval,
-                                                   &f->journal, &f->done_before)) != 0)
-        return rc;
-    /* By identity, after opening: two spellings of one file would write over each other. */
-    rc = subtotals_check_distinct("count", a->c.r.checkpoint, f->journal, a->c.r.subtotals, NULL);
-    if (rc != 0 && f->journal)
-        nq_journal_close(&f->journal);
+    if ((rc = count_job_begin(job, "count", &a->c.r, &a->c.o, &use, s)) == 0)
+        *s = job->rs;
     return rc;
 }
 
 /* A rank sent nothing for --worker-timeout: say which, close the journal with what
  * finished and say how to resume. */
-static int silent_rank(const mpi_args *a, const mpi_outcome *m, rank0_files *f)
+static int silent_rank(const mpi_args *a, const mpi_outcome *m, count_job *job)
 {
-    const char *path = a->c.r.checkpoint;
-    uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
+    uint64_t done =
+        job->journal ? job->done_before + nq_journal_appended(job->journal) : m->computed;
 
     args_note("count",
               "rank %d sent nothing for %ld s (stopped, hung or cut off): the run is stopped "
               "(--worker-timeout)",
               m->silent_rank, a->c.worker_timeout);
-    if (f->journal) {
-        char *word = args_shell_word(path);
-        int crc = nq_journal_close(&f->journal);
-        args_note("count", "%llu of %llu tasks recorded in %s%s", (unsigned long long)done,
-                  (unsigned long long)m->r.tasks, path,
-                  crc == NQ_OK ? "" : " (final fsync failed)");
-        if (word)
-            args_hint("count", "resume with: %s count %d --checkpoint %s", args_program, a->c.n,
-                      word);
-        free(word);
-    } else {
+    if (job->journal)
+        checkpoint_recorded(a->c.r.checkpoint, &job->journal, a->c.n, NULL, done, m->r.tasks);
+    else
         args_note("count",
                   "%llu of %llu tasks were done; nothing was saved (--checkpoint FILE makes a "
                   "run resumable)",
                   (unsigned long long)done, (unsigned long long)m->r.tasks);
-    }
     return EXIT_RUN_FAILED;
 }
 
 /* Rank 0 after the coordinator: the journal closed, the subtotals written and the result
  * printed, or what stopped the run said. Returns the exit code every rank leaves with. */
-static int finish(const mpi_args *a, int rc, mpi_outcome *m, rank0_files *f,
+static int finish(const mpi_args *a, int rc, mpi_outcome *m, count_job *job,
                   const int *rank_threads, int n_ranks, double cpu_seconds)
 {
-    const char *path = a->c.r.checkpoint;
+    count_end e = {rc, m->signal, &m->r, m->computed, m->sub, 0, 0};
 
     if (rc == NQ_ECANCELED && m->silent_rank)
-        return silent_rank(a, m, f);
-    if (rc == NQ_ECANCELED && m->signal) {
-        uint64_t done = f->journal ? f->done_before + nq_journal_appended(f->journal) : m->computed;
-        return checkpoint_interrupted(path, &f->journal, a->c.n, m->signal, done, m->r.tasks);
-    }
-    if (f->journal && checkpoint_close(path, &f->journal, rc) != 0)
-        return EXIT_RUN_FAILED; /* reported */
-    if (rc < 0)
-        return args_run_error("count", "count failed: %s", nq_strerror(rc));
-    if (m->sub && subtotals_write("count", &f->sf, &f->ts, m->sub) != 0)
-        return EXIT_RUN_FAILED;
-    if (count_output_verify("count", a->c.n, &m->r, path) != 0)
-        return EXIT_RUN_FAILED;
+        return silent_rank(a, m, job);
+    if ((rc = count_job_end(job, "count", &a->c.r, &e)) != 0)
+        return rc;
     if (m->reused < m->r.tasks) { /* no pool ran when the journal held every task */
         nq_result shown = {0};
         shown.n_threads = m->threads;
@@ -267,7 +206,7 @@ static void read_args(int rank, int argc, char **argv, mpi_args *a)
  * settings for all of them and opens the files; every rank gets the plan in *s and
  * the verdict, 0 or the exit code. */
 static int plan_job(int rank, int n_ranks, int mine, const mpi_args *a, nq_settings *s,
-                    rank0_files *files, int **rank_threads)
+                    count_job *job, int **rank_threads)
 {
     int rc = 0;
 
@@ -281,7 +220,7 @@ static int plan_job(int rank, int n_ranks, int mine, const mpi_args *a, nq_setti
         int total = 0;
         for (int r = 0; r < n_ranks; r++)
             total += (*rank_threads)[r];
-        rc = plan_settings(a, total, s, files);
+        rc = plan_settings(a, total, mine, s, job);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(s, sizeof(*s), MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -291,9 +230,9 @@ static int plan_job(int rank, int n_ranks, int mine, const mpi_args *a, nq_setti
 /* Rank 0's part of the count: coordinate, then finish (t0 and cpu0: when the job
  * started). Returns the exit code every rank leaves with. */
 static int run_rank0(const mpi_args *a, const nq_settings *s, const int *rank_threads, int n_ranks,
-                     rank0_files *files, double t0, double cpu0)
+                     count_job *job, double t0, double cpu0)
 {
-    coordinator_opts opts = {files->journal, files->tasks, progress_mode(a->c.r.progress),
+    coordinator_opts opts = {job->journal, job->ts.tasks, progress_mode(a->c.r.progress),
                              a->c.r.subtotals != NULL, (double)a->c.worker_timeout};
     mpi_outcome m;
     double cpu, cpu_sum = -1.0;
@@ -304,8 +243,8 @@ static int run_rank0(const mpi_args *a, const nq_settings *s, const int *rank_th
     cpu = clock_cpu() - cpu0;
     if (!m.abandoned)
         MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    rc = finish(a, rc, &m, files, rank_threads, n_ranks, cpu_sum);
-    subtotals_abandon(&files->sf); /* left open only by a run that did not finish */
+    rc = finish(a, rc, &m, job, rank_threads, n_ranks, cpu_sum);
+    count_job_close(job); /* the journal closed before any MPI_Abort */
     free(m.sub);
     if (m.abandoned) {
         /* Some rank is still inside a task: end it with the job. */
@@ -321,7 +260,7 @@ int main(int argc, char **argv)
     nq_settings s;
     int provided, rank, n_ranks, mine, rc;
     int *rank_threads = NULL;
-    rank0_files files = {0};
+    count_job job = {0};
     double t0, cpu0, cpu;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -341,10 +280,10 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return a.exit_code;
     }
-    mine = a.c.o.threads ? a.c.o.threads : nq_available_cpus();
-    rc = plan_job(rank, n_ranks, mine, &a, &s, &files, &rank_threads);
+    mine = nq_resolve_threads(a.c.o.threads);
+    rc = plan_job(rank, n_ranks, mine, &a, &s, &job, &rank_threads);
     if (rc != 0) {
-        subtotals_abandon(&files.sf);
+        count_job_close(&job);
         free(rank_threads);
         MPI_Finalize();
         return rc;
@@ -354,7 +293,7 @@ int main(int argc, char **argv)
     devices_env(&s.gpu); /* each rank's own environment, as for its threads */
 
     if (rank == 0) {
-        rc = run_rank0(&a, &s, rank_threads, n_ranks, &files, t0, cpu0);
+        rc = run_rank0(&a, &s, rank_threads, n_ranks, &job, t0, cpu0);
     } else {
         worker_run(&s); /* a failure here reached rank 0, which reports it */
         cpu = clock_cpu() - cpu0;

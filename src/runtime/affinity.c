@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "nqueens/nqueens.h"
 #include "runtime/affinity.h"
 
 int affinity_cpu_count(void)
@@ -19,6 +20,18 @@ int affinity_cpu_count(void)
         return 1;
     n = CPU_COUNT(&set);
     return n > 0 ? n : 1;
+}
+
+int nq_available_cpus(void)
+{
+    return affinity_cpu_count();
+}
+
+int nq_resolve_threads(int n_threads)
+{
+    if (n_threads < 0 || n_threads > NQ_MAX_THREADS)
+        return NQ_EINVAL;
+    return n_threads ? n_threads : affinity_cpu_count();
 }
 
 /* The cgroup v2 limit the process sees at its root (what containers and Slurm's

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_messages.h"
 #include "checkpoint.h"
-#include "count_output.h"
 #include "signals.h"
 
 static const char *const cmd = "count";
@@ -40,7 +40,7 @@ static int slice_fits(const char *path, const nq_task_set *found, const count_op
                                 found->n, path);
     snprintf(slice, sizeof(slice), "journal %s is of slice %u/%u,", path, found->slice_index,
              found->slice_count);
-    return count_output_check_slice(cmd, slice, use->unique, use->subtotals);
+    return count_opts_check_slice(cmd, slice, use->unique, use->subtotals);
 }
 
 int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use *use,
@@ -56,8 +56,8 @@ int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use
         memset(found, 0, sizeof(*found)); /* a new journal */
         if (o->engine_set)
             return 0;
-        rc = count_output_check(cmd, o, use->unique);
-        return rc ? rc : count_output_check_n(cmd, o, o->engine, s->n);
+        rc = count_opts_check(cmd, o, use->unique);
+        return rc ? rc : count_opts_check_n(cmd, o, o->engine, s->n);
     }
     if (rc != NQ_OK)
         return args_run_error(cmd, "journal %s: %s", path, info.detail);
@@ -94,7 +94,7 @@ int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use
                               path, found->params);
     /* The checks of the options that depend on the engine, now that it is known. */
     eff.engine = t.engine;
-    if (!o->engine_set && count_output_check(cmd, &eff, use->unique) != 0)
+    if (!o->engine_set && count_opts_check(cmd, &eff, use->unique) != 0)
         return EXIT_USAGE;
     *s = t;
     return 0;
@@ -123,10 +123,19 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
     return 0;
 }
 
+/* The command that resumes the journal at path, on a line of its own, whole, to paste. */
+static void resume_hint(const char *path, int n)
+{
+    char *word = args_shell_word(path);
+
+    if (word)
+        args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
+    free(word);
+}
+
 int checkpoint_stopped_early(const char *path, int n, const char *what)
 {
     int sig = signals_stopped_by();
-    char *word = path ? args_shell_word(path) : NULL;
 
     if (!path) {
         args_note(cmd, "interrupted by %s %s, before any task ran; nothing was counted",
@@ -135,39 +144,28 @@ int checkpoint_stopped_early(const char *path, int n, const char *what)
     }
     args_note(cmd, "interrupted by %s %s, before any task ran; nothing was written to %s",
               signals_name(sig), what, path);
-    if (word)
-        args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
-    free(word);
+    resume_hint(path, n);
     return 128 + sig;
 }
 
-int checkpoint_close(const char *path, nq_journal **j, int status)
+void checkpoint_recorded(const char *path, nq_journal **j, int n, const char *why, uint64_t done,
+                         uint64_t tasks)
 {
-    int e = nq_journal_errno(*j);
-    int rc = nq_journal_close(j);
+    int crc = nq_journal_close(j);
 
-    if (status == NQ_ECALLBACK)
-        return args_run_error(cmd,
-                              "journal %s: write failed: %s; rerun to resume once the "
-                              "disk is fixed",
-                              path, strerror(e ? e : EIO));
-    if (status == NQ_OK && rc != NQ_OK)
-        return args_run_error(cmd, "journal %s: final fsync failed; rerun to resume", path);
-    return 0;
+    args_note(cmd, "%s%s%llu of %llu tasks recorded in %s%s", why ? why : "", why ? ": " : "",
+              (unsigned long long)done, (unsigned long long)tasks, path,
+              crc == NQ_OK ? "" : " (final fsync failed)");
+    resume_hint(path, n);
 }
 
 int checkpoint_interrupted(const char *path, nq_journal **j, int n, int sig, uint64_t done,
                            uint64_t tasks)
 {
     if (path && *j) {
-        int crc = nq_journal_close(j);
-        char *word = args_shell_word(path);
-        args_note(cmd, "interrupted by %s: %llu of %llu tasks recorded in %s%s", signals_name(sig),
-                  (unsigned long long)done, (unsigned long long)tasks, path,
-                  crc == NQ_OK ? "" : " (final fsync failed)");
-        if (word)
-            args_hint(cmd, "resume with: %s count %d --checkpoint %s", args_program, n, word);
-        free(word);
+        char why[64];
+        snprintf(why, sizeof(why), "interrupted by %s", signals_name(sig));
+        checkpoint_recorded(path, j, n, why, done, tasks);
     } else {
         /* tasks 0: stopped while a deep prefix's tasks were still being counted */
         char when[64] = " before its tasks were counted";

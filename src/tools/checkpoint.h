@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "args.h"
+#include "count_opts.h"
 
 /* What a run asks of a journal it resumes besides its task ids: a unique count (--unique),
  * the whole set's subtotals (--subtotals), and whether the tool runs a slice at all
@@ -19,7 +19,7 @@ typedef struct checkpoint_use {
  * journal and the reverse (the same task ids): *found then keeps the journal's engine
  * name, which the run opens the journal with. A slice's journal resumes the slice, or is
  * refused here, before any work, when the run asks what a slice has not (use). Without
- * --engine, the engine-dependent option checks (count_output_check with unique) are made
+ * --engine, the engine-dependent option checks (count_opts_check with unique) are made
  * here, against the engine that will run. Returns 0 or an exit code (reported). */
 int checkpoint_adopt(const char *path, const count_opts *o, const checkpoint_use *use,
                      nq_settings *s, nq_task_set *found);
@@ -34,8 +34,11 @@ int checkpoint_open(const char *path, const nq_task_set *ts, long sync_interval,
  * (path, or NULL) is as it was, and the same command resumes. Returns 128 + the signal. */
 int checkpoint_stopped_early(const char *path, int n, const char *what);
 
-/* After the run: close the journal; status is the run's. Returns 0 or an exit code. */
-int checkpoint_close(const char *path, nq_journal **j, int status);
+/* After a run that stopped: close the journal *j at path, which syncs it, and say on one
+ * line why (NULL: the caller said it) and how many of the tasks it records (done), then
+ * the command that resumes. */
+void checkpoint_recorded(const char *path, nq_journal **j, int n, const char *why, uint64_t done,
+                         uint64_t tasks);
 
 /* After a signal (sig) stopped the run: with a journal (path and *j), close it, which
  * syncs it, and say how many of the tasks are recorded (done) and the command that

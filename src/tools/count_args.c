@@ -3,12 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args_messages.h"
 #include "count_args.h"
-#include "count_output.h"
 #include "number.h"
 #include "progress.h"
 
-const args_option count_args_options[] = {COUNT_ARGS_OPTIONS, ARGS_OPT_END};
 const args_option count_args_slice_options[] = {COUNT_ARGS_OPTIONS, COUNT_ARGS_OPT_SLICE,
                                                 COUNT_ARGS_OPT_TASK_TIMES, ARGS_OPT_END};
 
@@ -87,7 +86,7 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
         return args_usage_error(cmd, "--json and --unique: the JSON object has both counts "
                                      "(\"total\", \"unique\"); give one of them");
     if (a->o.slice_count &&
-        count_output_check_slice(cmd, "--slice", a->unique, a->r.subtotals != NULL) != 0)
+        count_opts_check_slice(cmd, "--slice", a->unique, a->r.subtotals != NULL) != 0)
         return EXIT_USAGE;
     if (!n_arg)
         return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
@@ -99,8 +98,8 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
      * engine's options once it knows it (a prefix journal, resumed with its own
      * --prefix-rows). */
     if (!(a->r.checkpoint && !a->o.engine_set) &&
-        (count_output_check(cmd, &a->o, a->unique) != 0 ||
-         count_output_check_n(cmd, &a->o, a->o.engine, a->n) != 0))
+        (count_opts_check(cmd, &a->o, a->unique) != 0 ||
+         count_opts_check_n(cmd, &a->o, a->o.engine, a->n) != 0))
         return EXIT_USAGE;
     return -1;
 }

@@ -3,7 +3,8 @@
 #ifndef NQ_TOOLS_COUNT_ARGS_H
 #define NQ_TOOLS_COUNT_ARGS_H
 
-#include "args.h"
+#include "args_parser.h"
+#include "count_opts.h"
 #include "count_run.h"
 
 typedef struct count_args {
@@ -15,19 +16,15 @@ typedef struct count_args {
     long worker_timeout; /* nqueens-mpi: seconds a rank may send nothing; 0: no limit */
 } count_args;
 
-/* The entries of count's options, for a table; count_args_options ends them. */
+/* The entries of the options that nqueens count and nqueens-mpi count share, for a table. */
 #define COUNT_ARGS_OPTIONS                                                                         \
-    ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
-        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY, COUNT_RUN_OPTIONS,                                     \
+    COUNT_OPTS_OPTIONS, COUNT_RUN_OPTIONS,                                                         \
         {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see docs/json.md)",     \
          NULL,     NULL},                                                                          \
     {                                                                                              \
         OPT_UNIQUE, "unique", 'u', no_argument, NULL,                                              \
             "print the count up to symmetry (OEIS A002562)\ninstead of the total", NULL, NULL      \
     }
-/* The options of count, for a command's table (args_command.options). */
-extern const args_option count_args_options[];
-
 /* nqueens count's --slice (nqueens-mpi runs whole counts). */
 #define COUNT_ARGS_OPT_SLICE                                                                       \
     {                                                                                              \
@@ -60,8 +57,9 @@ extern const args_option count_args_slice_options[];
     }
 
 /* Parse argv (argv[0] is the subcommand) for command c, whose options are
- * count_args_options. Returns -1 when the count should run, else the exit code (0 after
- * the help or the version, EXIT_USAGE after a one-line message). */
+ * COUNT_ARGS_OPTIONS and any of the three above. Returns -1 when the count should run,
+ * else the exit code (0 after the help or the version, EXIT_USAGE after a one-line
+ * message). */
 int count_args_parse(count_args *a, const args_command *c, int argc, char **argv);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "args.h"
+#include "args_messages.h"
 #include "count_output.h"
 
 static int same(nq_u128 a, nq_u128 b)
@@ -126,46 +126,6 @@ void count_output_verify_line(FILE *f, int n, const nq_result *r)
     if (r->has_unique && nq_known_unique(n, &known) == NQ_OK)
         nq_u128_to_string(known, want_unique, sizeof(want_unique));
     fprintf(f, "%9s total %-18s unique %s\n", "expected", want_total, want_unique);
-}
-
-int count_output_check_n(const char *cmd, const count_opts *o, int engine, int n)
-{
-    int most = nq_engine_max_n(engine), runs = args_engine_at(engine, n);
-    if (most > 0 && n > most)
-        return args_usage_error(cmd,
-                                "--engine %s takes boards up to n = %d (its tables would "
-                                "not fit): use --engine d4, or auto",
-                                nq_engine_name(engine), most);
-    /* auto takes --simd as some engine it picks does; at this n it is one engine */
-    if (o && o->simd != NQ_SIMD_AUTO && runs != engine && !args_engine_info(runs).has_simd)
-        return args_usage_error(cmd,
-                                "--simd does not apply to n = %d: auto counts it with %s, "
-                                "which has no vector paths",
-                                n, nq_engine_name(runs));
-    return 0;
-}
-
-int count_output_check(const char *cmd, const count_opts *o, int unique)
-{
-    if (unique && !args_engine_info(o->engine).has_unique)
-        return args_usage_error(cmd, "--unique needs an engine that counts symmetry classes: "
-                                     "--engine d4");
-    return count_opts_check_engine(cmd, o, o->engine);
-}
-
-int count_output_check_slice(const char *cmd, const char *slice, int unique, int subtotals)
-{
-    if (unique)
-        return args_usage_error(cmd,
-                                "%s and --unique: a slice's share is no count of classes; "
-                                "nqueens merge prints the unique count",
-                                slice);
-    if (subtotals)
-        return args_usage_error(cmd,
-                                "%s and --subtotals: the subtotals are of a whole count; "
-                                "a slice's are in its --checkpoint journal",
-                                slice);
-    return 0;
 }
 
 /* One published value against the count's; 0 if they agree or none is published. */

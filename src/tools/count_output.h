@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "args.h"
+#include "nqueens/nqueens.h"
 
 /* The version of the JSON vocabulary that count, verify, bench and the progress lines
  * write as "schema": raised when a name changes meaning or goes away. */
@@ -42,18 +42,5 @@ void count_output_verify_line(FILE *f, int n, const nq_result *r);
  * journal names the checkpoint the total was partly read from (NULL: none). Returns 0,
  * or EXIT_RUN_FAILED after a one-line message naming the wrong number. */
 int count_output_verify(const char *cmd, int n, const nq_result *r, const char *journal);
-
-/* Before the run: --unique needs an engine that counts symmetry classes, and
- * --prefix-rows and --devices one that uses them (count_opts_check_engine). Returns 0
- * or EXIT_USAGE after a one-line message. */
-int count_output_check(const char *cmd, const count_opts *o, int unique);
-/* Before the run of a slice (slice: where it comes from, "--slice" or "journal F is of
- * slice K/M"): a slice's share is no count of classes, and the subtotals are of a whole
- * set. Returns 0 or EXIT_USAGE after a one-line message. */
-int count_output_check_slice(const char *cmd, const char *slice, int unique, int subtotals);
-/* Usage error (reported, EXIT_USAGE) when the engine does not take board n, or when o
- * (NULL: not checked) has a --simd that the engine counting board n (auto's pick
- * included) has no use for. */
-int count_output_check_n(const char *cmd, const count_opts *o, int engine, int n);
 
 #endif

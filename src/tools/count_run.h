@@ -3,7 +3,8 @@
 #ifndef NQ_TOOLS_COUNT_RUN_H
 #define NQ_TOOLS_COUNT_RUN_H
 
-#include "args.h"
+#include "args_parser.h"
+#include "count_opts.h"
 #include "progress.h"
 
 typedef struct count_run_opts {
@@ -24,13 +25,6 @@ int count_run_take(count_run_opts *r, const char *cmd, int id, const char *value
  * that stopped it. */
 int count_run(const count_run_opts *r, const char *cmd, const count_opts *o, int unique,
               nq_settings *s, nq_result *out);
-
-/* The task set of the run (s: resolved) into *ts, for a journal or the subtotals; found:
- * the journal's (checkpoint_adopt), whose name d4 and cuda keep for each other's. A
- * signal ends the description (the join's task count takes 6 s at n = 27). Returns 0 or
- * an exit code (reported). */
-int count_run_describe(const char *cmd, const count_run_opts *r, const nq_settings *s,
-                       const nq_task_set *found, nq_task_set *ts);
 
 /* The option table entries of the options above. */
 #define COUNT_RUN_OPTIONS                                                                          \

@@ -11,7 +11,7 @@
 
 #include "core/temp_name.h"
 
-#include "args.h"
+#include "args_messages.h"
 #include "output_files.h"
 
 void output_file_fd(output_file *f, const char *option, const char *path, int fd)

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args_messages.h"
 #include "core/clock.h"
 #include "count_output.h"
 #include "progress.h"

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "args.h"
+#include "args_parser.h"
 #include "nqueens/nqueens.h"
 
 enum { PROGRESS_AUTO = -1, PROGRESS_OFF = 0, PROGRESS_BAR = 1, PROGRESS_JSON = 2 };

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "args_messages.h"
 #include "core/u128.h"
 #include "subtotals.h"
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
+#include "args_messages.h"
 #include "core/clock.h"
 #include "task_times.h"
 
