@@ -12,12 +12,12 @@
 #include "engines/search_level.h"
 #include "reference.h"
 
-/* The portable build: the same source with pext turned off, under another name.
- * d4tail.h is already included, so its guard keeps the declaration from clashing. */
+/* The portable build: the same source with pext turned off, under its own name,
+ * d4tail_search_portable. */
 #define NQ_TAIL_NO_PEXT 1
-#define d4tail_search d4tail_search_portable
+#define CPU_BUILD portable
 #include "engines/d4tail.c"
-#undef d4tail_search
+#undef CPU_BUILD
 
 /* The reference engine's solutions (tests/reference.c) with the preset queens whose
  * queen in row n-1 stands in a column of last. */

@@ -12,12 +12,11 @@
 #include "reference.h"
 
 /* The portable kernel: the same source with pext turned off (the tail is inline, so it
- * compiles again here). dfs.h is already included, so its guard keeps the renamed
- * definition from clashing with the declaration. */
+ * compiles again here), a build of its own name, dfs_search_portable. */
 #define NQ_TAIL_NO_PEXT 1
-#define dfs_search dfs_search_portable
+#define CPU_BUILD portable
 #include "engines/dfs.c"
-#undef dfs_search
+#undef CPU_BUILD
 
 static uint64_t dfs_count_portable(uint32_t all, int rows_left, uint32_t cols, uint32_t ld,
                                    uint32_t rd)

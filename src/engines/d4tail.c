@@ -15,6 +15,7 @@
 
 #include <assert.h>
 
+#include "core/cpu.h"
 #include "engines/search.h"
 #include "engines/tail.h"
 
@@ -74,7 +75,7 @@ static inline uint64_t plan_last_two(const d4_plan *p, int d, uint32_t nc, uint3
 #define SEARCH_STOPPING(c) search_stopping(&(c)->stop)
 #include "engines/search_tmpl.c"
 
-uint64_t SEARCH_LEVEL_NAME(d4tail_search)(const d4_plan *p, const engine_worker *w, int *stopped)
+uint64_t CPU_BUILD_NAME(d4tail_search)(const d4_plan *p, const engine_worker *w, int *stopped)
 {
     plan_ctx c = {.p = p, .stop = {w, 0}};
     int first = p->depth - TAIL_ROWS; /* the first tail row */

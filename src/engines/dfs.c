@@ -6,6 +6,7 @@
  * plain search, which counts the last row's open squares. */
 #include <assert.h>
 
+#include "core/cpu.h"
 #include "engines/dfs.h"
 #include "engines/search.h"
 #include "engines/tail.h"
@@ -35,8 +36,8 @@ typedef struct dfs_ctx {
 #define SEARCH_STOPPING(c) search_stopping(&(c)->stop)
 #include "engines/search_tmpl.c"
 
-uint64_t SEARCH_LEVEL_NAME(dfs_search)(uint32_t all, int rows_left, uint32_t cols, uint32_t ld,
-                                       uint32_t rd, const engine_worker *w, int *stopped)
+uint64_t CPU_BUILD_NAME(dfs_search)(uint32_t all, int rows_left, uint32_t cols, uint32_t ld,
+                                    uint32_t rd, const engine_worker *w, int *stopped)
 {
     dfs_ctx c = {all, {w, 0}};
     uint64_t count;

@@ -4,12 +4,13 @@
  * of a near placement on some C1 within C and a far one on C \ C1: far cheaper than one
  * search per C, which would redo the shared first rows for every C.
  *
- * Compiled once per vector instruction set (JOIN_ISA, see join_kernel.c). */
+ * Compiled once per vector instruction set (CPU_BUILD, see join_kernel.c). */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/board.h"
+#include "core/cpu.h"
 #include "engines/join.h"
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
@@ -147,8 +148,8 @@ static int far_part(const join_tables *jt, int side, uint32_t cols, join_piece *
     return 0;
 }
 
-size_t JOIN_ISA_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
-                                  join_piece *pc, size_t k, size_t limit, join_buf *out)
+size_t CPU_BUILD_NAME(join_halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                                   join_piece *pc, size_t k, size_t limit, join_buf *out)
 {
     int kn = jt->near[side], m = __builtin_popcount(cols);
     const join_block *bn = join_tables_block(jt, kn);

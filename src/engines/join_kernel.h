@@ -1,7 +1,7 @@
 /* The hot loops, one build per vector instruction set (join_kernel.c picks one).
- * join_pairs.c and join_halves.c are compiled once per path with JOIN_ISA naming it
- * (scalar, avx2, avx512) and that path's compiler flags; a count runs the build that
- * settings.simd names, or the widest this CPU has. */
+ * join_pairs.c and join_halves.c are compiled once per path with CPU_BUILD naming it
+ * (scalar, avx2, avx512: core/cpu.h) and that path's compiler flags; a count runs the
+ * build that settings.simd names, or the widest this CPU has. */
 #ifndef NQ_JOIN_KERNEL_H
 #define NQ_JOIN_KERNEL_H
 
@@ -36,10 +36,5 @@ const join_kernel *join_kernel_find(int simd);
 /* Whether the build carries simd's kernel, and whether this CPU can also run it. */
 int join_kernel_built(int simd);
 int join_kernel_usable(int simd);
-
-/* In a kernel's source: name##_##JOIN_ISA, the name of this build's copy. */
-#define JOIN_ISA_CAT2(name, isa) name##_##isa
-#define JOIN_ISA_CAT(name, isa) JOIN_ISA_CAT2(name, isa)
-#define JOIN_ISA_NAME(name) JOIN_ISA_CAT(name, JOIN_ISA)
 
 #endif

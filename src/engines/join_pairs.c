@@ -6,11 +6,12 @@
  * top byte first, so that a whole bucket of one side skips a chunk all of whose masks
  * share a bit with it: that prunes. docs/join.md compares the alternatives.
  *
- * Compiled once per vector instruction set (JOIN_ISA, see join_kernel.c): the vector
+ * Compiled once per vector instruction set (CPU_BUILD, see join_kernel.c): the vector
  * type below is as wide as the build's registers. */
 #include <assert.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/engine.h"
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
@@ -470,8 +471,9 @@ static void make_buckets(sides *sd, const uint64_t *x, const uint32_t count[257]
         sub_start[subs] = (uint32_t)sd->nx;
 }
 
-uint64_t JOIN_ISA_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                                         uint64_t *tmp, void *work, const engine_worker *w)
+uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b,
+                                          size_t nb, uint64_t *tmp, void *work,
+                                          const engine_worker *w)
 {
     sides sd;
     uint64_t *rest;

@@ -17,17 +17,10 @@
 #define SEARCH_STOP_MASK_TAIL 0xffu
 
 /* The counting searches (dfs.c, d4tail.c) are built once per x86-64 level in a portable
- * build (meson.build: search_levels), each under its own name, and search_level.c calls
- * the one this CPU runs, so that -Dnative=false counts with popcnt, BMI and pext where
- * the CPU has them; the tail's pext is chosen by the preprocessor, which no ifunc clone
- * can do. SEARCH_LEVEL names the build (unset: the plain name, for the tests). */
-#ifdef SEARCH_LEVEL
-#define SEARCH_LEVEL_CAT2(name, level) name##_##level
-#define SEARCH_LEVEL_CAT(name, level) SEARCH_LEVEL_CAT2(name, level)
-#define SEARCH_LEVEL_NAME(name) SEARCH_LEVEL_CAT(name, SEARCH_LEVEL)
-#else
-#define SEARCH_LEVEL_NAME(name) name
-#endif
+ * build (meson.build: search_levels), each under its own name (core/cpu.h:
+ * CPU_BUILD_NAME), and search_level.c calls the one this CPU runs, so that
+ * -Dnative=false counts with popcnt, BMI and pext where the CPU has them; the tail's
+ * pext is chosen by the preprocessor, which no ifunc clone can do. */
 
 /* The stop of one search: w (NULL: never stops) is asked; stopped records the answer. */
 typedef struct search_stop {

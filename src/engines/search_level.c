@@ -1,18 +1,15 @@
 /* The counting searches' entry points: each calls the build of its search for the
- * highest x86-64 level this CPU has (search.h). A native build carries one build, the
- * base, made for this CPU already. The check is a load and a test against what the
- * CPU reported at start-up, once per task. */
+ * highest x86-64 level this CPU runs (core/cpu.h asks it). A native build carries one
+ * build, the base, made for this CPU already. The check is a load and a test against
+ * what the CPU reported at start-up, once per task. */
 #include "engines/search_level.h"
 #include "config.h"
+#include "core/cpu.h"
 #include "engines/dfs.h"
 
 int search_level_v3(void)
 {
-#if NQ_HAVE_SEARCH_V3
-    return __builtin_cpu_supports("x86-64-v3");
-#else
-    return 0;
-#endif
+    return NQ_HAVE_SEARCH_V3 && cpu_runs_x86_64_v3();
 }
 
 uint64_t dfs_search(uint32_t all, int rows_left, uint32_t cols, uint32_t ld, uint32_t rd,

@@ -1,5 +1,5 @@
-/* The builds of the counting searches, one per x86-64 level (search.h, SEARCH_LEVEL), and
- * which of them this CPU runs. */
+/* The builds of the counting searches, one per x86-64 level (search.h; core/cpu.h:
+ * CPU_BUILD), and which of them this CPU runs. */
 #ifndef NQ_SEARCH_LEVEL_H
 #define NQ_SEARCH_LEVEL_H
 
@@ -15,8 +15,7 @@
 SEARCH_LEVEL_DECLARE(base);
 SEARCH_LEVEL_DECLARE(v3);
 
-/* Whether this CPU runs the v3 build (x86-64-v3: AVX2, BMI1/2, popcnt, lzcnt), and the
- * build carries it. */
+/* Whether the build carries the v3 builds and this CPU runs them. */
 int search_level_v3(void);
 
 #endif

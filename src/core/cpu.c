@@ -1,0 +1,36 @@
+/* What this CPU runs, asked of the compiler's builtins, which read cpuid (and for AVX
+ * and AVX-512 whether the OS saves the wide registers) once per process: a load and a
+ * test per question, cheap enough to ask once per task. Off x86 only scalar runs. */
+#include "core/cpu.h"
+#include "config.h"
+#include "nqueens/nqueens.h"
+
+int cpu_runs_simd(int simd)
+{
+    switch (simd) {
+    case NQ_SIMD_SCALAR:
+        return 1;
+#if defined(__x86_64__) || defined(__i386__)
+    case NQ_SIMD_AVX2:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+               __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    case NQ_SIMD_AVX512:
+        return cpu_runs_simd(NQ_SIMD_AVX2) && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl");
+#endif
+    default:
+        return 0;
+    }
+}
+
+int cpu_runs_x86_64_v3(void)
+{
+#if NQ_HAVE_SEARCH_V3
+    /* the level's name is known to the compilers that build the copy */
+    return __builtin_cpu_supports("x86-64-v3");
+#else
+    return 0;
+#endif
+}
