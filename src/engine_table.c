@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "engine_table.h"
 
 /* In enum nq_engine order: the enum value is the index (tests/test_engine.c checks). */
@@ -78,4 +79,23 @@ void engine_resolve(const engine_desc *e, nq_settings *s)
                       ? NQ_SLICE_WORKERS * s->slice_count
                       : NQ_MAX_THREADS;
     e->resolve(s, threads);
+}
+
+unsigned engine_simd_paths(void)
+{
+    unsigned paths = 0;
+
+    for (int i = 0; i < engine_count; i++)
+        if (engine_table[i]->built && engine_table[i]->simd_paths)
+            paths |= engine_table[i]->simd_paths();
+    return paths;
+}
+
+int engine_simd_usable(const engine_desc *e, int simd)
+{
+    /* An engine without vector paths ignores simd, but a path that no engine could run
+     * here is refused all the same: the setting means the same whatever the engine. */
+    unsigned paths = e && e->simd_paths ? e->simd_paths() : engine_simd_paths();
+
+    return simd == NQ_SIMD_AUTO || cpu_simd_pick(paths, simd) >= 0;
 }

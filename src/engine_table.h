@@ -31,4 +31,12 @@ const engine_desc *engine_by_name(const char *name);
  * be checked. */
 void engine_resolve(const engine_desc *e, nq_settings *s);
 
+/* The vector paths (core/cpu.h) of every built engine together: the library's, which
+ * nq_simd_built and nq_simd_auto report. */
+unsigned engine_simd_paths(void);
+/* Whether a count of e takes settings.simd = simd on this CPU: auto always, a path when
+ * e carries it (an engine without vector paths: when some engine does) and this CPU
+ * runs it. e NULL: whether some engine does (nq_simd_usable). */
+int engine_simd_usable(const engine_desc *e, int simd);
+
 #endif

@@ -7,9 +7,9 @@
 
 #include "config.h"
 #include "core/clock.h"
+#include "core/cpu.h"
 #include "core/stop.h"
 #include "engine_table.h"
-#include "engines/join_kernel.h"
 #include "engines/slice.h"
 #include "lib.h"
 #include "runtime/affinity.h"
@@ -73,7 +73,7 @@ int lib_check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (s->simd < NQ_SIMD_AUTO || s->simd > NQ_SIMD_AVX512)
         return NQ_EINVAL;
-    if (!join_kernel_usable(s->simd))
+    if (!engine_simd_usable(e, s->simd))
         return NQ_EUNSUPPORTED;
     if (s->slice_count < 0 || s->slice_count > NQ_MAX_SLICES || s->slice_index < 0 ||
         (s->slice_count ? s->slice_index >= s->slice_count : s->slice_index != 0))
@@ -216,7 +216,7 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         rc = pool_run(&s->run, &job, &r);
         r.prefix_rows = e->placed_rows(rs);
         r.engine = e->id;
-        r.simd = e->simd ? e->simd(rs) : NQ_SIMD_AUTO;
+        r.simd = engine_simd(e, rs);
     }
     /* the setup is reported apart, not in the count's times */
     r.setup_seconds = s->run.setup_seconds;
@@ -535,7 +535,7 @@ static void engine_info_of(const engine_desc *e, nq_engine_info *out)
         .takes_prefix_rows = e->takes_prefix_rows,
         .takes_devices = e->takes_devices,
         .pins_workers = e->pins_workers,
-        .has_simd = e->simd != NULL,
+        .has_simd = e->simd_paths != NULL,
         .has_unique = e->unique != NULL,
         .can_list = e->list != NULL,
         .auto_rank = e->auto_rank,
@@ -644,15 +644,17 @@ int nq_simd_from_name(const char *name)
 
 int nq_simd_built(int simd)
 {
-    return join_kernel_built(simd); /* 0 for a value that names no path */
+    /* 0 for a value that names no path */
+    return simd == NQ_SIMD_AUTO || (simd > NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 &&
+                                    (engine_simd_paths() & CPU_SIMD_BIT(simd)));
 }
 
 int nq_simd_usable(int simd)
 {
-    return join_kernel_usable(simd);
+    return engine_simd_usable(NULL, simd);
 }
 
 int nq_simd_auto(void)
 {
-    return join_kernel_find(NQ_SIMD_AUTO)->simd;
+    return cpu_simd_pick(engine_simd_paths(), NQ_SIMD_AUTO);
 }

@@ -1,10 +1,13 @@
 /* The engine table (engine_table.h): every descriptor sits at its enum value, names
  * round-trip through the public API, each source emits task_count tasks with dense ids
- * in order, the task-set parameters round-trip through parse, and what
- * nq_engine_describe says an engine can do is what a count with it does. */
+ * in order, the task-set parameters round-trip through parse, what
+ * nq_engine_describe says an engine can do is what a count with it does, and the
+ * library's vector paths are its engines'. */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "engine_check.h"
 #include "engine_table.h"
 #include "nqueens/nqueens.h"
@@ -239,5 +242,38 @@ Test(unit, engine_info_says_what_auto_picks)
         s.n_threads = 2;
         cr_assert_eq(nq_resolve_settings(&s), NQ_OK, "n=%d", n);
         cr_expect_eq(s.engine, best, "n=%d: auto picked %s", n, nq_engine_name(s.engine));
+    }
+}
+
+/* The library's vector paths are those of its built engines together
+ * (engine_desc.simd_paths): nq_simd_built says which, nq_simd_usable which of them this
+ * CPU runs (core/cpu.h's probe) and nq_simd_auto the widest of those; a value that names
+ * no path is none of them, and a build's paths give auto only what this CPU runs. */
+Test(unit, simd_answers_are_the_engines_paths)
+{
+    static const int no_path[] = {-1, NQ_SIMD_AVX512 + 1, 31, 32, 1000, INT_MIN, INT_MAX};
+    unsigned paths = 0;
+    int widest = -1;
+
+    for (int i = 0; i < engine_count; i++)
+        if (engine_table[i]->built && engine_table[i]->simd_paths)
+            paths |= engine_table[i]->simd_paths();
+    cr_expect(paths & CPU_SIMD_BIT(NQ_SIMD_SCALAR), "the scalar path is always built");
+    for (int p = NQ_SIMD_SCALAR; p <= NQ_SIMD_AVX512; p++) {
+        int built = (paths & CPU_SIMD_BIT(p)) != 0, runs = built && cpu_runs_simd(p);
+        cr_expect_eq(nq_simd_built(p), built, "%s", nq_simd_name(p));
+        cr_expect_eq(nq_simd_usable(p), runs, "%s", nq_simd_name(p));
+        cr_expect_eq(cpu_simd_pick(CPU_SIMD_BIT(p), NQ_SIMD_AUTO), cpu_runs_simd(p) ? p : -1,
+                     "auto among %s alone", nq_simd_name(p));
+        widest = runs ? p : widest;
+    }
+    cr_expect_eq(nq_simd_auto(), widest, "auto ran %s, the widest is %s",
+                 nq_simd_name(nq_simd_auto()), nq_simd_name(widest));
+    cr_expect(nq_simd_built(NQ_SIMD_AUTO) && nq_simd_usable(NQ_SIMD_AUTO));
+    cr_expect_eq(cpu_simd_pick(0, NQ_SIMD_AUTO), -1, "no paths, nothing to pick");
+    for (size_t i = 0; i < sizeof(no_path) / sizeof(no_path[0]); i++) {
+        cr_expect(!nq_simd_built(no_path[i]) && !nq_simd_usable(no_path[i]), "%d", no_path[i]);
+        cr_expect_eq(cpu_simd_pick(~0u, no_path[i]), -1, "%d", no_path[i]);
+        cr_expect(!cpu_runs_simd(no_path[i]), "%d", no_path[i]);
     }
 }

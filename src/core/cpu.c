@@ -34,3 +34,19 @@ int cpu_runs_x86_64_v3(void)
     return 0;
 #endif
 }
+
+static int holds(unsigned paths, int simd)
+{
+    return simd > NQ_SIMD_AUTO && simd <= NQ_SIMD_AVX512 && (paths & CPU_SIMD_BIT(simd));
+}
+
+int cpu_simd_pick(unsigned paths, int simd)
+{
+    if (simd != NQ_SIMD_AUTO)
+        return holds(paths, simd) && cpu_runs_simd(simd) ? simd : -1;
+    /* enum nq_simd lists the paths narrowest first */
+    for (int p = NQ_SIMD_AVX512; p > NQ_SIMD_AUTO; p--)
+        if (holds(paths, p) && cpu_runs_simd(p))
+            return p;
+    return -1;
+}

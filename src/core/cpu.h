@@ -12,6 +12,10 @@
 #define CPU_BUILD_CAT(name, build) CPU_BUILD_CAT2(name, build)
 #define CPU_BUILD_NAME(name) CPU_BUILD_CAT(name, CPU_BUILD)
 
+/* A set of vector paths (enum nq_simd), one bit each: what an engine's build carries
+ * (engine_desc.simd_paths). */
+#define CPU_SIMD_BIT(simd) (1u << (simd))
+
 /* Whether this CPU, and its OS (which must save the wide registers), runs the code of
  * vector path simd: scalar on any CPU, AVX2 and AVX-512 on x86 CPUs with their sets
  * (enum nq_simd says which); 0 for auto or a value that names no path. */
@@ -19,5 +23,10 @@ int cpu_runs_simd(int simd);
 /* Whether it runs code built for x86-64-v3 (AVX2, BMI1/2, popcnt, lzcnt, ...); 0 where
  * the build makes no v3 copy (its compiler cannot ask). */
 int cpu_runs_x86_64_v3(void);
+
+/* The path that settings.simd = simd runs among the paths of a build (a CPU_SIMD_BIT
+ * set): simd itself where the set holds it and this CPU runs it, for auto the widest
+ * such; -1 where there is none. */
+int cpu_simd_pick(unsigned paths, int simd);
 
 #endif

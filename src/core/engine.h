@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "core/board.h"
+#include "core/cpu.h"
 #include "core/task.h"
 #include "nqueens/nqueens.h"
 
@@ -154,9 +155,12 @@ typedef struct engine_desc {
      * Burnside's lemma gives eight times the classes as a sum over tasks that need not
      * each be a multiple of eight; a run of only some tasks then reports no classes. */
     int unique_scale;
-    /* The vector path (enum nq_simd) the hot loops run with settings s, which
-     * nq_result.simd reports; NULL: an engine without vector paths. */
-    int (*simd)(const nq_settings *s);
+    /* The vector paths (enum nq_simd, a CPU_SIMD_BIT set: core/cpu.h) this build carries
+     * of its hot loops; NULL: an engine without vector paths. A count runs the path
+     * settings.simd names, or for auto the widest this CPU runs (engine_simd): the
+     * library's answers (nq_simd_built, _usable, _auto) are those of every built
+     * engine's paths together. */
+    unsigned (*simd_paths)(void);
 
     /* The expected cost of completing task t, in units of the engine's choosing (only
      * ratios between tasks of one task set mean anything), from what is cheap to compute:
@@ -184,6 +188,15 @@ static inline int engine_task_count(const engine_desc *e, const nq_settings *s, 
         return e->task_count_bounded(s, bound, tasks);
     *tasks = e->task_count(s);
     return 0;
+}
+
+/* The vector path a count of e with settings s runs (nq_result.simd): settings.simd's, or
+ * for auto the widest of e's this CPU runs (cpu_simd_pick); NQ_SIMD_AUTO for an engine
+ * without vector paths. -1 for a path e lacks or this CPU cannot run, which checked
+ * settings never name. */
+static inline int engine_simd(const engine_desc *e, const nq_settings *s)
+{
+    return e->simd_paths ? cpu_simd_pick(e->simd_paths(), s->simd) : NQ_SIMD_AUTO;
 }
 
 /* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;

@@ -617,11 +617,6 @@ static uint64_t join_source(const nq_settings *s, task_emit_fn emit, void *user)
     return join_enumerate(s->n, emit, user, NULL); /* emit sees the run's stop */
 }
 
-static int join_simd(const nq_settings *s)
-{
-    return join_kernel_find(s->simd)->simd;
-}
-
 static int join_placed_rows(const nq_settings *s)
 {
     return s->n / 2;
@@ -650,6 +645,6 @@ const engine_desc engine_join = {
     .unique = join_unique,
     .complete_parts = join_complete_parts,
     .unique_scale = 8,
-    .simd = join_simd,
+    .simd_paths = join_kernel_paths,
     .task_cost = join_task_cost,
 };

@@ -30,11 +30,11 @@ typedef struct join_kernel {
                      join_piece *pc, size_t at, size_t limit, join_buf *out);
 } join_kernel;
 
-/* The kernel for simd (enum nq_simd; auto: the widest usable), or NULL when this build
- * lacks it or this CPU cannot run it. */
+/* The paths whose kernels this build carries (a CPU_SIMD_BIT set, core/cpu.h): the
+ * engine's engine_desc.simd_paths. */
+unsigned join_kernel_paths(void);
+/* The kernel for simd (enum nq_simd; auto: the widest usable, cpu_simd_pick), or NULL
+ * when this build lacks it or this CPU cannot run it. */
 const join_kernel *join_kernel_find(int simd);
-/* Whether the build carries simd's kernel, and whether this CPU can also run it. */
-int join_kernel_built(int simd);
-int join_kernel_usable(int simd);
 
 #endif

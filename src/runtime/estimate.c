@@ -439,7 +439,7 @@ static void project(const sampler *sm, nq_estimate_result *out)
     out->strata = sm->strata;
     out->census_passes = sm->passes;
     out->engine = sm->e->id;
-    out->simd = sm->e->simd ? sm->e->simd(sm->s) : NQ_SIMD_AUTO;
+    out->simd = engine_simd(sm->e, sm->s);
     out->sample_cpu_seconds = sm->measured;
     out->sampled_in_parts = sm->parted;
 }
