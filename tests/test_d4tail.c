@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "engines/d4.h"
-#include "engines/d4tail.h"
 #include "engines/search_level.h"
 #include "reference.h"
 
@@ -16,6 +15,7 @@
  * d4tail_search_portable. */
 #define NQ_TAIL_NO_PEXT 1
 #define CPU_BUILD portable
+D4TAIL_SEARCH_DECLARE(portable);
 #include "engines/d4tail.c"
 #undef CPU_BUILD
 

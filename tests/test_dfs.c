@@ -6,7 +6,6 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "engines/dfs.h"
 #include "engines/search_level.h"
 #include "oeis_data.h"
 #include "reference.h"
@@ -15,6 +14,7 @@
  * compiles again here), a build of its own name, dfs_search_portable. */
 #define NQ_TAIL_NO_PEXT 1
 #define CPU_BUILD portable
+DFS_SEARCH_DECLARE(portable);
 #include "engines/dfs.c"
 #undef CPU_BUILD
 

@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "engines/dfs.h"
 #include "engines/prefix.h"
+#include "engines/search_level.h"
 #include "oeis_data.h"
 #include "reference.h"
 

@@ -12,6 +12,7 @@
 #include "engines/d4tail.h"
 #include "engines/lex.h"
 #include "engines/prefix.h"
+#include "engines/search_level.h"
 
 /* The four border queens as squares (row, column); a corner queen appears twice. */
 static void border_squares(int n, const uint8_t e[4], int sq[4][2])

@@ -1,6 +1,5 @@
 /* The d4 engine's search plan (the inner rows of one task, with what the border queens
- * leave open in each) and its completion search. Internal to the library; see
- * src/engines/d4tail.c. */
+ * leave open in each) and the builds of its completion search (d4tail.c). */
 #ifndef NQ_D4TAIL_H
 #define NQ_D4TAIL_H
 
@@ -20,9 +19,11 @@ typedef struct d4_plan {
     int depth;            /* inner rows to fill */
 } d4_plan;
 
-/* The completions of a plan. w (NULL: never) is asked now and then whether the run is
- * stopping; if it is, the search returns early with *stopped = 1 and a partial count,
- * else *stopped = 0. */
-uint64_t d4tail_search(const d4_plan *p, const engine_worker *w, int *stopped);
+/* d4tail_search's builds, one per x86-64 level (core/cpu.h: CPU_BUILD; search_level.h
+ * says what they count and calls the one this CPU runs). */
+#define D4TAIL_SEARCH_DECLARE(build)                                                               \
+    uint64_t d4tail_search_##build(const d4_plan *p, const engine_worker *w, int *stopped)
+D4TAIL_SEARCH_DECLARE(base);
+D4TAIL_SEARCH_DECLARE(v3);
 
 #endif

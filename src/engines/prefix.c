@@ -9,9 +9,9 @@
 
 #include "core/board.h"
 #include "core/engine.h"
-#include "engines/dfs.h"
 #include "engines/lex.h"
 #include "engines/prefix.h"
+#include "engines/search_level.h"
 #include "engines/task_cost.h"
 
 typedef struct walk {

@@ -5,7 +5,6 @@
 #include "engines/search_level.h"
 #include "config.h"
 #include "core/cpu.h"
-#include "engines/dfs.h"
 
 int search_level_v3(void)
 {
