@@ -9,9 +9,9 @@
  * join_tasks.c (the tasks), join_tables.c (the block tables a count shares),
  * join_halves.c (half-boards) and join_pairs.c (disjoint pairs), the hot loops built
  * once per vector path and picked by join_kernel.c, join_renaming.c (the mask bits'
- * order) and join_sym.c (the solutions a turn fixes). This header holds what they all
- * use: the engine's limit and the walk over column sets, and join.c's one hook for the
- * tests. */
+ * order) and join_sym.c (the solutions a turn fixes); join_columns.h holds what they
+ * all use, the engine's limit and the walk over column sets. This header is join.c's:
+ * its hooks for the tests. */
 #ifndef NQ_JOIN_H
 #define NQ_JOIN_H
 
@@ -19,20 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engines/join_columns.h"
 #include "nqueens/nqueens.h"
-
-/* Largest board the join engine takes: a(27) is the largest term known. Its block
- * tables grow like the placements of a quarter of the rows up to n = 24 (two blocks a
- * side: 0.6 GB at n = 22, 1.9 GB at n = 24), and of a sixth from n = 25 on (three
- * blocks a side: docs/join.md has the sizes). */
-#define JOIN_MAX_N 27
-
-/* The next subset of the same size of an index set (Gosper), within 32 bits; x != 0. */
-static inline uint32_t join_next_subset(uint32_t x)
-{
-    uint32_t low = x & -x, ripple = x + low;
-    return ripple | (((x ^ ripple) >> 2) / low);
-}
 
 /* For the tests: the masks each list of the workers that a count's shared tables (what
  * engine_join.shared_init made) will make reserves, so that completing grows them. */

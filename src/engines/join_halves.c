@@ -11,7 +11,7 @@
 
 #include "core/board.h"
 #include "core/cpu.h"
-#include "engines/join.h"
+#include "engines/join_columns.h"
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
 #include "engines/join_tables.h"

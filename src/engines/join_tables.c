@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/board.h"
-#include "engines/join.h"
+#include "engines/join_columns.h"
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
 #include "engines/join_tables.h"

@@ -5,7 +5,7 @@
 
 #include "core/board.h"
 #include "core/stop.h"
-#include "engines/join.h"
+#include "engines/join_columns.h"
 #include "engines/join_tasks.h"
 
 /* A task's key: what orders the tasks and picks each orbit's representative. */
