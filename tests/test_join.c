@@ -14,7 +14,7 @@
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
-#include "engines/join_renaming.h"
+#include "engines/join_pairs_naive.h"
 #include "engines/join_sym.h"
 #include "engines/join_tables.h"
 #include "engines/join_tasks.h"

@@ -9,9 +9,9 @@
  * join_tasks.c (the tasks), join_tables.c (the block tables a count shares),
  * join_halves.c (half-boards) and join_pairs.c (disjoint pairs), the hot loops built
  * once per vector path and picked by join_kernel.c, join_renaming.c (the mask bits'
- * order) and join_sym.c (the solutions a turn fixes); join_columns.h holds what they
- * all use, the engine's limit and the walk over column sets. This header is join.c's:
- * its hooks for the tests. */
+ * order), join_pairs_naive.c (the reference pair counter) and join_sym.c (the solutions a
+ * turn fixes); join_columns.h holds what they all use, the engine's limit and the walk
+ * over column sets. This header is join.c's: its hooks for the tests. */
 #ifndef NQ_JOIN_H
 #define NQ_JOIN_H
 

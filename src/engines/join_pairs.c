@@ -15,7 +15,7 @@
 #include "core/engine.h"
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
-#include "engines/join_renaming.h"
+#include "engines/join_pairs_naive.h"
 
 /* 256-bit vectors for AVX-512 too: chunks of 512 masks share fewer top bits, which
  * prunes less (n = 20: 136 s against 120 s), and gain nothing at n = 18. */

@@ -1,20 +1,9 @@
 /* The renaming of mask bits that the join engine's pair counting relies on: the 2n bits
  * a mask can have become the top bits, so that the counter's lookups cover few bytes,
- * those where a top and a bottom half-board collide most often first. Also the plain
- * double loop that the fast counters are checked against. */
+ * those where a top and a bottom half-board collide most often first. */
 #include <string.h>
 
 #include "engines/join_renaming.h"
-
-uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    uint64_t sum = 0;
-
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            sum += (a[i] & b[j]) == 0;
-    return sum;
-}
 
 void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64])
 {

@@ -2,8 +2,7 @@
  * renamed (one permutation for both sides keeps disjointness): the 2n bits packed from
  * bit 63 down, so that the pair counter's lookups cover as few bytes as possible, the
  * bits where a top and a bottom half-board collide most often first (an order that
- * sorting and splitting once relied on). Also the plain double loop that the fast
- * counters are checked against. */
+ * sorting and splitting once relied on). */
 #ifndef NQ_JOIN_RENAMING_H
 #define NQ_JOIN_RENAMING_H
 
@@ -30,9 +29,5 @@ void join_renaming_identity(join_renaming *rn);
 void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64]);
 /* The renaming for sides whose bit counts are ca and cb. */
 void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t cb[64]);
-
-/* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0 by the plain double loop, for
- * the tests and the short cases. The fast count is a kernel's (join_kernel). */
-uint64_t join_pairs_naive(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 
 #endif
