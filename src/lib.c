@@ -103,6 +103,16 @@ int lib_resolve(const nq_settings *s, nq_settings *rs)
     return rc;
 }
 
+/* The start of every call that takes settings s and answers through pointers:
+ * NQ_EINVAL without s or without an answer's pointer (answers 0), else s resolved into
+ * *rs with lib_resolve's status. */
+static int resolve_call(const nq_settings *s, int answers, nq_settings *rs)
+{
+    if (!s || !answers)
+        return NQ_EINVAL;
+    return lib_resolve(s, rs);
+}
+
 int nq_create_solver(nq_solver **out, const nq_settings *s)
 {
     nq_solver *sv;
@@ -249,14 +259,11 @@ static void memory_of(const nq_settings *rs, uint64_t *bytes, uint64_t *limit)
 int nq_memory_estimate(const nq_settings *s, uint64_t *bytes, uint64_t *limit)
 {
     nq_settings rs;
-    int rc;
+    int rc = resolve_call(s, bytes && limit, &rs);
 
-    if (!s || !bytes || !limit)
-        return NQ_EINVAL;
-    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
-        return rc;
-    memory_of(&rs, bytes, limit);
-    return NQ_OK;
+    if (rc == NQ_OK)
+        memory_of(&rs, bytes, limit);
+    return rc;
 }
 
 /* NQ_EMEMORY for a count that would not fit its memory limit: refused before the
@@ -372,11 +379,9 @@ void nq_solver_progress(const nq_solver *s, nq_progress *p)
 int nq_resolve_settings(nq_settings *s)
 {
     nq_settings rs;
-    int rc;
+    int rc = resolve_call(s, 1, &rs);
 
-    if (!s)
-        return NQ_EINVAL;
-    if ((rc = lib_resolve(s, &rs)) == NQ_OK)
+    if (rc == NQ_OK)
         *s = rs;
     return rc;
 }
@@ -389,13 +394,9 @@ int nq_task_count(const nq_settings *s, uint64_t *n_tasks)
 int nq_task_count_stoppable(const nq_settings *s, const nq_stop *stop, uint64_t *n_tasks)
 {
     nq_settings rs;
-    int rc;
+    int rc = resolve_call(s, n_tasks != NULL, &rs);
 
-    if (!s || !n_tasks)
-        return NQ_EINVAL;
-    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
-        return rc;
-    return task_count_until(&rs, stop_flag(stop), n_tasks);
+    return rc == NQ_OK ? task_count_until(&rs, stop_flag(stop), n_tasks) : rc;
 }
 
 /* Ascending ids let the pool filter the source's stream with one cursor. */
@@ -484,26 +485,18 @@ int nq_estimate(nq_solver *s, const nq_estimate_options *o, nq_estimate_result *
 int nq_slice_range(const nq_settings *s, uint64_t *first, uint64_t *end)
 {
     nq_settings rs;
-    int rc;
+    int rc = resolve_call(s, first && end, &rs);
+    const engine_desc *e = rc == NQ_OK ? engine_of(&rs) : NULL;
 
-    if (!s || !first || !end)
-        return NQ_EINVAL;
-    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
-        return rc;
-    return engine_slice_range(engine_of(&rs), &rs, engine_of(&rs)->task_count(&rs), NULL, first,
-                              end);
+    return e ? engine_slice_range(e, &rs, e->task_count(&rs), NULL, first, end) : rc;
 }
 
 int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
 {
     nq_settings rs;
-    int rc;
+    int rc = resolve_call(s, costs || !n_tasks, &rs);
 
-    if (!s || (!costs && n_tasks))
-        return NQ_EINVAL;
-    if ((rc = lib_resolve(s, &rs)) != NQ_OK)
-        return rc;
-    return engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, NULL);
+    return rc == NQ_OK ? engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, NULL) : rc;
 }
 
 const char *nq_engine_name(int engine)

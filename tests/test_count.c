@@ -94,6 +94,44 @@ Test(unit, bad_settings_are_rejected)
     cr_expect_str_eq(nq_strerror(12345), "unknown status");
 }
 
+/* The calls that take settings and answer through pointers refuse a NULL one with
+ * NQ_EINVAL, before anything reads the settings, and otherwise give the settings' own
+ * status. */
+Test(unit, settings_calls_refuse_null_pointers)
+{
+    nq_settings s, bad;
+    uint64_t a, b, tasks;
+    double costs[64];
+
+    nq_default_settings(&s);
+    s.engine = NQ_ENGINE_PREFIX;
+    s.n = 6;
+    bad = s;
+    bad.n = 0;
+    cr_assert_eq(nq_task_count(&s, &tasks), NQ_OK);
+    cr_assert_leq(tasks, 64);
+    cr_expect_eq(nq_resolve_settings(NULL), NQ_EINVAL);
+    cr_expect_eq(nq_memory_estimate(NULL, &a, &b), NQ_EINVAL);
+    cr_expect_eq(nq_memory_estimate(&s, NULL, &b), NQ_EINVAL);
+    cr_expect_eq(nq_memory_estimate(&s, &a, NULL), NQ_EINVAL);
+    cr_expect_eq(nq_memory_estimate(&bad, &a, &b), NQ_EINVAL);
+    cr_expect_eq(nq_memory_estimate(&s, &a, &b), NQ_OK);
+    cr_expect_eq(nq_task_count(NULL, &a), NQ_EINVAL);
+    cr_expect_eq(nq_task_count(&s, NULL), NQ_EINVAL);
+    cr_expect_eq(nq_task_count(&bad, &a), NQ_EINVAL);
+    cr_expect_eq(nq_slice_range(NULL, &a, &b), NQ_EINVAL);
+    cr_expect_eq(nq_slice_range(&s, NULL, &b), NQ_EINVAL);
+    cr_expect_eq(nq_slice_range(&s, &a, NULL), NQ_EINVAL);
+    cr_expect_eq(nq_slice_range(&bad, &a, &b), NQ_EINVAL);
+    cr_expect_eq(nq_slice_range(&s, &a, &b), NQ_OK);
+    cr_expect(a == 0 && b == tasks, "no slice: every task, [%llu, %llu)", (unsigned long long)a,
+              (unsigned long long)b);
+    cr_expect_eq(nq_task_costs(NULL, costs, tasks), NQ_EINVAL);
+    cr_expect_eq(nq_task_costs(&s, NULL, tasks), NQ_EINVAL);
+    cr_expect_eq(nq_task_costs(&bad, costs, tasks), NQ_EINVAL);
+    cr_expect_eq(nq_task_costs(&s, costs, tasks), NQ_OK);
+}
+
 Test(unit, known_totals_and_formatting)
 {
     nq_u128 v;
