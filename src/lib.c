@@ -281,16 +281,22 @@ static int memory_fits(const nq_solver *s, nq_result *out)
     return NQ_OK;
 }
 
+/* The start of nq_count and nq_count_tasks: a count that would not fit its memory is
+ * refused, then the run begins (run_begin: NQ_EBUSY while another is in progress). */
+static int count_begin(nq_solver *s, nq_result *out)
+{
+    int rc = memory_fits(s, out);
+
+    return rc == NQ_OK ? run_begin(s, out) : rc;
+}
+
 int nq_count(nq_solver *s, const nq_hooks *hooks, nq_result *out)
 {
     int rc;
 
     if (!s || !out)
         return NQ_EINVAL;
-    rc = memory_fits(s, out);
-    if (rc != NQ_OK)
-        return rc;
-    rc = run_begin(s, out);
+    rc = count_begin(s, out);
     if (rc != NQ_OK)
         return rc;
     rc = count_running(s, hooks, out);
@@ -418,10 +424,7 @@ int nq_count_tasks(nq_solver *s, const uint64_t *ids, size_t n_ids, const nq_hoo
     /* ids name tasks of the whole set: a slice's solver would make another one */
     if (!s || !out || (n_ids && !ids) || s->s.slice_count)
         return NQ_EINVAL;
-    rc = memory_fits(s, out);
-    if (rc != NQ_OK)
-        return rc;
-    rc = run_begin(s, out);
+    rc = count_begin(s, out);
     if (rc != NQ_OK)
         return rc;
     /* The ids are checked against a count made inside the run, where a cancel ends it. */
@@ -442,11 +445,10 @@ void nq_default_estimate_options(nq_estimate_options *o)
 {
     if (!o)
         return;
-    memset(o, 0, sizeof(*o));
-    o->seconds = 10;
-    /* the run-to-run spread of a count's CPU time on the shared development machines
-     * (a coefficient of variation of 8%, join n = 17 on an AMD Zen 5): docs/estimate.md */
-    o->timing_error = 0.08;
+    /* timing_error: the run-to-run spread of a count's CPU time on the shared development
+     * machines (a coefficient of variation of 8%, join n = 17 on an AMD Zen 5):
+     * docs/estimate.md */
+    *o = (nq_estimate_options){.seconds = 10, .timing_error = 0.08};
 }
 
 static int check_estimate_options(const nq_estimate_options *o)
