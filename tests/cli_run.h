@@ -91,7 +91,7 @@ static inline void cli_run(cli_out *o, const char *const *args)
     unlink(err_path);
 }
 
-/* The bound on a stop (tests/test_stops.c, test_mpi.c), from the signal to the exit: a
+/* The bound on a stop (cli/test_stops.c, mpi/test_mpi.c), from the signal to the exit: a
  * second, as the tool promises; under AddressSanitizer (scripts/sanitize), whose checks
  * make the last chunk of a journal's read take about a second on their own, three: that
  * pass is for memory errors, the plain suite for the time. */
