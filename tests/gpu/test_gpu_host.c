@@ -8,6 +8,7 @@
 
 #include "cli_run.h"
 #include "config.h"
+#include "engine_check_settings.h"
 #include "engines/d4.h"
 #include "gpu/gpu_expand.h"
 #include "gpu/gpu_plan.h"
@@ -789,15 +790,11 @@ Test(unit, engine_failures_with_small_chunks)
 
 Test(unit, engine_name_and_build)
 {
-    nq_settings s;
+    nq_settings s = engine_check_settings(10, NQ_ENGINE_CUDA, 0);
     nq_solver *sv = NULL;
     nq_result r;
     int rc;
 
-    nq_default_settings(&s);
-    s.n = 10;
-    s.engine = NQ_ENGINE_CUDA;
-    s.pin_threads = 0;
     if (!NQ_HAVE_CUDA) {
         cr_assert_eq(nq_engine_from_name("cuda"), NQ_EUNSUPPORTED);
         cr_assert_eq(nq_create_solver(&sv, &s), NQ_EUNSUPPORTED);

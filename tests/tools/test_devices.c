@@ -8,42 +8,49 @@
 #include "tools/count_opts.h"
 #include "tools/devices.h"
 
+/* The variables, in the order of their nq_gpu_settings members. */
+static const char *const names[] = {"NQ_CUDA_SUBTASKS", "NQ_CUDA_CHUNKS", "NQ_CUDA_CHUNK_SUBS",
+                                    "NQ_CUDA_BLOCKS_PER_SM", "NQ_CUDA_CARVEOUT"};
+#define N_NAMES (sizeof(names) / sizeof(names[0]))
+
 static void unset_all(void)
 {
-    static const char *const names[] = {"NQ_CUDA_SUBTASKS", "NQ_CUDA_CHUNKS", "NQ_CUDA_CHUNK_SUBS",
-                                        "NQ_CUDA_BLOCKS_PER_SM", "NQ_CUDA_CARVEOUT"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    for (size_t i = 0; i < N_NAMES; i++)
         unsetenv(names[i]);
 }
 
 Test(unit, tuning_comes_from_the_environment)
 {
-    nq_gpu_settings g;
+    /* Each row sets every variable (NULL: unset) and says what devices_env reads. */
+    static const struct {
+        const char *value[N_NAMES];
+        uint64_t want[N_NAMES];
+    } cases[] = {
+        {{NULL, NULL, NULL, NULL, NULL}, {0, 0, 0, 0, 0}},
+        {{"1000000", "64", "40", "4", "100"}, {1000000, 64, 40, 4, 100}},
+        /* counts strictly (trailing text, empty or 0: the built-in value), the device
+         * figures as atoi does */
+        {{"12x", "", "0", "3x", "100"}, {0, 0, 0, 3, 100}},
+    };
 
-    unset_all();
-    devices_env(&g);
-    cr_expect(g.subtasks == 0 && g.chunks == 0 && g.chunk_subtasks == 0 && g.blocks_per_sm == 0 &&
-              g.carveout == 0);
-    setenv("NQ_CUDA_SUBTASKS", "1000000", 1);
-    setenv("NQ_CUDA_CHUNKS", "64", 1);
-    setenv("NQ_CUDA_CHUNK_SUBS", "40", 1);
-    setenv("NQ_CUDA_BLOCKS_PER_SM", "4", 1);
-    setenv("NQ_CUDA_CARVEOUT", "100", 1);
-    devices_env(&g);
-    cr_expect_eq(g.subtasks, 1000000);
-    cr_expect_eq(g.chunks, 64);
-    cr_expect_eq(g.chunk_subtasks, 40);
-    cr_expect_eq(g.blocks_per_sm, 4);
-    cr_expect_eq(g.carveout, 100);
-    setenv("NQ_CUDA_SUBTASKS", "12x", 1);
-    setenv("NQ_CUDA_CHUNKS", "", 1);
-    setenv("NQ_CUDA_CHUNK_SUBS", "0", 1);
-    setenv("NQ_CUDA_BLOCKS_PER_SM", "3x", 1);
-    devices_env(&g);
-    cr_expect_eq(g.subtasks, 0);
-    cr_expect_eq(g.chunks, 0);
-    cr_expect_eq(g.chunk_subtasks, 0);
-    cr_expect_eq(g.blocks_per_sm, 3);
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        nq_gpu_settings g;
+        uint64_t got[N_NAMES];
+        for (size_t i = 0; i < N_NAMES; i++)
+            if (cases[c].value[i])
+                setenv(names[i], cases[c].value[i], 1);
+            else
+                unsetenv(names[i]);
+        devices_env(&g);
+        got[0] = g.subtasks;
+        got[1] = g.chunks;
+        got[2] = g.chunk_subtasks;
+        got[3] = (uint64_t)g.blocks_per_sm;
+        got[4] = (uint64_t)g.carveout;
+        for (size_t i = 0; i < N_NAMES; i++)
+            cr_expect_eq(got[i], cases[c].want[i], "case %zu: %s=%s", c, names[i],
+                         cases[c].value[i] ? cases[c].value[i] : "(unset)");
+    }
     unset_all();
 }
 
