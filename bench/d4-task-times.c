@@ -4,7 +4,7 @@
  * thread alone, REPEAT times (default 1) in rounds over all tasks, and the least thread
  * CPU time of the rounds is kept: other users' load adds to wall time and to some rounds,
  * rarely to the best one. The estimates are the partial placements after the first k
- * inner rows (k = 1..4), counted by engine_expand of src/gpu/engine.c with the pruning
+ * inner rows (k = 1..4), counted by gpu_expand of src/gpu/gpu_expand.c with the pruning
  * the search itself applies; the time to compute each for all tasks goes in a comment.
  * Built by the bench/d4-task-times script. */
 #define _GNU_SOURCE
@@ -14,7 +14,8 @@
 #include <time.h>
 
 #include "engines/d4.h"
-#include "gpu/engine.h"
+#include "gpu/gpu_expand.h"
+#include "gpu/gpu_plan.h"
 #include "nqueens/nqueens.h"
 
 enum { MAX_ROWS = 4 };
@@ -78,8 +79,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < ts.n; i++) {
             const task *t = &ts.at[i];
             search_plan p;
-            engine_plan_build(n, t, &p);
-            est[k][i] = engine_expand(&p, 0, k, NULL, NULL);
+            gpu_plan_build(n, t, &p);
+            est[k][i] = gpu_expand(&p, 0, k, NULL, NULL);
         }
         est_seconds[k] = seconds(CLOCK_MONOTONIC) - t0;
     }
@@ -112,7 +113,7 @@ int main(int argc, char **argv)
     printf("# d4 task times, n=%d, %zu tasks, best thread CPU time of %d round(s); total %llu, "
            "unique %llu (OEIS ok); %.2f s wall for the rounds\n",
            n, ts.n, repeat, (unsigned long long)total, (unsigned long long)unique, run_seconds);
-    printf("# estimate time for all tasks (plan + engine_expand), ms:");
+    printf("# estimate time for all tasks (plan + gpu_expand), ms:");
     for (int k = 1; k <= MAX_ROWS; k++)
         printf(" rows%d %.3f", k, est_seconds[k] * 1e3);
     printf("\n");

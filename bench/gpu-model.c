@@ -15,7 +15,8 @@
 #include <stdlib.h>
 
 #include "engines/d4.h"
-#include "gpu/engine.h"
+#include "gpu/gpu_expand.h"
+#include "gpu/gpu_plan.h"
 #include "nqueens/nqueens.h"
 
 typedef struct growing {
@@ -104,15 +105,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench/gpu-model N [ROWS] (N 4..20)\n");
         return 2;
     }
-    rows = argc > 2 ? atoi(argv[2]) : engine_auto_rows(n, 1, NULL);
+    rows = argc > 2 ? atoi(argv[2]) : gpu_plan_auto_rows(n, 1, NULL);
     d4_enumerate(n, keep_task, &tasks);
     plans = calloc(tasks.n, sizeof(*plans));
     if (!plans)
         return 1;
     for (size_t i = 0; i < tasks.n; i++) {
         const task *t = (const task *)tasks.at + i;
-        engine_plan_build(n, t, &plans[i]);
-        engine_expand(&plans[i], (uint32_t)i, rows, keep_sub, &subs);
+        gpu_plan_build(n, t, &plans[i]);
+        gpu_expand(&plans[i], (uint32_t)i, rows, keep_sub, &subs);
     }
     for (int live = 1; live;) {
         int grab = 0, back = 0;

@@ -7,7 +7,7 @@
 #include "core/cpu.h"
 #include "engine_table.h"
 
-/* In enum nq_engine order: the enum value is the index (tests/test_engine.c checks). */
+/* In enum nq_engine order: the enum value is the index (tests/lib/test_engine_table.c checks). */
 #define ENGINE_ROWS(X) X(prefix) X(d4) X(cuda) X(join)
 
 #define ENGINE_DECLARE(name) extern const engine_desc engine_##name;

@@ -91,7 +91,7 @@ static inline void cli_run(cli_out *o, const char *const *args)
     unlink(err_path);
 }
 
-/* The bound on a stop (tests/test_stops.c, test_mpi.c), from the signal to the exit: a
+/* The bound on a stop (cli/test_stops.c, mpi/test_mpi.c), from the signal to the exit: a
  * second, as the tool promises; under AddressSanitizer (scripts/sanitize), whose checks
  * make the last chunk of a journal's read take about a second on their own, three: that
  * pass is for memory errors, the plain suite for the time. */
@@ -108,6 +108,29 @@ static inline int count_lines(const char *s)
         k += *s == '\n';
     return k;
 }
+
+/* The tool's rule for bad input, run on args: exit 2, one line on stderr, nothing on
+ * stdout. A failure names the words. Returns what the run printed, for a test that looks
+ * at the line (valid until the next call). */
+static inline const cli_out *cli_expect_usage_error(const char *const *args)
+{
+    static cli_out o;
+    char words[512] = "";
+
+    for (size_t i = 0, k = 0; args[i] && k < sizeof(words); i++)
+        k += (size_t)snprintf(words + k, sizeof(words) - k, "%s'%s'", i ? " " : "", args[i]);
+    cli_run(&o, args);
+    cr_expect_eq(o.status, 2, "%s: exit %d (stderr: %s)", words, o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s: one line on stderr, got: %s", words, o.err);
+    cr_expect_str_eq(o.out, "", "%s: nothing on stdout", words);
+    return &o;
+}
+
+/* cli_expect_usage_error on each row of cases, a table of argument lists
+ * (const char *const cases[][W], each row NULL-terminated). */
+#define cli_expect_usage_errors(cases)                                                             \
+    for (size_t cli_row_ = 0; cli_row_ < sizeof(cases) / sizeof((cases)[0]); cli_row_++)           \
+    cli_expect_usage_error((cases)[cli_row_])
 
 /* What bash reads back from word: printf %s WORD, run by bash itself. */
 static inline size_t cli_shell_reads(const char *word, char *got, size_t size)

@@ -1,11 +1,12 @@
 /* Test helper: the tests' one solver factory and one count through the public API, each
  * on one vector path, so that an engine with several is checked on every one this CPU
- * runs (engine_check_next_simd). */
+ * runs (engine_check_next_simd); the settings they start from are engine_check_settings.h's. */
 #ifndef NQ_TEST_ENGINE_CHECK_H
 #define NQ_TEST_ENGINE_CHECK_H
 
 #include <criterion/criterion.h>
 
+#include "engine_check_settings.h"
 #include "nqueens/nqueens.h"
 
 /* The next vector path after simd that this CPU runs, narrowest first, or NQ_SIMD_AUTO
@@ -16,21 +17,6 @@ static inline int engine_check_next_simd(int simd)
         if (nq_simd_usable(p))
             return p;
     return NQ_SIMD_AUTO;
-}
-
-/* The settings every test starts from: board n with engine on threads workers (0: every
- * CPU), unpinned (a test shares the machine), the rest the defaults; a test sets what
- * else it tries (prefix rows, a vector path, a slice) before engine_check_create. */
-static inline nq_settings engine_check_settings(int n, int engine, int threads)
-{
-    nq_settings s;
-
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = threads;
-    s.pin_threads = 0;
-    return s;
 }
 
 /* The one solver factory of the tests: a solver for s, checked to have been made. */

@@ -5,6 +5,7 @@
 #ifndef NQ_TEST_SCRATCH_H
 #define NQ_TEST_SCRATCH_H
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,23 @@ static inline int scratch_name(char *path, size_t size, const char *what)
         return -1;
     close(fd);
     return unlink(path);
+}
+
+/* Removes the journal at path and what its writer may leave beside it: "<path>.tmp", and
+ * the "<path>.tmp-*" that a kill -9 leaves while a new journal is being created. */
+static inline void scratch_remove_journal(const char *path)
+{
+    char tmp[SCRATCH_PATH_LONGER];
+    glob_t g;
+
+    unlink(path);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    unlink(tmp);
+    snprintf(tmp, sizeof(tmp), "%s.tmp-*", path);
+    if (glob(tmp, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
 }
 
 /* The same file spelled another way: "<folder>/./<name>". 0, or -1 when it does not fit. */

@@ -36,7 +36,8 @@ rc=$?
 rm -f "$out"
 
 # Every C test's temporary file comes from scratch.h, so that it lands in the folder.
-stray=$(grep -nE 'mkstemp|mkdtemp|tmpfile *\(|"/tmp/nq-' "$tests"/*.c "$tests"/*.h | grep -v '^[^:]*/scratch\.h:')
+stray=$(grep -rnE --include='*.c' --include='*.h' 'mkstemp|mkdtemp|tmpfile *\(|"/tmp/nq-' "$tests" |
+    grep -v '^[^:]*/scratch\.h:')
 [ -z "$stray" ] || fail "temporary files made outside scratch.h:
 $stray"
 

@@ -3,8 +3,8 @@
  * overlaps the start of the next. The CUDA backend (device.cu) is one; the tests plug in
  * a CPU one that runs the same search code, so the whole host side is checked without a
  * GPU. Every function returns NQ_OK or a negative NQ_E* status. */
-#ifndef NQ_CUDA_BACKEND_H
-#define NQ_CUDA_BACKEND_H
+#ifndef NQ_GPU_BACKEND_H
+#define NQ_GPU_BACKEND_H
 
 #include <stdint.h>
 
@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-typedef struct engine_backend {
+typedef struct gpu_backend {
     void *user;
     /* Devices this backend can use (>= 1), or NQ_ENODEV when there is no device or no
      * driver. */
@@ -40,9 +40,9 @@ typedef struct engine_backend {
     int (*wait)(void *handle, int slot, int (*stop)(void *arg), void *arg, uint64_t *done);
     /* Releases the device; the handle is gone. Safe after any failure above. */
     void (*close)(void *handle);
-} engine_backend;
+} gpu_backend;
 
-extern const engine_backend device_backend;
+extern const gpu_backend gpu_cuda_backend;
 
 #ifdef __cplusplus
 }

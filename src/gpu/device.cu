@@ -279,5 +279,5 @@ static int device_wait(void *handle, int slot, int (*stop)(void *arg), void *arg
 
 #undef CHECK
 
-extern "C" const engine_backend device_backend = {
+extern "C" const gpu_backend gpu_cuda_backend = {
     NULL, device_count, device_open, device_start, device_submit, device_wait, device_close};

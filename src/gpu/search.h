@@ -18,7 +18,7 @@
  * (1, or 2 and 3 where the left or right queen's row is skipped), and the rows from each
  * down to row n-1, for the look-ahead to the bottom row. The d4 engine's plan
  * (d4_plan_build) in a form the device copies and reads with few loads; the host makes
- * it with engine_plan_build (engine.h). */
+ * it with gpu_plan_build (gpu_plan.h). */
 typedef struct search_plan {
     /* What a step from depth d reads, in one 8-byte load: free[d + 1] in bits 0-31,
      * shift[d] in bits 32-39, to_last[d + 1] in bits 40-47. */

@@ -3,7 +3,8 @@
  * task_done calls is one task's. Prints "id,cost,seconds" CSV, then on stderr the
  * correlation, the share of the run that computing every cost took, and the CPU time
  * per slice the cost cut would give for M slices.
- *   cost_fit ENGINE N [M] > tasks.csv */
+ *   ninja -C build bench/bench-cost-fit
+ *   build/bench/bench-cost-fit ENGINE N [M] > tasks.csv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

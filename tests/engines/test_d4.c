@@ -1,4 +1,4 @@
-/* The d4 engine (its totals and unique counts against OEIS: test_oeis.c): agreement
+/* The d4 engine (its totals and unique counts against OEIS: lib/test_oeis.c): agreement
  * with the prefix engine, and the canonical test, weights and symmetric completions checked against
  * the reference engine's solutions (tests/reference.c, an independent engine). */
 #include <criterion/criterion.h>

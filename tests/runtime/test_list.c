@@ -172,20 +172,6 @@ static void run_tool(run_out *o, const char *const *args)
     unlink(err_path);
 }
 
-static void run_free(run_out *o)
-{
-    free(o->out);
-    free(o->err);
-}
-
-static int lines_in(const char *s)
-{
-    int k = 0;
-    for (; *s; s++)
-        k += *s == '\n';
-    return k;
-}
-
 /* Run `list n --format f --threads t [--limit k] [option]` and return its stdout (to
  * free); its stderr goes to *err (to free), or must be empty when err is NULL. */
 static char *list_output_with(int n, const char *format, int threads, uint64_t limit,
@@ -242,7 +228,7 @@ Test(unit, list_formats_match_hand_checked_files)
             snprintf(path, sizeof(path), "%s/list-%d.%s.txt", NQ_TEST_DATA_DIR, n, formats[f]);
             want = read_file(path);
             if (strcmp(formats[f], "columns") == 0)
-                cr_expect_eq((uint64_t)lines_in(want), oeis_value("A000170", n), "%s", path);
+                cr_expect_eq((uint64_t)count_lines(want), oeis_value("A000170", n), "%s", path);
             for (int threads = 1; threads <= 3; threads += 2) {
                 got = list_output(n, formats[f], threads, 0);
                 cr_expect_str_eq(got, want, "list %d --format %s --threads %d differs from %s", n,
@@ -330,7 +316,7 @@ Test(unit, list_unique_matches_brute_force_every_format)
             reference_text_of(&want, n, formats[f], 0, 1);
             cr_expect_str_eq(got, want.s, "list %d --unique --format %s", n, formats[f]);
             if (strcmp(formats[f], "columns") == 0)
-                cr_expect_eq((uint64_t)lines_in(got), oeis_value("A002562", n),
+                cr_expect_eq((uint64_t)count_lines(got), oeis_value("A002562", n),
                              "list %d --unique: one line per class", n);
             free(got);
             text_free(&want);
@@ -354,7 +340,7 @@ Test(unit, list_unique_limit_and_thread_counts)
     char *one = list_output_with(11, "columns", 1, 0, "--unique", NULL);
     char *many = list_output_with(11, "columns", 3, 0, "--unique", NULL);
     cr_expect_str_eq(one, many, "list 11 --unique: 1 and 3 threads differ");
-    cr_expect_eq((uint64_t)lines_in(one), oeis_value("A002562", 11));
+    cr_expect_eq((uint64_t)count_lines(one), oeis_value("A002562", 11));
     free(one);
     free(many);
 }
@@ -389,14 +375,7 @@ Test(unit, list_bad_input_exit_2)
         {"list", "8", "--progress=", NULL},
         {"list", "8", "--no-progress=1", NULL},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        run_out o;
-        run_tool(&o, cases[i]);
-        cr_expect_eq(o.status, 2, "case %zu: exit %d (stderr: %s)", i, o.status, o.err);
-        cr_expect_eq(lines_in(o.err), 1, "case %zu: one line on stderr, got: %s", i, o.err);
-        cr_expect_str_eq(o.out, "", "case %zu: nothing on stdout", i);
-        run_free(&o);
-    }
+    cli_expect_usage_errors(cases);
 }
 
 /* Progress goes to stderr only: stdout is the same bytes as the reference's in every
@@ -659,7 +638,7 @@ Test(unit, list_progress_json_n12)
     nq_result r;
     char *err, *got = list_output_with(12, "columns", 2, 0, "--progress=json", &err);
 
-    cr_expect_eq((uint64_t)lines_in(got), oeis_value("A000170", 12));
+    cr_expect_eq((uint64_t)count_lines(got), oeis_value("A000170", 12));
     expect_progress(err, 12, &last);
     cr_assert_eq(list_api(12, 2, 0, 0, &lib, &r), NQ_OK);
     cr_expect_eq(last.total, r.tasks, "the listing's tasks: %s", err);
@@ -795,7 +774,7 @@ Test(slow, list_matches_reference_n12_n13)
         text want;
         char *got = list_output(n, "columns", 2, 0);
         reference_text(&want, n, "columns", 0);
-        cr_expect_eq((uint64_t)lines_in(want.s), oeis_value("A000170", n));
+        cr_expect_eq((uint64_t)count_lines(want.s), oeis_value("A000170", n));
         cr_expect_str_eq(got, want.s, "list %d differs from the reference", n);
         free(got);
         text_free(&want);

@@ -1,4 +1,4 @@
-/* The join engine (its totals and unique counts against OEIS: test_oeis.c): each task's
+/* The join engine (its totals and unique counts against OEIS: lib/test_oeis.c): each task's
  * subtotal against a brute-force count of the solutions it stands for (tests/reference.c, an
  * independent engine), the disjoint-pair counter against the plain double loop, the half-board
  * makers against the scalar one, the symmetric solutions against the brute force, and a stopped run

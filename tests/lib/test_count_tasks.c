@@ -8,26 +8,7 @@
 #include "engine_check.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
-
-typedef struct collect {
-    uint64_t *sub;
-    atomic_uint calls;
-} collect;
-
-static int collect_done(void *user, uint64_t id, uint64_t subtotal)
-{
-    collect *c = user;
-    c->sub[id] = subtotal;
-    atomic_fetch_add(&c->calls, 1);
-    return 0;
-}
-
-static int collect_reuse(void *user, uint64_t id, uint64_t *subtotal)
-{
-    collect *c = user;
-    *subtotal = c->sub[id];
-    return 1;
-}
+#include "subtotals.h"
 
 static nq_solver *make(int n, int threads, int engine, nq_settings *s)
 {
@@ -44,13 +25,13 @@ static void check_parts(int n, int threads, int parts, int engine)
     nq_settings s;
     nq_solver *sv = make(n, threads, engine, &s);
     uint64_t n_tasks, *ids, sum = 0, unique = 0;
-    collect c = {0};
+    subtotals c;
     nq_result r;
-    nq_hooks h = {&c, NULL, collect_done};
+    nq_hooks h = subtotals_hooks(&c, 0);
 
     cr_assert_eq(nq_task_count(&s, &n_tasks), NQ_OK);
     ids = calloc(n_tasks, sizeof(*ids));
-    c.sub = calloc(n_tasks, sizeof(*c.sub));
+    cr_assert(ids && subtotals_init(&c, n_tasks) == 0);
     for (int p = 0; p < parts; p++) {
         size_t k = 0;
         for (uint64_t id = (uint64_t)p; id < n_tasks; id += (uint64_t)parts)
@@ -64,15 +45,16 @@ static void check_parts(int n, int threads, int parts, int engine)
     if (engine == NQ_ENGINE_D4) /* the classes add up over parts too */
         cr_expect_eq(unique, oeis_value("A002562", n), "n=%d parts=%d", n, parts);
     cr_expect_eq(atomic_load(&c.calls), n_tasks);
+    cr_expect_eq(atomic_load(&c.bad), 0, "every task once");
 
     /* Every subtotal known: a count that reuses them all runs nothing and gives the total. */
     atomic_store(&c.calls, 0);
-    h = (nq_hooks){&c, collect_reuse, collect_done};
+    h = subtotals_hooks(&c, 1);
     cr_assert_eq(nq_count(sv, &h, &r), NQ_OK);
     cr_expect_eq(r.total.lo, oeis_value("A000170", n));
     cr_expect_eq(atomic_load(&c.calls), 0);
     free(ids);
-    free(c.sub);
+    subtotals_free(&c);
     nq_destroy_solver(&sv);
 }
 

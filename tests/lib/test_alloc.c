@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "engine_check_settings.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
@@ -96,14 +97,9 @@ typedef int (*run_fn)(const nq_settings *s, long k, int *failed_one, int *whole)
  * NQ_ENOMEM. Returns how many runs failed so. */
 static int fail_each_allocation(run_fn run, int engine, int n, int threads)
 {
-    nq_settings s;
+    nq_settings s = engine_check_settings(n, engine, threads);
     int k;
 
-    nq_default_settings(&s);
-    s.n = n;
-    s.engine = engine;
-    s.n_threads = threads;
-    s.pin_threads = 0;
     for (k = 0; k < 100000; k++) {
         int failed_one, whole, rc = run(&s, k, &failed_one, &whole);
 

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_check_settings.h"
 #include "nqueens/nqueens.h"
+#include "subtotals.h"
 
 #ifndef NQ_OEIS_DIR
 #define NQ_OEIS_DIR ""
@@ -43,34 +45,16 @@ static int published(const char *seq, int n, uint64_t *out, const char **from)
     return v.hi ? -1 : 0;
 }
 
-typedef struct subs {
-    uint64_t *v;
-    uint64_t n;
-} subs;
-
-static int keep(void *user, uint64_t id, uint64_t subtotal)
+/* A count of board n with engine at rows inner rows (0: auto), each task's subtotal kept
+ * in s when s is not NULL. */
+static int count(int n, int engine, int rows, subtotals *s, nq_result *r)
 {
-    subs *s = user;
-    if (id >= s->n)
-        return 1;
-    s->v[id] = subtotal;
-    return 0;
-}
-
-static int count(int n, int engine, int rows, subs *s, nq_result *r)
-{
-    nq_settings st;
+    nq_settings st = engine_check_settings(n, engine, 0);
     nq_solver *sv;
-    nq_hooks h = {0};
+    nq_hooks h = s ? subtotals_hooks(s, 0) : (nq_hooks){0};
     int rc;
 
-    nq_default_settings(&st);
-    st.n = n;
-    st.engine = engine;
     st.prefix_rows = rows;
-    st.pin_threads = 0;
-    h.user = s;
-    h.task_done = keep;
     rc = nq_create_solver(&sv, &st);
     if (rc != NQ_OK)
         return rc;
@@ -82,20 +66,17 @@ static int count(int n, int engine, int rows, subs *s, nq_result *r)
 /* A stop in the middle of a run, as Ctrl-C makes one: the hook cancels the solver once
  * the first task is in, while a second chunk is still on the GPU. */
 typedef struct stopper {
+    subtotals kept;
     nq_solver *sv;
     const uint64_t *cpu;
-    uint64_t *v, n, recorded, wrong;
-    unsigned char *seen;
+    uint64_t recorded, wrong;
 } stopper;
 
 static int stop_keep(void *user, uint64_t id, uint64_t subtotal)
 {
     stopper *s = user;
-    if (id >= s->n || s->seen[id])
-        return 1;
-    s->seen[id] = 1;
-    s->v[id] = subtotal;
-    s->wrong += subtotal != s->cpu[id];
+    subtotals_done(&s->kept, id, subtotal);
+    s->wrong += id >= s->kept.n || subtotal != s->cpu[id];
     if (++s->recorded == 1)
         nq_solver_cancel(s->sv);
     return 0;
@@ -104,10 +85,7 @@ static int stop_keep(void *user, uint64_t id, uint64_t subtotal)
 static int stop_reuse(void *user, uint64_t id, uint64_t *subtotal)
 {
     stopper *s = user;
-    if (id >= s->n || !s->seen[id])
-        return 0;
-    *subtotal = s->v[id];
-    return 1;
+    return subtotals_reuse(&s->kept, id, subtotal);
 }
 
 /* Every task recorded before the stop carries the CPU's subtotal, and the run that
@@ -115,26 +93,17 @@ static int stop_reuse(void *user, uint64_t id, uint64_t *subtotal)
 static int check_stop(int n, const uint64_t *cpu, uint64_t n_tasks)
 {
     stopper s = {0};
-    nq_settings st;
-    nq_hooks h = {0};
+    nq_settings st = engine_check_settings(n, NQ_ENGINE_CUDA, 0);
+    nq_hooks h = {&s, stop_reuse, stop_keep};
     nq_result r;
     uint64_t want, want_u, first;
     const char *from;
     int rc, rc2, failed = 0;
 
     s.cpu = cpu;
-    s.n = n_tasks;
-    s.v = calloc(n_tasks, sizeof(uint64_t));
-    s.seen = calloc(n_tasks, 1);
-    if (!s.v || !s.seen || published("A000170", n, &want, &from) ||
+    if (subtotals_init(&s.kept, n_tasks) || published("A000170", n, &want, &from) ||
         published("A002562", n, &want_u, &from))
         return 1;
-    nq_default_settings(&st);
-    st.n = n;
-    st.engine = NQ_ENGINE_CUDA;
-    h.user = &s;
-    h.task_done = stop_keep;
-    h.reuse = stop_reuse;
     if (nq_create_solver(&s.sv, &st) != NQ_OK)
         return 1;
     rc = nq_count(s.sv, &h, &r);
@@ -144,8 +113,8 @@ static int check_stop(int n, const uint64_t *cpu, uint64_t n_tasks)
         return 1;
     rc2 = nq_count(s.sv, &h, &r);
     nq_destroy_solver(&s.sv);
-    if (rc != NQ_ECANCELED || rc2 != NQ_OK || s.wrong || s.recorded != n_tasks ||
-        r.total.lo != want || r.unique.lo != want_u) {
+    if (rc != NQ_ECANCELED || rc2 != NQ_OK || s.wrong || atomic_load(&s.kept.bad) ||
+        s.recorded != n_tasks || r.total.lo != want || r.unique.lo != want_u) {
         printf("FAIL n=%d stop: first run %s with %llu tasks, rerun %s, %llu wrong subtotals, "
                "total %llu (want %llu)\n",
                n, nq_strerror(rc), (unsigned long long)first, nq_strerror(rc2),
@@ -157,8 +126,7 @@ static int check_stop(int n, const uint64_t *cpu, uint64_t n_tasks)
                "CPU's; the rerun ends at %llu\n",
                n, (unsigned long long)first, (unsigned long long)n_tasks, (unsigned long long)want);
     }
-    free(s.v);
-    free(s.seen);
+    subtotals_free(&s.kept);
     return failed;
 }
 
@@ -201,27 +169,23 @@ int main(int argc, char **argv)
      * shallow ones that leave the GPU deep stacks. */
     for (int n = 12; n <= 15 && n <= max_n; n++) {
         static const int rows[] = {0, 1, 2, 4};
+        nq_settings st = engine_check_settings(n, NQ_ENGINE_D4, 0);
         nq_task_set ts;
-        nq_settings st;
-        subs cpu, gpu;
+        subtotals cpu, gpu;
 
-        nq_default_settings(&st);
-        st.n = n;
-        st.engine = NQ_ENGINE_D4;
         nq_task_set_describe(&st, &ts);
-        cpu.n = gpu.n = ts.tasks;
-        cpu.v = calloc(ts.tasks, sizeof(uint64_t));
-        gpu.v = calloc(ts.tasks, sizeof(uint64_t));
-        if (!cpu.v || !gpu.v || count(n, NQ_ENGINE_D4, 0, &cpu, &r) != NQ_OK) {
+        if (subtotals_init(&cpu, ts.tasks) || subtotals_init(&gpu, ts.tasks) ||
+            count(n, NQ_ENGINE_D4, 0, &cpu, &r) != NQ_OK) {
             printf("FAIL n=%d: the CPU d4 run failed\n", n);
             return 1;
         }
         for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-            uint64_t diff = 0;
-            memset(gpu.v, 0xff, ts.tasks * sizeof(uint64_t));
+            uint64_t diff;
+            subtotals_clear(&gpu);
             rc = count(n, NQ_ENGINE_CUDA, rows[k], &gpu, &r);
+            diff = (uint64_t)atomic_load(&gpu.bad); /* ids out of range or twice */
             for (uint64_t i = 0; i < ts.tasks; i++)
-                diff += cpu.v[i] != gpu.v[i];
+                diff += !gpu.seen[i] || cpu.value[i] != gpu.value[i];
             if (rc != NQ_OK || diff) {
                 printf("FAIL n=%d rows=%d: %s, %llu of %llu subtotals differ\n", n, rows[k],
                        nq_strerror(rc), (unsigned long long)diff, (unsigned long long)ts.tasks);
@@ -232,9 +196,9 @@ int main(int argc, char **argv)
             }
         }
         if (n == 15)
-            failed += check_stop(n, cpu.v, ts.tasks);
-        free(cpu.v);
-        free(gpu.v);
+            failed += check_stop(n, cpu.value, ts.tasks);
+        subtotals_free(&cpu);
+        subtotals_free(&gpu);
     }
     printf("cuda_device_check: %s\n", failed ? "FAILED" : "all passed");
     return failed ? 1 : 0;

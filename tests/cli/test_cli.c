@@ -18,15 +18,6 @@
 
 static cli_out o;
 
-static void expect_usage_error(const char *const *args)
-{
-    cli_run(&o, args);
-    cr_expect_eq(o.status, 2, "'%s %s' exit %d (stderr: %s)", args[0], args[1] ? args[1] : "",
-                 o.status, o.err);
-    cr_expect_eq(count_lines(o.err), 1, "one line on stderr, got: %s", o.err);
-    cr_expect_str_eq(o.out, "", "nothing on stdout");
-}
-
 Test(unit, cli_bad_arguments_exit_2)
 {
     const char *const cases[][7] = {
@@ -82,8 +73,7 @@ Test(unit, cli_bad_arguments_exit_2)
         {"count", "8", "--simd", NULL},
         {"verify", "5", "6", "--simd=sse", NULL},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-        expect_usage_error(cases[i]);
+    cli_expect_usage_errors(cases);
 }
 
 Test(unit, cli_count_prints_the_total_alone)
@@ -180,8 +170,8 @@ Test(unit, cli_unique_alone)
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A002562", 10));
     cr_expect_str_eq(o.out, want);
-    expect_usage_error(bad);
-    expect_usage_error(flag);
+    cli_expect_usage_error(bad);
+    cli_expect_usage_error(flag);
 }
 
 Test(unit, cli_json_carries_unique)
@@ -333,9 +323,9 @@ Test(unit, cli_simd_the_cpu_lacks_is_refused)
         const char *const args[] = {"count", "8", "--simd", nq_simd_name(p), NULL};
         if (nq_simd_usable(p))
             continue;
-        expect_usage_error(args);
-        cr_expect_not_null(strstr(o.err, nq_simd_built(p) ? "this CPU lacks it" : "not built"),
-                           "%s", o.err);
+        const cli_out *u = cli_expect_usage_error(args);
+        cr_expect_not_null(strstr(u->err, nq_simd_built(p) ? "this CPU lacks it" : "not built"),
+                           "%s", u->err);
         refused++;
     }
     if (!refused)
@@ -385,8 +375,9 @@ Test(unit, cli_messages_help_the_user)
         {{"count", "8", "--simd", "bogus", NULL}, "expected auto, avx512, avx2 or scalar"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        expect_usage_error(cases[i].args);
-        cr_expect_not_null(strstr(o.err, cases[i].says), "want '%s' in: %s", cases[i].says, o.err);
+        const cli_out *u = cli_expect_usage_error(cases[i].args);
+        cr_expect_not_null(strstr(u->err, cases[i].says), "want '%s' in: %s", cases[i].says,
+                           u->err);
     }
 }
 
@@ -833,9 +824,9 @@ Test(unit, cli_command_line_edges)
                                           {"help", "-h", NULL}};
 
     for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
-        expect_usage_error(errors[i].args);
-        cr_expect_not_null(strstr(o.err, errors[i].says), "want '%s' in: %s", errors[i].says,
-                           o.err);
+        const cli_out *u = cli_expect_usage_error(errors[i].args);
+        cr_expect_not_null(strstr(u->err, errors[i].says), "want '%s' in: %s", errors[i].says,
+                           u->err);
     }
     for (size_t i = 0; i < sizeof(version) / sizeof(version[0]); i++) {
         cli_run(&o, version[i]);

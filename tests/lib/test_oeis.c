@@ -3,7 +3,8 @@
  * and 17 in the slow suite), on several thread counts, on each vector path this CPU runs
  * and, for an engine that takes them, at two prefix depths. The engines come from the
  * public table (nq_engine_describe), so that a new one is checked without a line here;
- * the GPU engine's counts need a device (test_cuda_search.c). */
+ * the GPU engine's counts need a device (gpu/cuda_device_check.c; gpu/test_gpu_host.c
+ * checks its host side on the CPU). */
 #include <criterion/criterion.h>
 
 #include "engine_check.h"

@@ -1,6 +1,6 @@
 /* The GPU engine without a GPU: the search of src/gpu/search.h (the code the kernel
  * runs) against the d4 engine task by task and against OEIS, walks interleaved in one
- * strided stack as a warp runs them, and the whole host side (engine_run: expansion,
+ * strided stack as a warp runs them, and the whole host side (gpu_run: expansion,
  * chunks, devices, hooks, reduction) driven through a CPU backend. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -8,8 +8,12 @@
 
 #include "cli_run.h"
 #include "config.h"
+#include "engine_check_settings.h"
 #include "engines/d4.h"
-#include "gpu/engine.h"
+#include "gpu/gpu_expand.h"
+#include "gpu/gpu_plan.h"
+#include "gpu/gpu_ring.h"
+#include "gpu/gpu_run.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
@@ -55,10 +59,10 @@ static uint64_t complete_by_subs(int n, const task *t, int rows, sub_list *subs)
     uint32_t stack[4 * 32];
     uint64_t sum = 0;
 
-    engine_plan_build(n, t, &p);
+    gpu_plan_build(n, t, &p);
     subs->n = 0;
-    cr_assert_eq(engine_expand(&p, 7, rows, keep_sub, subs), subs->n);
-    cr_assert_eq(engine_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
+    cr_assert_eq(gpu_expand(&p, 7, rows, keep_sub, subs), subs->n);
+    cr_assert_eq(gpu_expand(&p, 7, rows, NULL, NULL), subs->n, "counting = emitting");
     for (uint64_t i = 0; i < subs->n; i++) {
         cr_assert_eq(subs->s[i].plan_depth >> 5, 7);
         sum += search_count(&p, &subs->s[i], stack, 1);
@@ -108,11 +112,11 @@ Test(unit, walks_stay_within_their_stack_levels)
         int most = 0;
         for (uint64_t i = 0; i < l->n; i++) {
             search_plan p;
-            engine_plan_build(n, &l->t[i], &p);
+            gpu_plan_build(n, &l->t[i], &p);
             for (int rows = 0; rows <= 4; rows++) {
                 uint64_t sum = 0;
                 subs->n = 0;
-                engine_expand(&p, 0, rows, keep_sub, subs);
+                gpu_expand(&p, 0, rows, keep_sub, subs);
                 for (uint64_t j = 0; j < subs->n; j++) {
                     const search_sub *s = &subs->s[j];
                     int d0 = (int)(s->plan_depth & 31), limit = search_levels(&p, d0);
@@ -162,8 +166,8 @@ Test(unit, interleaved_walks_share_one_strided_stack)
         cr_assert_not_null(plans);
         subs->n = 0;
         for (uint64_t i = 0; i < l->n; i++) {
-            engine_plan_build(n, &l->t[i], &plans[i]);
-            engine_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
+            gpu_plan_build(n, &l->t[i], &plans[i]);
+            gpu_expand(&plans[i], (uint32_t)i, 2, keep_sub, subs);
         }
         while (live) {
             live = 0;
@@ -189,7 +193,7 @@ Test(unit, interleaved_walks_share_one_strided_stack)
     free(subs);
 }
 
-/* ---- engine_run through a CPU backend ---------------------------------------------- */
+/* ---- gpu_run through a CPU backend ---------------------------------------------- */
 
 /* The chunk cap of the runs below (nq_gpu_settings.chunk_subtasks; 0: the built-in one),
  * which a test sets before it runs the engine. */
@@ -206,11 +210,11 @@ typedef struct cpu_backend {
     atomic_ullong subs_run;
     atomic_int used[8];
     /* The sub-task buffers submitted: the distinct ones of the run, and those in flight
-     * by device and slot; engine_run's ring bounds both. */
+     * by device and slot; gpu_run's ring bounds both. */
     atomic_uintptr_t bufs[64], in_flight[8][2];
     atomic_int n_bufs;
     /* What the engine did wrong, found in its device threads (an assertion there would
-     * not fail the test cleanly) and checked by backend_clean after engine_run. */
+     * not fail the test cleanly) and checked by backend_clean after gpu_run. */
     atomic_int violations;
     const char *first_violation;
 } cpu_backend;
@@ -229,7 +233,7 @@ static int backend_bad(cpu_backend *b, const char *what)
             return backend_bad(b, what);                                                           \
     } while (0)
 
-/* After engine_run has joined its device threads: the backend saw no broken rule. */
+/* After gpu_run has joined its device threads: the backend saw no broken rule. */
 static void backend_clean(const cpu_backend *b)
 {
     cr_expect_eq(atomic_load(&b->violations), 0, "the engine broke a backend rule: %s",
@@ -365,11 +369,11 @@ static void cpu_close(void *handle)
     free(d);
 }
 
-static engine_backend backend_of(cpu_backend *b, int devices)
+static gpu_backend backend_of(cpu_backend *b, int devices)
 {
     memset(b, 0, sizeof(*b));
     b->devices = devices;
-    return (engine_backend){b, cpu_devices, cpu_open, cpu_start, cpu_submit, cpu_wait, cpu_close};
+    return (gpu_backend){b, cpu_devices, cpu_open, cpu_start, cpu_submit, cpu_wait, cpu_close};
 }
 
 typedef struct recorder {
@@ -440,32 +444,32 @@ static int run_engine(int n, int devices, uint64_t mask, int rows, const nq_hook
                       cpu_backend *b, nq_result *out)
 {
     run_state ps;
-    engine_backend be = backend_of(b, devices);
-    engine_job job = {n, mask, rows, h, &ps, {.chunk_subtasks = chunk_cap}};
+    gpu_backend be = backend_of(b, devices);
+    gpu_job job = {n, mask, rows, h, &ps, {.chunk_subtasks = chunk_cap}};
     int rc;
 
     cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
-    rc = engine_run(&job, &be, out);
+    rc = gpu_run(&job, &be, out);
     backend_clean(b);
     run_state_free(&ps);
     return rc;
 }
 
-/* engine_run at n = 11 on a backend that fails at its fail_at_call-th submit or at
+/* gpu_run at n = 11 on a backend that fails at its fail_at_call-th submit or at
  * open, with the solver cancelled from the start if cancel: the status it returns. */
 static int run_failing(cpu_backend *b, int devices, int fail_at_call, int fail_open, int cancel)
 {
     run_state ps;
     nq_result r;
-    engine_backend be = backend_of(b, devices);
-    engine_job job = {11, 0, 0, NULL, &ps, {.chunk_subtasks = chunk_cap}};
+    gpu_backend be = backend_of(b, devices);
+    gpu_job job = {11, 0, 0, NULL, &ps, {.chunk_subtasks = chunk_cap}};
     int rc;
 
     b->fail_at_call = fail_at_call;
     b->fail_open = fail_open;
     cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     atomic_store(&ps.cancel, cancel);
-    rc = engine_run(&job, &be, &r);
+    rc = gpu_run(&job, &be, &r);
     backend_clean(b);
     run_state_free(&ps);
     return rc;
@@ -516,7 +520,7 @@ Test(unit, engine_totals_and_unique_match_oeis)
             }
 }
 
-/* Per-task subtotals through engine_run on 1..max_devices devices equal the d4
+/* Per-task subtotals through gpu_run on 1..max_devices devices equal the d4
  * engine's, n = 12..14, and the run used no more buffers than the ring holds. */
 static void subtotals_match_d4(int max_devices)
 {
@@ -538,7 +542,7 @@ static void subtotals_match_d4(int max_devices)
             /* several devices share the chunks: each takes some when there are enough */
             if (devices > 1)
                 cr_assert_gt(atomic_load(&b.calls), 1);
-            cr_assert_leq(atomic_load(&b.n_bufs), engine_ring_size(devices));
+            cr_assert_leq(atomic_load(&b.n_bufs), gpu_ring_size(devices));
             recorder_free(&rec);
         }
         free(want);
@@ -621,8 +625,8 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     recorder rec;
     nq_hooks h = {0};
     run_state ps;
-    engine_backend be = backend_of(&b, 2);
-    engine_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
+    gpu_backend be = backend_of(&b, 2);
+    gpu_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
 
     for (uint64_t i = 3; i < n_tasks && n_ids < 64; i += 7) {
         ids[n_ids++] = i;
@@ -634,7 +638,7 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     cr_assert_eq(run_state_init(&ps, 1), NQ_OK);
     ps.only = ids;
     ps.n_only = n_ids;
-    cr_assert_eq(engine_run(&job, &be, &r), NQ_OK);
+    cr_assert_eq(gpu_run(&job, &be, &r), NQ_OK);
     backend_clean(&b);
     run_state_free(&ps);
     cr_assert_eq(r.tasks, n_ids);
@@ -677,8 +681,8 @@ static void stop_and_resume(int n, int devices)
     recorder rec;
     nq_hooks h = {0};
     run_state ps;
-    engine_backend be;
-    engine_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
+    gpu_backend be;
+    gpu_job job = {n, 0, 2, &h, &ps, {.chunk_subtasks = chunk_cap}};
 
     cr_assert_eq(run_engine(n, 1, 0, 2, NULL, &b, &r), NQ_OK);
     all_subs = atomic_load(&b.subs_run);
@@ -689,7 +693,7 @@ static void stop_and_resume(int n, int devices)
     be = backend_of(&b, devices);
     b.cancel = &ps.cancel;
     b.stop_after = all_subs / 3; /* a third of the way, inside some chunk */
-    cr_assert_eq(engine_run(&job, &be, &r), NQ_ECANCELED, "devices=%d", devices);
+    cr_assert_eq(gpu_run(&job, &be, &r), NQ_ECANCELED, "devices=%d", devices);
     backend_clean(&b);
     run_state_free(&ps);
     for (uint64_t i = 0; i < n_tasks; i++)
@@ -742,7 +746,7 @@ Test(unit, engine_ring_holds_many_small_chunks)
             for (int devices = 1; devices <= 3; devices++) {
                 cpu_backend b;
                 nq_result r;
-                int ring = engine_ring_size(devices);
+                int ring = gpu_ring_size(devices);
                 cr_assert_eq(run_engine(n, devices, 0, 0, NULL, &b, &r), NQ_OK);
                 cr_assert_eq(r.total.lo, oeis_value("A000170", n), "n=%d devices=%d", n, devices);
                 cr_assert_eq(r.unique.lo, oeis_value("A002562", n), "n=%d devices=%d", n, devices);
@@ -786,15 +790,11 @@ Test(unit, engine_failures_with_small_chunks)
 
 Test(unit, engine_name_and_build)
 {
-    nq_settings s;
+    nq_settings s = engine_check_settings(10, NQ_ENGINE_CUDA, 0);
     nq_solver *sv = NULL;
     nq_result r;
     int rc;
 
-    nq_default_settings(&s);
-    s.n = 10;
-    s.engine = NQ_ENGINE_CUDA;
-    s.pin_threads = 0;
     if (!NQ_HAVE_CUDA) {
         cr_assert_eq(nq_engine_from_name("cuda"), NQ_EUNSUPPORTED);
         cr_assert_eq(nq_create_solver(&sv, &s), NQ_EUNSUPPORTED);

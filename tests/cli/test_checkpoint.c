@@ -3,13 +3,13 @@
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <criterion/criterion.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "cli_run.h"
+#include "engine_check_settings.h"
 #include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -26,18 +26,8 @@ static void make_paths(void)
 
 static void cleanup(void)
 {
-    char tmp[SCRATCH_PATH_LONGER];
-    glob_t g;
-    unlink(jpath);
+    scratch_remove_journal(jpath);
     unlink(spath);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", jpath);
-    unlink(tmp);
-    /* a kill -9 while a new journal is being created leaves its temporary file */
-    snprintf(tmp, sizeof(tmp), "%s.tmp-*", jpath);
-    if (glob(tmp, 0, NULL, &g) == 0)
-        for (size_t i = 0; i < g.gl_pathc; i++)
-            unlink(g.gl_pathv[i]);
-    globfree(&g);
 }
 
 static void sleep_ms(long ms)
@@ -514,12 +504,7 @@ Test(unit, bad_long_run_options_exit_2)
         {"count", "8", "--no-progress=1", NULL},
         {"count", "8", "--checkpoint", "/tmp/x", "--subtotals=/tmp/x", NULL},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cli_run(&o, cases[i]);
-        cr_expect_eq(o.status, 2, "case %zu: exit %d (%s)", i, o.status, o.err);
-        cr_expect_eq(count_lines(o.err), 1, "case %zu: %s", i, o.err);
-        cr_expect_str_eq(o.out, "", "case %zu", i);
-    }
+    cli_expect_usage_errors(cases);
 }
 
 Test(unit, unwritable_checkpoint_is_a_run_error)
@@ -868,13 +853,10 @@ Test(unit, concurrent_starts_one_runs)
     char err_path[STARTS][SCRATCH_PATH];
     int fe[STARTS];
     pid_t pid[STARTS];
-    nq_settings s;
+    nq_settings s = engine_check_settings(14, NQ_ENGINE_PREFIX, 1);
     nq_task_set ts;
 
-    nq_default_settings(&s);
-    s.n = 14;
-    s.engine = NQ_ENGINE_PREFIX;
-    s.prefix_rows = 3;
+    s.prefix_rows = 3; /* the task set of args */
     cr_assert_eq(nq_task_set_describe(&s, &ts), NQ_OK);
     for (int round = 0; round < ROUNDS; round++) {
         int fresh = 0;

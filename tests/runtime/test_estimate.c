@@ -412,14 +412,7 @@ Test(unit, estimate_cli_usage_errors)
         {"estimate", "8", "--devices", "0", NULL},
         {"estimate", "8", "9", NULL},
     };
-    static cli_out o;
-
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cli_run(&o, cases[i]);
-        cr_assert_eq(o.status, 2, "case %zu: exit %d, stderr %s", i, o.status, o.err);
-        cr_assert(one_line(o.err), "case %zu: one line: %s", i, o.err);
-        cr_assert_eq(o.out[0], '\0');
-    }
+    cli_expect_usage_errors(cases);
 }
 
 /* The task and subtotal columns of a --sample file. */

@@ -309,13 +309,7 @@ Test(unit, bench_cli_bad_arguments_exit_2)
         /* auto counts n = 28 with d4, which has no vector paths (issue 29) */
         {"bench", "-n", "28", "--simd", "scalar", NULL},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        cli_run(&o, cases[i]);
-        cr_expect_eq(o.status, 2, "%s %s: exit %d", cases[i][1], cases[i][2] ? cases[i][2] : "",
-                     o.status);
-        cr_expect_eq(count_lines(o.err), 1, "one line on stderr, got: %s", o.err);
-        cr_expect_str_eq(o.out, "");
-    }
+    cli_expect_usage_errors(cases);
 }
 
 /* One --simd applies to every engine of the list: the join rows say the path they ran

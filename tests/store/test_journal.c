@@ -4,7 +4,6 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 static char path[SCRATCH_PATH];
 
+/* The journal path of a test (its .init, or called where a test needs several). */
 static void make_path(void)
 {
     /* only the unique name is wanted: the journal creates the file */
@@ -28,17 +28,7 @@ static void make_path(void)
 
 static void cleanup(void)
 {
-    char tmp[SCRATCH_PATH_LONGER];
-    glob_t g;
-    unlink(path);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    unlink(tmp);
-    /* a kill -9 while a new journal is being created leaves its temporary file */
-    snprintf(tmp, sizeof(tmp), "%s.tmp-*", path);
-    if (glob(tmp, 0, NULL, &g) == 0)
-        for (size_t i = 0; i < g.gl_pathc; i++)
-            unlink(g.gl_pathv[i]);
-    globfree(&g);
+    scratch_remove_journal(path);
     journal_set_io(NULL, NULL);
 }
 
@@ -137,14 +127,13 @@ Test(unit, task_set_describe_and_apply, .fini = cleanup)
     cr_expect_eq(nq_task_set_apply(&bad, &s), NQ_EINVAL);
 }
 
-Test(unit, round_trip_and_peek, .fini = cleanup)
+Test(unit, round_trip_and_peek, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3), found;
     nq_journal *j;
     nq_journal_info info;
     uint64_t sub;
 
-    make_path();
     cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_EIO);
     cr_expect_eq(info.sys_errno, ENOENT);
     write_records(&ts, 20);
@@ -164,22 +153,20 @@ Test(unit, round_trip_and_peek, .fini = cleanup)
     cr_expect_eq(nq_journal_close(&j), NQ_OK);
 }
 
-Test(unit, empty_file_is_a_new_journal, .fini = cleanup)
+Test(unit, empty_file_is_a_new_journal, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(10, 2);
-    make_path();
     int fd = open(path, O_CREAT | O_WRONLY, 0644);
     close(fd);
     write_records(&ts, 3);
     cr_expect_eq(file_size(), JOURNAL_HEADER_SIZE + 3 * JOURNAL_RECORD_SIZE);
 }
 
-Test(unit, second_writer_is_refused, .fini = cleanup)
+Test(unit, second_writer_is_refused, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(10, 2);
     nq_journal *a, *b;
     nq_journal_info info;
-    make_path();
     cr_assert_eq(nq_journal_open(&a, path, &ts, 5, &info), NQ_OK);
     cr_expect_eq(nq_journal_open(&b, path, &ts, 5, &info), NQ_EIO);
     cr_expect_eq(info.sys_errno, EWOULDBLOCK);
@@ -246,14 +233,13 @@ Test(unit, resume_gives_the_exact_total, .fini = cleanup)
     }
 }
 
-Test(unit, torn_tail_is_cut_off, .fini = cleanup)
+Test(unit, torn_tail_is_cut_off, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3);
     nq_journal *j;
     nq_journal_info info;
     const off_t whole = JOURNAL_HEADER_SIZE + 10 * JOURNAL_RECORD_SIZE;
 
-    make_path();
     write_records(&ts, 10);
     /* A fragment shorter than a record. */
     poke(whole, "\x07\x00\x00\x00\x00\x00\x00\x00\x33", 9);
@@ -274,7 +260,7 @@ Test(unit, torn_tail_is_cut_off, .fini = cleanup)
 }
 
 /* nq_journal_read, merge's way in: checked in full, but never written, cut or made. */
-Test(unit, read_only_journal_changes_nothing, .fini = cleanup)
+Test(unit, read_only_journal_changes_nothing, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3), other = task_set_for(12, 2);
     nq_journal *j, *w;
@@ -282,7 +268,6 @@ Test(unit, read_only_journal_changes_nothing, .fini = cleanup)
     const off_t whole = JOURNAL_HEADER_SIZE + 10 * JOURNAL_RECORD_SIZE;
     uint64_t sub;
 
-    make_path();
     cr_expect_eq(nq_journal_read(&j, path, &ts, &info), NQ_EIO);
     cr_expect_eq(info.sys_errno, ENOENT);
     cr_expect_eq(access(path, F_OK), -1, "no journal is made");
@@ -373,13 +358,12 @@ Test(unit, damage_before_the_tail_is_an_error, .fini = cleanup)
     cr_expect_neq(strstr(info.detail, "not an nqueens journal"), NULL, "%s", info.detail);
 }
 
-Test(unit, foreign_header_is_refused, .fini = cleanup)
+Test(unit, foreign_header_is_refused, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3), other = task_set_for(12, 2);
     nq_journal *j = NULL;
     nq_journal_info info;
 
-    make_path();
     write_records(&ts, 4);
     cr_expect_eq(nq_journal_open(&j, path, &other, 5, &info), NQ_EMISMATCH);
     cr_expect(nq_task_set_equal(&info.found, &ts));
@@ -388,7 +372,7 @@ Test(unit, foreign_header_is_refused, .fini = cleanup)
     cr_expect_null(j);
 }
 
-Test(unit, newer_version_is_unsupported, .fini = cleanup)
+Test(unit, newer_version_is_unsupported, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3);
     unsigned char hdr[JOURNAL_HEADER_SIZE];
@@ -396,7 +380,6 @@ Test(unit, newer_version_is_unsupported, .fini = cleanup)
     nq_journal_info info;
     uint32_t crc;
 
-    make_path();
     journal_encode_header(&ts, (const unsigned char *)"0123456789abcdef", hdr);
     hdr[8] = JOURNAL_VERSION + 1;
     crc = journal_crc32(hdr, JOURNAL_HEADER_SIZE - 4);
@@ -407,7 +390,7 @@ Test(unit, newer_version_is_unsupported, .fini = cleanup)
 }
 
 /* A journal of format version 1 (no id, records not bound) is named as such. */
-Test(unit, version_1_is_named, .fini = cleanup)
+Test(unit, version_1_is_named, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3), found;
     unsigned char hdr[128] = "NQJOURNL";
@@ -415,7 +398,6 @@ Test(unit, version_1_is_named, .fini = cleanup)
     nq_journal_info info;
     uint32_t crc;
 
-    make_path();
     hdr[8] = 1;
     hdr[12] = 12;
     hdr[16] = (unsigned char)ts.tasks;
@@ -448,7 +430,7 @@ static void append_bound(uint64_t id, uint64_t sub, uint32_t kind)
     forge_write(path, -1, id, sub, kind);
 }
 
-Test(unit, duplicate_records, .fini = cleanup)
+Test(unit, duplicate_records, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3);
     nq_journal *j;
@@ -456,7 +438,6 @@ Test(unit, duplicate_records, .fini = cleanup)
 
     /* The same subtotal twice is harmless, counted once and written once (so that a
      * journal never holds more records than tasks: its size is bounded). */
-    make_path();
     cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
     cr_assert_eq(nq_journal_append(j, 3, 50), NQ_OK);
     cr_assert_eq(nq_journal_append(j, 4, 60), NQ_OK);
@@ -512,7 +493,7 @@ Test(unit, scattered_records_are_sorted_and_found, .fini = cleanup)
  * tail: one larger is refused from its size alone, before it is read into memory (a
  * 3 GiB file once took 3.1 GB and half a minute before it was refused). The largest
  * valid one still opens. */
-Test(unit, oversized_journal_is_refused_from_its_size, .fini = cleanup)
+Test(unit, oversized_journal_is_refused_from_its_size, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3);
     unsigned char torn[JOURNAL_RECORD_SIZE - 1] = {0};
@@ -520,7 +501,6 @@ Test(unit, oversized_journal_is_refused_from_its_size, .fini = cleanup)
     nq_journal_info info;
     off_t full;
 
-    make_path();
     cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
     for (uint64_t id = 0; id < ts.tasks; id++)
         cr_assert_eq(nq_journal_append(j, id, id + 1), NQ_OK);
@@ -543,14 +523,13 @@ Test(unit, oversized_journal_is_refused_from_its_size, .fini = cleanup)
 
 /* The library itself never writes such a contradiction: the append is refused, the
  * journal untouched, and it opens again. */
-Test(unit, append_refuses_a_contradiction, .fini = cleanup)
+Test(unit, append_refuses_a_contradiction, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3);
     nq_journal *j;
     nq_journal_info info;
     uint64_t sub;
 
-    make_path();
     cr_assert_eq(nq_journal_open(&j, path, &ts, 5, &info), NQ_OK);
     cr_assert_eq(nq_journal_append(j, 4, 60), NQ_OK);
     cr_expect_eq(nq_journal_append(j, 4, 61), NQ_ECORRUPT, "a second subtotal for task 4");
@@ -626,14 +605,13 @@ Test(unit, unknown_kind_is_named, .fini = cleanup)
 
 /* A link planted where a careless writer would put its temporary file: its target must
  * stay as it was, and nothing is left behind besides the journal. */
-Test(unit, planted_link_is_never_followed, .fini = cleanup)
+Test(unit, planted_link_is_never_followed, .init = make_path, .fini = cleanup)
 {
     char victim[SCRATCH_PATH_LONGER], link_path[SCRATCH_PATH_LONGER];
     unsigned char buf[16];
     nq_task_set ts = task_set_for(10, 2);
     int fd;
 
-    make_path();
     snprintf(victim, sizeof(victim), "%s.victim", path);
     fd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
@@ -653,7 +631,7 @@ Test(unit, planted_link_is_never_followed, .fini = cleanup)
 
 /* The journal's own path a symbolic link (to an empty file, which would otherwise be
  * taken as a new journal, or to nothing): refused, never written through (issue 22). */
-Test(unit, journal_path_that_is_a_link_is_refused, .fini = cleanup)
+Test(unit, journal_path_that_is_a_link_is_refused, .init = make_path, .fini = cleanup)
 {
     char target[SCRATCH_PATH_LONGER];
     nq_task_set ts = task_set_for(10, 2), found;
@@ -661,7 +639,6 @@ Test(unit, journal_path_that_is_a_link_is_refused, .fini = cleanup)
     nq_journal_info info;
     int fd;
 
-    make_path();
     snprintf(target, sizeof(target), "%s.target", path);
     fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     cr_assert(fd >= 0);
@@ -684,13 +661,12 @@ Test(unit, journal_path_that_is_a_link_is_refused, .fini = cleanup)
     unlink(target);
 }
 
-Test(unit, fifo_is_refused_at_once, .fini = cleanup, .timeout = 20)
+Test(unit, fifo_is_refused_at_once, .init = make_path, .fini = cleanup, .timeout = 20)
 {
     nq_task_set ts = task_set_for(10, 2), found;
     nq_journal *j = NULL;
     nq_journal_info info;
 
-    make_path();
     cr_assert_eq(mkfifo(path, 0644), 0);
     cr_expect_eq(nq_journal_peek(path, &found, &info), NQ_EIO);
     cr_expect_neq(strstr(info.detail, "not a regular file"), NULL, "%s", info.detail);
@@ -770,14 +746,13 @@ static int failing_fsync(int fd)
     return -1;
 }
 
-Test(unit, full_disk_stops_the_run_and_resume_recovers, .fini = cleanup)
+Test(unit, full_disk_stops_the_run_and_resume_recovers, .init = make_path, .fini = cleanup)
 {
     nq_result r;
     nq_journal *j;
     nq_task_set ts = task_set_for(12, 3);
     nq_journal_info info;
 
-    make_path();
     atomic_store(&room, JOURNAL_HEADER_SIZE + 30 * JOURNAL_RECORD_SIZE + 5);
     journal_set_io(full_disk_pwrite, NULL);
     cr_assert_eq(run_with_journal(12, 3, 2, -1, &r), NQ_ECALLBACK);
@@ -894,14 +869,13 @@ static void write_v2(const nq_task_set *ts, uint64_t k)
     }
 }
 
-Test(unit, version_2_is_read_and_resumed, .fini = cleanup)
+Test(unit, version_2_is_read_and_resumed, .init = make_path, .fini = cleanup)
 {
     nq_task_set ts = task_set_for(12, 3), found;
     nq_journal *j;
     nq_journal_info info;
     uint64_t sub;
 
-    make_path();
     write_v2(&ts, 5);
     cr_assert_eq(nq_journal_peek(path, &found, &info), NQ_OK, "%s", info.detail);
     cr_expect(nq_task_set_equal(&found, &ts));
