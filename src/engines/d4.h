@@ -68,7 +68,7 @@ extern const engine_desc engine_d4;
 /* Those members of an engine_desc initializer: the d4 task set, which the engines that
  * have them share (task_family). resolve fills prefix_rows as for the other engines
  * (prefix_resolve, prefix.h): d4 ignores it, the GPU engine places that many inner rows
- * per sub-task (a count left at 0 chooses them by engine_auto_rows). shared_init is the
+ * per sub-task (a count left at 0 chooses them by gpu_plan_auto_rows). shared_init is the
  * board the cost model reads (the GPU's runtime makes none). */
 #define D4_TASK_SET_MEMBERS                                                                        \
     .task_family = &engine_d4, .resolve = prefix_resolve, .params_format = d4_params_format,       \

@@ -5,7 +5,7 @@
  *   engines/dfs.c     the prefix kernel (uniform rows, five-row tail; plain below five)
  *   engines/d4tail.c  the d4 completion (a plan's rows, five-row tail; plain below eight)
  *   engines/lex.c     the listing (uniform rows, every solution's columns kept)
- *   gpu/engine.c      the GPU host's expansion of a plan's first rows into sub-tasks
+ *   gpu/gpu_expand.c  the GPU host's expansion of a plan's first rows into sub-tasks
  * The GPU walk (gpu/search.h, search_step) is the one search kept apart, on purpose: it
  * takes one queen per call so that the 32 threads of a warp stay in step.
  *
