@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench_list.h"
+#include "tools/args_parser.h"
 #include "tools/number.h"
 
 static int bench_list_cmp(const void *a, const void *b)
@@ -67,6 +68,12 @@ bad:
     snprintf(err, err_size, "bad item '%s': expected an integer %d..%d or a range A-B%s", item, min,
              max, cpus > 0 ? ", 'max' or 'powers'" : "");
     return -2;
+}
+
+const char *bench_list_word(int i, const char **about)
+{
+    static const char *const words[] = {"max", "powers", NULL};
+    return args_word_at(words, i, about);
 }
 
 int bench_list_parse(const char *s, int min, int max, int cpus, int *out, int cap, char *err,

@@ -14,6 +14,9 @@
  * 1, 2, 4, ... up to cpus plus cpus itself when it is not a power of two. The values
  * come out sorted, without duplicates. Returns how many (>= 1) in out[0..cap), or -1
  * with a one-line reason in err. */
+/* The words a thread count LIST takes: max, powers (as args_words). */
+const char *bench_list_word(int i, const char **about);
+
 int bench_list_parse(const char *s, int min, int max, int cpus, int *out, int cap, char *err,
                      size_t err_size);
 

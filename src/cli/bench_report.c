@@ -1,11 +1,13 @@
 /* Statistics and report writers for nqueens bench. Numbers that are not finite (a
  * speedup that was not measured) are written as JSON null (an empty CSV field), never as
  * NaN, so that every consumer's parser accepts the report. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_report.h"
+#include "tools/args_help.h"
 #include "tools/count_output.h"
 
 /* What a run's times cover, as the reports say it. */
@@ -13,22 +15,6 @@
     "CLOCK_MONOTONIC from every worker pinned to the end of the count (nq_result.seconds); "       \
     "the setup before it (the pinning plan, starting and pinning the workers) apart as "           \
     "setup_seconds; CPU: getrusage user + system over the same span"
-
-static const char *const format_names[] = {"text",   "json",    "csv",      "google-benchmark",
-                                           "github", "bencher", "hyperfine"};
-
-int bench_format_from_name(const char *name)
-{
-    for (int i = 0; i < (int)(sizeof(format_names) / sizeof(format_names[0])); i++)
-        if (strcmp(name, format_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *bench_format_names(void)
-{
-    return "text, json, csv, google-benchmark, github, bencher or hyperfine";
-}
 
 static int bench_cmp_double(const void *a, const void *b)
 {
@@ -127,6 +113,24 @@ static void bench_json_num(FILE *f, double v)
         fputs("null", f);
 }
 
+/* A member of a JSON object that holds a number (null when it is not finite). */
+typedef struct bench_stat {
+    const char *key;
+    double v;
+} bench_stat;
+
+/* Members s[0..k): the first after sep (", ", or the start of a new line), the rest
+ * after ", ". */
+static void bench_json_nums(FILE *f, const char *sep, const bench_stat *s, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : sep, s[i].key);
+        bench_json_num(f, s[i].v);
+    }
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 static void bench_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -178,36 +182,48 @@ static void bench_json_unique(FILE *f, const bench_result *r)
     fputs(r->has_unique ? nq_u128_to_string(r->unique, unique, sizeof(unique)) : "null", f);
 }
 
+/* One member of the "context" object after the first: ",\n    "key": " and the value. */
+static void bench_json_key(FILE *f, const char *key)
+{
+    fprintf(f, ",\n    \"%s\": ", key);
+}
+
 /* The machine and build the figures were taken on, and how: the "context" object,
  * without its closing brace. */
 static void bench_json_context(FILE *f, const bench_context *c)
 {
+    const struct {
+        const char *key;
+        int value;
+    } counts[] = {{"logical_cpus", c->topo.logical_cpus},
+                  {"physical_cores", c->topo.physical_cores},
+                  {"allowed_cpus", c->topo.allowed_cpus}};
+    const struct {
+        const char *key, *value;
+    } build[] = {{"compiler", c->compiler},
+                 {"flags", c->flags},
+                 {"build_type", c->build_type},
+                 {"git_revision", c->git_revision},
+                 {"version", c->version}};
+
     fprintf(f, "{\n  \"schema\": %d,\n  \"context\": {\n    \"date\": ", NQ_JSON_SCHEMA);
     bench_json_str(f, c->date);
-    fputs(",\n    \"host\": ", f);
+    bench_json_key(f, "host");
     bench_json_str(f, c->host);
-    fputs(",\n    \"cpu_model\": ", f);
+    bench_json_key(f, "cpu_model");
     bench_json_str(f, c->topo.cpu_model);
-    fputs(",\n    \"logical_cpus\": ", f);
-    bench_json_count(f, c->topo.logical_cpus);
-    fputs(",\n    \"physical_cores\": ", f);
-    bench_json_count(f, c->topo.physical_cores);
-    fputs(",\n    \"allowed_cpus\": ", f);
-    bench_json_count(f, c->topo.allowed_cpus);
-    fputs(",\n    \"allowed_cpu_list\": ", f);
+    for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+        bench_json_key(f, counts[k].key);
+        bench_json_count(f, counts[k].value);
+    }
+    bench_json_key(f, "allowed_cpu_list");
     bench_json_str(f, c->topo.allowed_list);
-    fputs(",\n    \"numa_nodes\": ", f);
+    bench_json_key(f, "numa_nodes");
     bench_json_count(f, c->topo.numa_nodes);
-    fputs(",\n    \"compiler\": ", f);
-    bench_json_str(f, c->compiler);
-    fputs(",\n    \"flags\": ", f);
-    bench_json_str(f, c->flags);
-    fputs(",\n    \"build_type\": ", f);
-    bench_json_str(f, c->build_type);
-    fputs(",\n    \"git_revision\": ", f);
-    bench_json_str(f, c->git_revision);
-    fputs(",\n    \"version\": ", f);
-    bench_json_str(f, c->version);
+    for (size_t k = 0; k < sizeof(build) / sizeof(build[0]); k++) {
+        bench_json_key(f, build[k].key);
+        bench_json_str(f, build[k].value);
+    }
     fprintf(f,
             ",\n    \"repeat\": %d,\n    \"warmup\": %d,\n    \"pinning\": %s,\n"
             "    \"timer\": \"%s\",\n"
@@ -228,16 +244,13 @@ static void bench_json_runs(FILE *f, const bench_result *r)
 {
     fputs(",\n     \"runs\": [", f);
     for (int k = 0; k < r->n_runs; k++) {
-        fprintf(f, "%s{\"seconds\": ", k ? ", " : "");
-        bench_json_num(f, r->runs[k]);
-        fputs(", \"cpu_seconds\": ", f);
-        bench_json_num(f, bench_at(r->cpu_runs, k));
-        fputs(", \"user_seconds\": ", f);
-        bench_json_num(f, bench_at(r->user_runs, k));
-        fputs(", \"system_seconds\": ", f);
-        bench_json_num(f, bench_at(r->system_runs, k));
-        fputs(", \"setup_seconds\": ", f);
-        bench_json_num(f, bench_at(r->setup_runs, k));
+        const bench_stat run[] = {{"seconds", r->runs[k]},
+                                  {"cpu_seconds", bench_at(r->cpu_runs, k)},
+                                  {"user_seconds", bench_at(r->user_runs, k)},
+                                  {"system_seconds", bench_at(r->system_runs, k)},
+                                  {"setup_seconds", bench_at(r->setup_runs, k)}};
+        fputs(k ? ", {" : "{", f);
+        bench_json_nums(f, "", run, COUNT(run));
         fputc('}', f);
     }
     fputc(']', f);
@@ -246,6 +259,18 @@ static void bench_json_runs(FILE *f, const bench_result *r)
 /* One result object of the "results" array; first: none before it. */
 static void bench_json_result(FILE *f, const bench_result *r, int first)
 {
+    const bench_stat spread[] = {{"min_seconds", r->min},
+                                 {"median_seconds", r->median},
+                                 {"max_seconds", r->max},
+                                 {"sum_seconds", r->sum},
+                                 {"median_cpu_seconds", r->cpu_median}};
+    const bench_stat means[] = {{"mean_seconds", r->mean},
+                                {"stddev_seconds", r->stddev},
+                                {"mean_cpu_seconds", r->cpu_mean},
+                                {"median_setup_seconds", r->setup_median}};
+    const bench_stat rates[] = {{"solutions_per_second", r->solutions_per_second},
+                                {"speedup", r->speedup},
+                                {"efficiency", r->efficiency}};
     char total[40];
 
     fprintf(f, "%s\n    {\"engine\": ", first ? "" : ",");
@@ -258,35 +283,14 @@ static void bench_json_result(FILE *f, const bench_result *r, int first)
     else
         fputs("null", f);
     bench_json_runs(f, r);
-    fputs(",\n     \"min_seconds\": ", f);
-    bench_json_num(f, r->min);
-    fputs(", \"median_seconds\": ", f);
-    bench_json_num(f, r->median);
-    fputs(", \"max_seconds\": ", f);
-    bench_json_num(f, r->max);
-    fputs(", \"sum_seconds\": ", f);
-    bench_json_num(f, r->sum);
-    fputs(", \"median_cpu_seconds\": ", f);
-    bench_json_num(f, r->cpu_median);
-    fputs(",\n     \"mean_seconds\": ", f);
-    bench_json_num(f, r->mean);
-    fputs(", \"stddev_seconds\": ", f);
-    bench_json_num(f, r->stddev);
-    fputs(", \"mean_cpu_seconds\": ", f);
-    bench_json_num(f, r->cpu_mean);
-    fputs(", \"median_setup_seconds\": ", f);
-    bench_json_num(f, r->setup_median);
+    bench_json_nums(f, ",\n     ", spread, COUNT(spread));
+    bench_json_nums(f, ",\n     ", means, COUNT(means));
     fprintf(f, ",\n     \"total\": %s, \"unique\": ",
             nq_u128_to_string(r->total, total, sizeof(total)));
     bench_json_unique(f, r);
     fprintf(f, ", \"verified\": %s, \"verified_against\": \"%s\",\n",
             r->verified ? "true" : "false", r->against_oeis ? "oeis" : "first_run");
-    fputs("     \"solutions_per_second\": ", f);
-    bench_json_num(f, r->solutions_per_second);
-    fputs(", \"speedup\": ", f);
-    bench_json_num(f, r->speedup);
-    fputs(", \"efficiency\": ", f);
-    bench_json_num(f, r->efficiency);
+    bench_json_nums(f, "     ", rates, COUNT(rates));
     fprintf(f, ",\n     \"tasks\": %llu, \"prefix_rows\": %d, \"pinned_threads\": %d}", r->tasks,
             r->prefix_rows, r->pinned);
 }
@@ -405,68 +409,73 @@ static void bench_write_google(const bench_report *rep, FILE *f)
     fputs("\n  ]\n}\n", f);
 }
 
-/* github-action-benchmark, tool customSmallerIsBetter: value is the median in seconds,
- * range the half-width of min..max. */
-static void bench_write_github(const bench_report *rep, FILE *f)
+/* The trackers' reports: one entry per result, keyed by bench_name, between open and
+ * close; each entry is lead, the quoted name, then what entry writes. */
+static void bench_write_named(const bench_report *rep, FILE *f, const char *open, const char *lead,
+                              void (*entry)(const bench_result *r, FILE *f), const char *close)
 {
     char name[96];
 
-    fputs("[", f);
+    fputs(open, f);
     for (size_t i = 0; i < rep->n_results; i++) {
-        const bench_result *r = &rep->results[i];
-        bench_name(r, name, sizeof(name));
-        fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+        bench_name(&rep->results[i], name, sizeof(name));
+        fprintf(f, "%s%s", i ? "," : "", lead);
         bench_json_str(f, name);
-        fputs(", \"unit\": \"s\", \"value\": ", f);
-        bench_json_num(f, r->median);
-        fprintf(f, ", \"range\": \"± %.6g\", \"extra\": ",
-                isfinite(r->max - r->min) ? (r->max - r->min) / 2 : 0.0);
-        {
-            char extra[256];
-            char sd[32] = "-";
-            if (isfinite(r->stddev))
-                snprintf(sd, sizeof(sd), "%.6g", r->stddev);
-            snprintf(extra, sizeof(extra),
-                     "median of %d runs; mean %.6g s, stddev %s s; min %.6g s, max %.6g s; %s",
-                     r->n_runs, r->mean, sd, r->min, r->max,
-                     r->verified ? "verified" : "VERIFICATION FAILED");
-            bench_json_str(f, extra);
-        }
-        fputs("}", f);
+        entry(&rep->results[i], f);
     }
-    fputs("\n]\n", f);
+    fputs(close, f);
+}
+
+/* github-action-benchmark, tool customSmallerIsBetter: value is the median in seconds,
+ * range the half-width of min..max. */
+static void bench_github_entry(const bench_result *r, FILE *f)
+{
+    char extra[256];
+    char sd[32] = "-";
+
+    fputs(", \"unit\": \"s\", \"value\": ", f);
+    bench_json_num(f, r->median);
+    fprintf(f, ", \"range\": \"± %.6g\", \"extra\": ",
+            isfinite(r->max - r->min) ? (r->max - r->min) / 2 : 0.0);
+    if (isfinite(r->stddev))
+        snprintf(sd, sizeof(sd), "%.6g", r->stddev);
+    snprintf(extra, sizeof(extra),
+             "median of %d runs; mean %.6g s, stddev %s s; min %.6g s, max %.6g s; %s", r->n_runs,
+             r->mean, sd, r->min, r->max, r->verified ? "verified" : "VERIFICATION FAILED");
+    bench_json_str(f, extra);
+    fputs("}", f);
+}
+
+static void bench_write_github(const bench_report *rep, FILE *f)
+{
+    bench_write_named(rep, f, "[", "\n  {\"name\": ", bench_github_entry, "\n]\n");
 }
 
 /* Bencher Metric Format: the built-in latency measure is in nanoseconds. */
+static void bench_bencher_entry(const bench_result *r, FILE *f)
+{
+    fputs(": {\"latency\": {\"value\": ", f);
+    bench_json_num(f, r->median * 1e9);
+    fputs(", \"lower_value\": ", f);
+    bench_json_num(f, r->min * 1e9);
+    fputs(", \"upper_value\": ", f);
+    bench_json_num(f, r->max * 1e9);
+    /* a measure of its own: Bencher keeps one value and its bounds per measure */
+    fputs("}, \"latency-mean\": {\"value\": ", f);
+    bench_json_num(f, r->mean * 1e9);
+    if (isfinite(r->stddev)) {
+        /* a time is never negative, whatever the spread of the runs */
+        fputs(", \"lower_value\": ", f);
+        bench_json_num(f, fmax(r->mean - r->stddev, 0.0) * 1e9);
+        fputs(", \"upper_value\": ", f);
+        bench_json_num(f, (r->mean + r->stddev) * 1e9);
+    }
+    fputs("}}", f);
+}
+
 static void bench_write_bencher(const bench_report *rep, FILE *f)
 {
-    char name[96];
-
-    fputs("{", f);
-    for (size_t i = 0; i < rep->n_results; i++) {
-        const bench_result *r = &rep->results[i];
-        bench_name(r, name, sizeof(name));
-        fprintf(f, "%s\n  ", i ? "," : "");
-        bench_json_str(f, name);
-        fputs(": {\"latency\": {\"value\": ", f);
-        bench_json_num(f, r->median * 1e9);
-        fputs(", \"lower_value\": ", f);
-        bench_json_num(f, r->min * 1e9);
-        fputs(", \"upper_value\": ", f);
-        bench_json_num(f, r->max * 1e9);
-        /* a measure of its own: Bencher keeps one value and its bounds per measure */
-        fputs("}, \"latency-mean\": {\"value\": ", f);
-        bench_json_num(f, r->mean * 1e9);
-        if (isfinite(r->stddev)) {
-            /* a time is never negative, whatever the spread of the runs */
-            fputs(", \"lower_value\": ", f);
-            bench_json_num(f, fmax(r->mean - r->stddev, 0.0) * 1e9);
-            fputs(", \"upper_value\": ", f);
-            bench_json_num(f, (r->mean + r->stddev) * 1e9);
-        }
-        fputs("}}", f);
-    }
-    fputs("\n}\n", f);
+    bench_write_named(rep, f, "{", "\n  ", bench_bencher_entry, "\n}\n");
 }
 
 /* hyperfine's --export-json: per result the command that counts the same, its times in
@@ -485,16 +494,11 @@ static void bench_write_hyperfine(const bench_report *rep, FILE *f)
                  rep->ctx.pin ? "" : " --no-pin");
         fprintf(f, "%s\n    {\"command\": ", i ? "," : "");
         bench_json_str(f, cmd);
-        const struct {
-            const char *name;
-            double v;
-        } stats[] = {{"mean", r->mean},      {"stddev", r->stddev},      {"median", r->median},
-                     {"user", r->user_mean}, {"system", r->system_mean}, {"min", r->min},
-                     {"max", r->max}};
-        for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
-            fprintf(f, ", \"%s\": ", stats[k].name);
-            bench_json_num(f, stats[k].v);
-        }
+        const bench_stat stats[] = {
+            {"mean", r->mean},      {"stddev", r->stddev},      {"median", r->median},
+            {"user", r->user_mean}, {"system", r->system_mean}, {"min", r->min},
+            {"max", r->max}};
+        bench_json_nums(f, ", ", stats, COUNT(stats));
         fputs(",\n     \"times\": [", f);
         for (int k = 0; k < r->n_runs; k++) {
             fputs(k ? ", " : "", f);
@@ -556,30 +560,47 @@ static void bench_write_text(const bench_report *rep, FILE *f)
     }
 }
 
+/* The report formats: a new one is a row here and its writer. */
+typedef struct bench_format_row {
+    args_word_row word; /* its name for --format and --export, and the help's line */
+    void (*write)(const bench_report *rep, FILE *f);
+} bench_format_row;
+
+static const bench_format_row bench_formats[] = {
+    [BENCH_TEXT] = {{"text", "a table to read"}, bench_write_text},
+    [BENCH_JSON] = {{"json", "every run, and the machine (docs/json.md)"}, bench_write_json},
+    [BENCH_CSV] = {{"csv", "a row per measurement"}, bench_write_csv},
+    [BENCH_GOOGLE] = {{"google-benchmark", "Google Benchmark's JSON"}, bench_write_google},
+    [BENCH_GITHUB] = {{"github", "github-action-benchmark's\ncustomSmallerIsBetter"},
+                      bench_write_github},
+    [BENCH_BENCHER] = {{"bencher", "Bencher's Metric Format"}, bench_write_bencher},
+    [BENCH_HYPERFINE] = {{"hyperfine", "hyperfine's JSON export"}, bench_write_hyperfine},
+};
+
+#define N_FORMATS (sizeof(bench_formats) / sizeof(bench_formats[0]))
+
+const char *bench_format_word(int i, const char **about)
+{
+    return args_row_word(bench_formats, sizeof(bench_formats[0]), N_FORMATS, i, about);
+}
+
+int bench_format_from_name(const char *name)
+{
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(name, bench_formats[i].word.name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *bench_format_names(void)
+{
+    static char names[160];
+    return names[0] ? names : args_words_text(bench_format_word, names, sizeof(names));
+}
+
 int bench_write(const bench_report *rep, int format, FILE *f)
 {
-    switch (format) {
-    case BENCH_JSON:
-        bench_write_json(rep, f);
-        break;
-    case BENCH_CSV:
-        bench_write_csv(rep, f);
-        break;
-    case BENCH_GOOGLE:
-        bench_write_google(rep, f);
-        break;
-    case BENCH_GITHUB:
-        bench_write_github(rep, f);
-        break;
-    case BENCH_BENCHER:
-        bench_write_bencher(rep, f);
-        break;
-    case BENCH_HYPERFINE:
-        bench_write_hyperfine(rep, f);
-        break;
-    default:
-        bench_write_text(rep, f);
-        break;
-    }
+    assert(format >= 0 && (size_t)format < N_FORMATS);
+    bench_formats[format].write(rep, f);
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

@@ -8,7 +8,10 @@
 #include <stdio.h>
 
 #include "nqueens/nqueens.h"
+#include "tools/args_parser.h"
 
+/* The rows of the table of formats (bench_report.c) that code names; a new format is
+ * a row there and its writer. */
 enum bench_format {
     BENCH_TEXT,
     BENCH_JSON,
@@ -66,10 +69,11 @@ typedef struct bench_report {
     size_t n_results;
 } bench_report;
 
-/* "text", "json", "csv", "google-benchmark", "github", "bencher", "hyperfine" -> enum
- * bench_format, or -1. */
+/* The formats as args_words: their names and what the help says of each. */
+const char *bench_format_word(int i, const char **about);
+/* A format's name ("json") -> its row (enum bench_format), or -1. */
 int bench_format_from_name(const char *name);
-/* The names, for messages and the help: "text, json, ...". */
+/* The names, for messages: "text, json, ... or hyperfine". */
 const char *bench_format_names(void);
 
 /* min, median (the mean of the middle two for an even count), max, sum, mean, standard

@@ -25,16 +25,23 @@
 #include "tools/progress.h"
 #include "tools/signals.h"
 
+/* --engine's words: the engines this build has, then all. */
+static const char *bench_engine_word(int i, const char **about)
+{
+    const char *w = args_engine_word(i, about);
+    return w || i == 0 || !args_engine_word(i - 1, NULL) ? w : "all";
+}
+
 static const args_option bench_options[] = {
     {OPT_N, "n", 'n', required_argument, "LIST",
      "board sizes, e.g. 14,15,16 or 14-17 (default 14-16)", NULL, NULL},
     {OPT_THREADS, "threads", 't', required_argument, "LIST",
      "worker counts; also 'max' (every allowed CPU) and\n'powers' (1,2,4,... up to max, and "
      "max; the default)",
-     NULL, NULL},
+     bench_list_word, NULL},
     {OPT_ENGINE, "engine", 'e', required_argument, "LIST",
-     "engines from {engines};\n'all' is every one but cuda (default: {default_engine})", NULL,
-     NULL},
+     "engines from {engines};\n'all' is every one but cuda (default: {default_engine})",
+     bench_engine_word, NULL},
     {OPT_REPEAT, "repeat", 'r', required_argument, "R",
      "timed runs per measurement, 1..1000 "
      "(default 5)",
@@ -42,14 +49,12 @@ static const args_option bench_options[] = {
     {OPT_WARMUP, "warmup", 'w', required_argument, "W",
      "untimed runs before them, 0..100 (default 1)", NULL, NULL},
     {OPT_FORMAT, "format", 'f', required_argument, "F",
-     "text (default), json, csv, google-benchmark, github\n(customSmallerIsBetter), bencher or "
-     "hyperfine",
-     NULL, NULL},
+     "the report's format (default: text):{words}", bench_format_word, NULL},
     {OPT_OUT, "out", 'o', required_argument, "FILE",
      "write the report there; the text table then goes to\nstdout", NULL, NULL},
     {OPT_EXPORT, "export", 0, required_argument, "F=FILE",
-     "also write the report in format F to FILE, as\nhyperfine's exports do; repeatable", NULL,
-     NULL},
+     "also write the report in format F to FILE, as\nhyperfine's exports do; repeatable",
+     bench_format_word, NULL},
     ARGS_OPT_PREFIX_ROWS,
     ARGS_OPT_NO_PIN,
     ARGS_OPT_DEVICES,
@@ -58,7 +63,7 @@ static const args_option bench_options[] = {
     ARGS_OPT_END,
 };
 
-static const args_command bench_command = {
+const args_command bench_command = {
     "bench",
     "[options]",
     "Time counts for every engine x n x threads in the lists: W warm-up rounds, then\n"

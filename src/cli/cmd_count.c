@@ -9,7 +9,7 @@
 #include "tools/count_output.h"
 #include "tools/subtotals.h"
 
-static const args_command count_command = {
+const args_command count_command = {
     "count",
     "N [options]",
     "Count the solutions of the N-queens problem (1 <= N <= 32) and print the total.\n",

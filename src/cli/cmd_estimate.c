@@ -39,12 +39,11 @@ static const args_option estimate_options[] = {
      NULL},
     {OPT_JSON, "json", 'j', no_argument, NULL, "print one JSON object (see docs/json.md)", NULL,
      NULL},
-    {OPT_REFUSED, "devices", 0, required_argument, NULL, NULL, NULL,
-     "estimate samples on the CPU (--devices is for the cuda engine of count and bench)"},
+    ARGS_OPT_REFUSED_DEVICES("estimate samples on the CPU"),
     ARGS_OPT_END,
 };
 
-static const args_command estimate_command = {
+const args_command estimate_command = {
     "estimate",
     "N [options]",
     "Estimate what 'nqueens count N' with the same engine and threads would take:\n"
@@ -140,20 +139,12 @@ static int parse(estimate_args *a, int argc, char **argv)
     count_opts_default(&a->o);
     nq_default_estimate_options(&a->eo);
     args_begin(&p, &estimate_command, argc, argv);
-    while ((id = args_next(&p)) != ARG_END) {
+    while ((id = args_next_n(&p, &n_arg)) != ARG_END) {
         if (id == ARG_EXIT)
             return p.exit_code;
-        if (id == ARG_POSITIONAL) {
-            if (n_arg)
-                return args_usage_error(cmd, "unexpected argument '%s': estimate takes one N",
-                                        p.value);
-            n_arg = p.value;
-        } else if (take_own(a, cmd, id, p.value) != 1) {
+        if (take_own(a, cmd, id, p.value) != 1)
             return EXIT_USAGE;
-        }
     }
-    if (!n_arg)
-        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)
         return EXIT_USAGE;
     if (args_engine_info(a->o.engine).takes_devices)

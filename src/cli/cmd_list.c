@@ -17,28 +17,122 @@
 #include "tools/progress.h"
 #include "tools/signals.h"
 
-enum list_format { FMT_COLUMNS, FMT_BOARD, FMT_LEETCODE, FMT_ACWING, FMT_LUOGU };
-static const char *const format_names[] = {"columns", "board", "leetcode", "acwing", "luogu"};
-
 /* Luogu P1219 prints this many solutions, then the total. */
 #define LUOGU_SHOWN 3
 /* The longest text of one board: a board of 32 rows of ". Q . ..." is 32 * 64 + 1
  * bytes (a LeetCode one 32 * 35 + 2). */
 #define BOARD_TEXT_MAX (NQ_MAX_N * (2 * NQ_MAX_N) + 2)
 
+static char *put_row(char *p, int col, int n)
+{
+    memset(p, '.', (size_t)n);
+    p[col] = 'Q';
+    return p + n;
+}
+
+/* The writers of one board of n queens, cols[r] the column of row r's, at p (room for
+ * BOARD_TEXT_MAX bytes); index: the boards written before it. Each returns the end. */
+static char *put_columns(char *p, const uint8_t *cols, int n, uint64_t index)
+{
+    (void)index;
+    for (int r = 0; r < n; r++) {
+        int v = cols[r] + 1;
+        if (v >= 10)
+            *p++ = (char)('0' + v / 10);
+        *p++ = (char)('0' + v % 10);
+        *p++ = r + 1 < n ? ' ' : '\n';
+    }
+    return p;
+}
+
+/* Rows of ". . Q .", then an empty line. */
+static char *put_board(char *p, const uint8_t *cols, int n, uint64_t index)
+{
+    (void)index;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            *p++ = c == cols[r] ? 'Q' : '.';
+            *p++ = c + 1 < n ? ' ' : '\n';
+        }
+    *p++ = '\n';
+    return p;
+}
+
+/* One element of the JSON array: ["..Q.", ...]. */
+static char *put_leetcode(char *p, const uint8_t *cols, int n, uint64_t index)
+{
+    if (index)
+        *p++ = ',';
+    *p++ = '[';
+    for (int r = 0; r < n; r++) {
+        *p++ = '"';
+        p = put_row(p, cols[r], n);
+        *p++ = '"';
+        if (r + 1 < n)
+            *p++ = ',';
+    }
+    *p++ = ']';
+    return p;
+}
+
+static char *put_acwing(char *p, const uint8_t *cols, int n, uint64_t index)
+{
+    (void)index;
+    for (int r = 0; r < n; r++) {
+        p = put_row(p, cols[r], n);
+        *p++ = '\n';
+    }
+    *p++ = '\n';
+    return p;
+}
+
+/* A format of list: a new one is a row here and its writer. The first is the default. */
+typedef struct list_format {
+    args_word_row word; /* its name for --format, and the help's line */
+    char *(*put)(char *p, const uint8_t *cols, int n, uint64_t index);
+    const char *open, *close; /* before the first board and after the last */
+    uint64_t shown;           /* > 0: print at most this many boards, then the total (Luogu) */
+} list_format;
+
+static const list_format list_formats[] = {
+    {{"columns", "one line per solution, the 1-based column\nof the queen in each row, "
+                 "space-separated"},
+     put_columns,
+     "",
+     "",
+     0},
+    {{"board", "each board as rows of '. Q . .', then an empty\nline, for reading"},
+     put_board,
+     "",
+     "",
+     0},
+    {{"leetcode", "one JSON array of boards of \"Q\"/\".\"\nstrings (LeetCode 51)"},
+     put_leetcode,
+     "[",
+     "]\n",
+     0},
+    {{"acwing", "each board as N lines of Q and ., then an\nempty line (AcWing 843)"},
+     put_acwing,
+     "",
+     "",
+     0},
+    {{"luogu", "the first 3 solutions as columns, then the\ntotal (Luogu P1219)"},
+     put_columns,
+     "",
+     "",
+     LUOGU_SHOWN},
+};
+
+#define N_FORMATS (sizeof(list_formats) / sizeof(list_formats[0]))
+
+static const char *list_format_word(int i, const char **about)
+{
+    return args_row_word(list_formats, sizeof(list_formats[0]), N_FORMATS, i, about);
+}
+
 static const args_option list_options[] = {
     {OPT_FORMAT, "format", 'f', required_argument, "F",
-     "columns (default): one line per solution, the 1-based\n"
-     "  column of the queen in each row, space-separated\n"
-     "board: each board as rows of '. Q . .', then an empty\n"
-     "  line, for reading\n"
-     "leetcode: one JSON array of boards of \"Q\"/\".\" strings\n"
-     "  (LeetCode 51)\n"
-     "acwing: each board as N lines of Q and ., then an\n"
-     "  empty line (AcWing 843)\n"
-     "luogu: the first 3 solutions as columns, then the\n"
-     "  total (Luogu P1219)",
-     NULL, NULL},
+     "how the solutions are written (default: columns):{words}", list_format_word, NULL},
     {OPT_LIMIT, "limit", 'l', required_argument, "K",
      "stop after K solutions, K >= 1 (luogu: prints\nmin(3, K) and still the full total)", NULL,
      NULL},
@@ -57,12 +151,11 @@ static const args_option list_options[] = {
                      "second; luogu: until the total is counted too"),
     {OPT_REFUSED, "engine", 'e', required_argument, NULL, NULL, NULL,
      "list has one engine, its ordered search (--engine is for count, verify and bench)"},
-    {OPT_REFUSED, "devices", 0, required_argument, NULL, NULL, NULL,
-     "list runs on the CPU (--devices is for the cuda engine of count and bench)"},
+    ARGS_OPT_REFUSED_DEVICES("list runs on the CPU"),
     ARGS_OPT_END,
 };
 
-static const args_command list_command = {
+const args_command list_command = {
     "list",
     "N [options]",
     "Print the solutions of the N-queens problem (1 <= N <= 32) in lexicographic\n"
@@ -75,10 +168,10 @@ static const args_command list_command = {
 /* Output goes through one buffer written with write(2), so that a closed pipe shows
  * up as EPIPE at a known place: the reader having seen enough is a normal end. */
 typedef struct list_out {
-    int format;
+    const list_format *format;
     int unique;     /* only the smallest board of each symmetry class */
     uint64_t limit; /* unique: stop after this many boards (0: all) */
-    uint64_t shown; /* luogu: boards printed before the total */
+    uint64_t shown; /* boards printed before the total (luogu), else UINT64_MAX */
     int at_limit;   /* the callback stopped the listing at limit */
     int tty;        /* flush every board, so that a person watching sees it at once */
     int closed;     /* the reader went away */
@@ -125,35 +218,6 @@ static int out_text(list_out *o, const char *s)
     return 0;
 }
 
-static char *put_columns(char *p, const uint8_t *cols, int n)
-{
-    for (int r = 0; r < n; r++) {
-        int v = cols[r] + 1;
-        if (v >= 10)
-            *p++ = (char)('0' + v / 10);
-        *p++ = (char)('0' + v % 10);
-        *p++ = r + 1 < n ? ' ' : '\n';
-    }
-    return p;
-}
-
-static char *put_row(char *p, int col, int n)
-{
-    memset(p, '.', (size_t)n);
-    p[col] = 'Q';
-    return p + n;
-}
-
-/* ". . Q ." with a newline. */
-static char *put_grid_row(char *p, int col, int n)
-{
-    for (int c = 0; c < n; c++) {
-        *p++ = c == col ? 'Q' : '.';
-        *p++ = c + 1 < n ? ' ' : '\n';
-    }
-    return p;
-}
-
 static int list_board(void *user, const uint8_t *cols, int n)
 {
     list_out *o = user;
@@ -163,43 +227,13 @@ static int list_board(void *user, const uint8_t *cols, int n)
         nq_solver_cancel(o->sv);
     if (o->unique && nq_solution_canonical(cols, n) != 1)
         return 0;
-    if (o->format == FMT_LUOGU && o->boards >= o->shown) {
+    if (o->boards >= o->shown) {
         o->boards++; /* luogu --unique: counted to the end, the total comes last */
         return 0;
     }
     if (sizeof(o->buf) - o->len < BOARD_TEXT_MAX && out_flush(o) != 0)
         return 1;
-    p = o->buf + o->len;
-    switch (o->format) {
-    case FMT_BOARD:
-        for (int r = 0; r < n; r++)
-            p = put_grid_row(p, cols[r], n);
-        *p++ = '\n';
-        break;
-    case FMT_LEETCODE:
-        if (o->boards)
-            *p++ = ',';
-        *p++ = '[';
-        for (int r = 0; r < n; r++) {
-            *p++ = '"';
-            p = put_row(p, cols[r], n);
-            *p++ = '"';
-            if (r + 1 < n)
-                *p++ = ',';
-        }
-        *p++ = ']';
-        break;
-    case FMT_ACWING:
-        for (int r = 0; r < n; r++) {
-            p = put_row(p, cols[r], n);
-            *p++ = '\n';
-        }
-        *p++ = '\n';
-        break;
-    default: /* columns, luogu */
-        p = put_columns(p, cols, n);
-        break;
-    }
+    p = o->format->put(o->buf + o->len, cols, n, o->boards);
     o->len = (size_t)(p - o->buf);
     o->boards++;
     if (o->limit && o->boards == o->limit) {
@@ -212,12 +246,12 @@ static int list_board(void *user, const uint8_t *cols, int n)
     return 0;
 }
 
-static int parse_format(const char *s)
+static const list_format *find_format(const char *name)
 {
-    for (int i = 0; i < (int)(sizeof(format_names) / sizeof(format_names[0])); i++)
-        if (strcmp(s, format_names[i]) == 0)
-            return i;
-    return -1;
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(name, list_formats[i].word.name) == 0)
+            return &list_formats[i];
+    return NULL;
 }
 
 /* The exit code for a write failure: a closed pipe is how `| head` ends a listing. */
@@ -242,7 +276,8 @@ static int stop_if_signalled(void *user, uint64_t id, uint64_t *subtotal)
 }
 
 typedef struct list_args {
-    int n, format, unique, progress;
+    int n, unique, progress;
+    const list_format *format;
     uint64_t limit;
     count_opts o;
 } list_args;
@@ -252,30 +287,24 @@ static int list_parse(list_args *a, int argc, char **argv)
 {
     static const char *const cmd = "list";
     const char *n_arg = NULL;
+    char names[128];
     args_parser p;
     int id, rc;
 
     memset(a, 0, sizeof(*a));
-    a->format = FMT_COLUMNS;
+    a->format = &list_formats[0];
     a->progress = PROGRESS_OFF;
     count_opts_default(&a->o);
     args_begin(&p, &list_command, argc, argv);
-    while ((id = args_next(&p)) != ARG_END) {
+    while ((id = args_next_n(&p, &n_arg)) != ARG_END) {
         switch (id) {
         case ARG_EXIT:
             return p.exit_code;
-        case ARG_POSITIONAL:
-            if (n_arg)
-                return args_usage_error(cmd, "unexpected argument '%s': list takes one N", p.value);
-            n_arg = p.value;
-            continue;
         case OPT_FORMAT:
-            a->format = parse_format(p.value);
-            if (a->format < 0)
-                return args_usage_error(cmd,
-                                        "unknown --format '%s': expected columns, board, "
-                                        "leetcode, acwing or luogu",
-                                        p.value);
+            a->format = find_format(p.value);
+            if (!a->format)
+                return args_usage_error(cmd, "unknown --format '%s': expected %s", p.value,
+                                        args_words_text(list_format_word, names, sizeof(names)));
             continue;
         case OPT_LIMIT:
             if (number_parse_u64(p.value, 1, &a->limit) != 0)
@@ -294,8 +323,6 @@ static int list_parse(list_args *a, int argc, char **argv)
         if (rc != 1)
             return EXIT_USAGE;
     }
-    if (!n_arg)
-        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)
         return EXIT_USAGE;
     return -1;
@@ -320,7 +347,7 @@ static int list_solve(const list_args *a, nq_solver *sv, uint64_t *listed)
     *listed = a->unique ? out.boards : r.total.lo;
     if (rc == NQ_OK)
         args_warn_unpinned(&a->o, &r);
-    if (rc == NQ_OK && a->format == FMT_LUOGU) {
+    if (rc == NQ_OK && a->format->shown) {
         char total[40];
         if (!a->unique) {
             nq_hooks h = {sv, stop_if_signalled, NULL};
@@ -342,8 +369,7 @@ static int list_finish(const char *cmd, const list_args *a, int rc, int sig, uin
 {
     if (rc == NQ_ECANCELED && sig) {
         int flushed;
-        if (a->format == FMT_LEETCODE) /* what was listed stays one valid JSON array */
-            out_text(&out, "]\n");
+        out_text(&out, a->format->close); /* what was listed stays one valid JSON array */
         flushed = out_flush(&out);
         args_note(cmd, "interrupted by %s after %llu solutions", signals_name(sig),
                   (unsigned long long)listed);
@@ -353,8 +379,7 @@ static int list_finish(const char *cmd, const list_args *a, int rc, int sig, uin
         return out_status(cmd, &out);
     if (rc != NQ_OK)
         return args_run_error(cmd, "list failed: %s", nq_strerror(rc));
-    if (a->format == FMT_LEETCODE)
-        out_text(&out, "]\n");
+    out_text(&out, a->format->close);
     if (out_flush(&out) != 0)
         return out_status(cmd, &out);
     return 0;
@@ -373,17 +398,17 @@ int cmd_list(int argc, char **argv)
     rc = list_parse(&a, argc, argv);
     if (rc >= 0)
         return rc;
-    if (a.format == FMT_LUOGU && (a.limit == 0 || a.limit > LUOGU_SHOWN))
-        a.limit = LUOGU_SHOWN; /* the boards luogu prints; its total counts them all */
+    if (a.format->shown && (a.limit == 0 || a.limit > a.format->shown))
+        a.limit = a.format->shown; /* the boards luogu prints; its total counts them all */
     limit = a.limit;
     /* A reader that stops early (head) is the normal end: see EPIPE, not a signal. */
     signal(SIGPIPE, SIG_IGN);
     out.format = a.format;
     out.unique = a.unique;
-    out.shown = a.format == FMT_LUOGU ? limit : UINT64_MAX;
+    out.shown = a.format->shown ? limit : UINT64_MAX;
     /* --unique filters the library's stream, so its limit (all solutions) cannot apply;
      * luogu --unique counts its classes to the end. */
-    out.limit = a.unique && a.format != FMT_LUOGU ? limit : 0;
+    out.limit = a.unique && !a.format->shown ? limit : 0;
     out.tty = isatty(STDOUT_FILENO);
     out.last_flush = clock_seconds();
     count_opts_settings(&a.o, a.n, &s);
@@ -395,8 +420,7 @@ int cmd_list(int argc, char **argv)
         nq_destroy_solver(&sv);
         return args_run_error(cmd, "cannot start the progress thread");
     }
-    if (a.format == FMT_LEETCODE)
-        out_text(&out, "[");
+    out_text(&out, a.format->open);
     rc = list_solve(&a, sv, &listed);
     sig = signals_caught();
     progress_stop(&pg);

@@ -24,7 +24,7 @@ static const args_option merge_options[] = {
     ARGS_OPT_END,
 };
 
-static const args_command merge_command = {
+const args_command merge_command = {
     "merge",
     "JOURNAL... [options]",
     "Add up the checkpoint journals that the slices of one count wrote (see count's\n"

@@ -24,7 +24,7 @@ static const args_option verify_options[] = {
     ARGS_OPT_END,
 };
 
-static const args_command verify_command = {
+const args_command verify_command = {
     "verify",
     "[FROM [TO]] [options]",
     "Count every N in FROM..TO (default 1.." VERIFY_XSTR(

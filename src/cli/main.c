@@ -16,14 +16,19 @@
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
+    const args_command *args;
     const char *summary;
 } commands[] = {
-    {"count", cmd_count, "count the solutions for one board size"},
-    {"merge", cmd_merge, "add up the journals of a count's slices (count --slice K/M)"},
-    {"verify", cmd_verify, "count a range of sizes and check them against OEIS A000170/A002562"},
-    {"list", cmd_list, "print the solutions in lexicographic order (several formats)"},
-    {"bench", cmd_bench, "time counts over engines, sizes and thread counts; verified reports"},
-    {"estimate", cmd_estimate,
+    {"count", cmd_count, &count_command, "count the solutions for one board size"},
+    {"merge", cmd_merge, &merge_command,
+     "add up the journals of a count's slices (count --slice K/M)"},
+    {"verify", cmd_verify, &verify_command,
+     "count a range of sizes and check them against OEIS A000170/A002562"},
+    {"list", cmd_list, &list_command,
+     "print the solutions in lexicographic order (several formats)"},
+    {"bench", cmd_bench, &bench_command,
+     "time counts over engines, sizes and thread counts; verified reports"},
+    {"estimate", cmd_estimate, &estimate_command,
      "project a count's CPU and wall time from a timed sample of its tasks"},
 };
 
@@ -61,6 +66,13 @@ static int find_command(const char *name)
     return -1;
 }
 
+/* --list-values' lookup: the command's table, or NULL. */
+static const args_command *command_args(const char *name)
+{
+    int i = find_command(name);
+    return i < 0 ? NULL : commands[i].args;
+}
+
 static int unknown_command(const char *name)
 {
     /* A near miss: same letters but one, or two swapped. */
@@ -86,6 +98,8 @@ static int top_level(int argc, char **argv)
     if (!a)
         return args_usage_error(NULL, "missing command: expected one of %s (see 'nqueens --help')",
                                 command_names());
+    if (strcmp(a, "--list-values") == 0) /* for the completions: not in the help */
+        return args_list_values(argc, argv, command_args);
     if (strcmp(a, "help") == 0 && argc > 2) {
         if (argc > 3)
             return args_usage_error(NULL, "help takes one command: nqueens help count");

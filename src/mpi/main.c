@@ -47,6 +47,12 @@ typedef struct mpi_args {
     count_args c;
 } mpi_args;
 
+/* --list-values' lookup: nqueens-mpi has count alone. */
+static const args_command *command_args(const char *name)
+{
+    return strcmp(name, "count") == 0 ? &count_command : NULL;
+}
+
 static void usage(void)
 {
     fputs("usage: mpirun [-np P] nqueens-mpi count N [options]   (count --help for more)\n"
@@ -263,11 +269,14 @@ int main(int argc, char **argv)
     count_job job = {0};
     double t0, cpu0, cpu;
 
+    args_program = "nqueens-mpi";
+    /* the completions' query, answered without MPI (its start alone takes half a second) */
+    if (argc > 1 && strcmp(argv[1], "--list-values") == 0)
+        return args_list_values(argc, argv, command_args);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     cpu0 = clock_cpu();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
-    args_program = "nqueens-mpi";
     t0 = MPI_Wtime();
     /* On every rank, before anything runs: a signal that comes early stops the run as
      * soon as it starts. mpirun turns a SIGINT or SIGTERM it receives into SIGTERM to

@@ -153,6 +153,28 @@ int args_top_option(const char *a, const char *see)
     return -1;
 }
 
+const char *args_word_at(const char *const *words, int i, const char **about)
+{
+    if (about)
+        *about = NULL;
+    for (int k = 0; words[k]; k++)
+        if (k == i)
+            return words[k];
+    return NULL;
+}
+
+const char *args_row_word(const void *rows, size_t size, size_t count, int i, const char **about)
+{
+    const args_word_row *row;
+
+    if (i < 0 || (size_t)i >= count)
+        return NULL;
+    row = (const args_word_row *)((const char *)rows + (size_t)i * size);
+    if (about)
+        *about = row->about;
+    return row->name;
+}
+
 static int exit_with(args_parser *p, int code)
 {
     p->exit_code = code;
@@ -186,11 +208,12 @@ static int take_option(args_parser *p, int i, const char *arg)
 static int misplaced_word(args_parser *p, const char *arg)
 {
     const args_option *o = p->last_index >= 0 ? p->options[p->last_index] : NULL;
+    const char *w;
 
     if (!o || o->has_arg != optional_argument || p->last_inline || p->value || !o->words)
         return 0;
-    for (const char *const *w = o->words; *w; w++)
-        if (strcmp(arg, *w) == 0) {
+    for (int i = 0; (w = o->words(i, NULL)); i++)
+        if (strcmp(arg, w) == 0) {
             args_usage_error(p->cmd->name,
                              "'%s' after --%s is not its value: write --%s=%s (with '=')", arg,
                              o->name, o->name, arg);
@@ -258,9 +281,26 @@ int args_next(args_parser *p)
     }
 }
 
+int args_next_n(args_parser *p, const char **n_arg)
+{
+    int id;
+
+    while ((id = args_next(p)) == ARG_POSITIONAL) {
+        if (*n_arg)
+            return exit_with(p, args_usage_error(p->cmd->name,
+                                                 "unexpected argument '%s': %s takes one N",
+                                                 p->value, p->cmd->name));
+        *n_arg = p->value;
+    }
+    return id;
+}
+
 int args_parse_n(const char *cmd, const char *s, int *n)
 {
     long v;
+
+    if (!s)
+        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (number_parse_long(s, 1, NQ_MAX_N, &v) != 0)
         return args_usage_error(cmd, "invalid board size '%s': expected an integer 1..%d", s,
                                 NQ_MAX_N);

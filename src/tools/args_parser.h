@@ -5,6 +5,7 @@
 #define NQ_TOOLS_ARGS_PARSER_H
 
 #include <getopt.h>
+#include <stddef.h>
 
 /* Every option any command takes; a table names the ones a command accepts. */
 enum args_id {
@@ -41,6 +42,24 @@ enum args_id {
     OPT_REFUSED, /* an option of other commands that this one explains it does not take */
 };
 
+/* A fixed set of words an option takes: word i (from 0), or NULL past the last. about,
+ * when not NULL, gets what the word means for the help (NULL: nothing to add). A
+ * function, so that a set can be what this build has (its engines) or a table's names
+ * (list's formats): one list for the parser, the help and the completions. */
+typedef const char *args_words(int i, const char **about);
+
+/* The args_words of a NULL-terminated list: words[i] (about NULL), or NULL past it. */
+const char *args_word_at(const char *const *words, int i, const char **about);
+/* The head of each row of a table whose rows name words (list's formats, bench's): the
+ * table is an args_words through args_row_word, its own rows holding the rest. */
+typedef struct args_word_row {
+    const char *name;
+    const char *about; /* for the help, lines after the first starting with '\n' */
+} args_word_row;
+/* Row i's word of a table of count rows of size bytes each, every one starting with
+ * an args_word_row; NULL past the last. */
+const char *args_row_word(const void *rows, size_t size, size_t count, int i, const char **about);
+
 typedef struct args_option {
     int id;            /* enum args_id */
     const char *name;  /* long name, without the dashes */
@@ -48,14 +67,16 @@ typedef struct args_option {
     int has_arg;       /* no_argument, required_argument or optional_argument */
     const char *value; /* the value in the help: "T"; "[=bar|json]" for an optional one */
     /* The help text, lines after the first starting with '\n'; "{engines}" becomes the
-     * engines this build knows, "{default_engine}" the library's default and
-     * "{max_threads}" NQ_MAX_THREADS. NULL: not shown (OPT_REFUSED entries). */
+     * engines this build knows, "{default_engine}" the library's default,
+     * "{max_threads}" NQ_MAX_THREADS and "{words}" the words below, a line each with
+     * what they mean. NULL: not shown (OPT_REFUSED entries). */
     const char *help;
-    /* optional_argument: the words it takes, so that "--progress json" (a separate
-     * word, which getopt leaves to the positionals) gets a hint. OPT_REFUSED: the
-     * message. */
-    const char *const *words;
-    const char *refusal;
+    /* The words it takes where they are a fixed set, or NULL (a number, a file): what
+     * nqueens --list-values prints for the completions, and for an optional argument
+     * the words that get a hint when they come apart ("--progress json", which getopt
+     * leaves to the positionals). */
+    args_words *words;
+    const char *refusal; /* OPT_REFUSED: the message */
 } args_option;
 
 /* What a command accepts and what its help says. options ends with an entry whose name
@@ -107,7 +128,12 @@ void args_begin(args_parser *p, const args_command *c, int argc, char **argv);
  * in order among the options; after "--" everything is positional. */
 int args_next(args_parser *p);
 
-/* Parse a board size argument; 0 on success, else EXIT_USAGE after printing. */
+/* args_next for a command whose one positional is the board size N: that positional
+ * goes to *n_arg and is not returned; a second one is reported and ends the command
+ * (ARG_EXIT, p->exit_code EXIT_USAGE). */
+int args_next_n(args_parser *p, const char **n_arg);
+/* Parse a board size argument (NULL: none was given); 0 on success, else EXIT_USAGE
+ * after printing. */
 int args_parse_n(const char *cmd, const char *s, int *n);
 
 #endif

@@ -43,16 +43,10 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
     count_run_default(&a->r);
     a->worker_timeout = COUNT_ARGS_WORKER_TIMEOUT;
     args_begin(&p, c, argc, argv);
-    while ((id = args_next(&p)) != ARG_END) {
+    while ((id = args_next_n(&p, &n_arg)) != ARG_END) {
         switch (id) {
         case ARG_EXIT:
             return p.exit_code;
-        case ARG_POSITIONAL:
-            if (n_arg)
-                return args_usage_error(cmd, "unexpected argument '%s': %s takes one N", p.value,
-                                        cmd);
-            n_arg = p.value;
-            continue;
         case OPT_JSON:
             a->json = 1;
             continue;
@@ -88,8 +82,6 @@ int count_args_parse(count_args *a, const args_command *c, int argc, char **argv
     if (a->o.slice_count &&
         count_opts_check_slice(cmd, "--slice", a->unique, a->r.subtotals != NULL) != 0)
         return EXIT_USAGE;
-    if (!n_arg)
-        return args_usage_error(cmd, "missing board size N (1..%d)", NQ_MAX_N);
     if (args_parse_n(cmd, n_arg, &a->n) != 0)
         return EXIT_USAGE;
     if (a->r.checkpoint && a->r.subtotals && strcmp(a->r.checkpoint, a->r.subtotals) == 0)

@@ -16,13 +16,24 @@ void count_opts_default(count_opts *o)
 {
     nq_settings s;
     nq_default_settings(&s);
-    memset(o, 0, sizeof(*o));
-    o->threads = s.n_threads;
-    o->engine = s.engine;
-    o->prefix_rows = s.prefix_rows;
-    o->pin = s.pin_threads;
-    o->devices = s.devices;
-    o->simd = s.simd;
+    *o = (count_opts){.threads = s.n_threads,
+                      .engine = s.engine,
+                      .prefix_rows = s.prefix_rows,
+                      .pin = s.pin_threads,
+                      .devices = s.devices,
+                      .simd = s.simd};
+}
+
+const char *count_opts_thread_word(int i, const char **about)
+{
+    static const char *const words[] = {"max", NULL};
+    return args_word_at(words, i, about);
+}
+
+const char *count_opts_memory_word(int i, const char **about)
+{
+    static const char *const words[] = {"none", NULL};
+    return args_word_at(words, i, about);
 }
 
 /* Parse --simd: a path the library knows and this CPU runs. */

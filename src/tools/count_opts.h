@@ -6,20 +6,25 @@
 
 #include <stdint.h>
 
+#include "args_help.h"
 #include "args_parser.h"
 #include "nqueens/nqueens.h"
+
+/* The words --threads and --max-memory take besides numbers: max, none. */
+const char *count_opts_thread_word(int i, const char **about);
+const char *count_opts_memory_word(int i, const char **about);
 
 /* The option entries several commands share, so that they read the same everywhere. */
 #define ARGS_OPT_THREADS                                                                           \
     {                                                                                              \
         OPT_THREADS, "threads", 't', required_argument, "T",                                       \
             "workers, 1..{max_threads}, or 'max': every CPU this process\nmay use (default)",      \
-            NULL, NULL                                                                             \
+            count_opts_thread_word, NULL                                                           \
     }
 #define ARGS_OPT_ENGINE                                                                            \
     {                                                                                              \
         OPT_ENGINE, "engine", 'e', required_argument, "E",                                         \
-            "one of {engines} (default: {default_engine})", NULL, NULL                             \
+            "one of {engines} (default: {default_engine})", args_engine_word, NULL                 \
     }
 #define ARGS_OPT_PREFIX_ROWS                                                                       \
     {                                                                                              \
@@ -42,14 +47,21 @@
         OPT_SIMD, "simd", 0, required_argument, "P",                                               \
             "vector path of the join engine's loops: auto, avx512,\n"                              \
             "avx2 or scalar (default: auto, the widest this CPU has)",                             \
-            NULL, NULL                                                                             \
+            args_simd_word, NULL                                                                   \
     }
 #define ARGS_OPT_MAX_MEMORY                                                                        \
     {                                                                                              \
         OPT_MAX_MEMORY, "max-memory", 0, required_argument, "SIZE",                                \
             "refuse a count that needs more memory than SIZE\n"                                    \
             "(512M, 8G, ...; default: this machine's; none: no limit)",                            \
-            NULL, NULL                                                                             \
+            count_opts_memory_word, NULL                                                           \
+    }
+/* --devices in the table of a command that runs on the CPU alone: refused, saying so
+ * (what: "list runs on the CPU"). */
+#define ARGS_OPT_REFUSED_DEVICES(what)                                                             \
+    {                                                                                              \
+        OPT_REFUSED, "devices", 0, required_argument, NULL, NULL, NULL,                            \
+            what " (--devices is for the cuda engine of count and bench)"                          \
     }
 
 /* Every counting option, for the tables of the commands that count as count does (count,

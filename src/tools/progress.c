@@ -288,7 +288,11 @@ void progress_stop(progress *p)
         print_progress(p, 1); /* a log's last line says how it ended */
 }
 
-const char *const progress_words[] = {"bar", "json", NULL};
+const char *progress_word(int i, const char **about)
+{
+    static const char *const words[] = {"bar", "json", NULL};
+    return args_word_at(words, i, about);
+}
 
 int progress_take(int *mode, const char *cmd, int id, const char *value)
 {

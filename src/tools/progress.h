@@ -73,11 +73,11 @@ int progress_take(int *mode, const char *cmd, int id, const char *value);
 
 /* The words --progress= takes, and the option table entries; dflt says what happens
  * without them. */
-extern const char *const progress_words[];
+const char *progress_word(int i, const char **about);
 #define PROGRESS_OPTIONS(dflt)                                                                     \
     {OPT_PROGRESS,      "progress",    0,                                                          \
      optional_argument, "[=bar|json]", "progress on stderr (default: " dflt ")",                   \
-     progress_words,    NULL},                                                                     \
+     progress_word,     NULL},                                                                     \
     {                                                                                              \
         OPT_NO_PROGRESS, "no-progress", 0, no_argument, NULL, "no progress output", NULL, NULL     \
     }
