@@ -1,7 +1,8 @@
 # bash completion for nqueens and nqueens-mpi: the commands, each command's options, and
 # the values an option takes in every spelling (--engine join, --engine=join, -e join).
-# The tables follow each command's --help; tests/completion_test.sh fails when one lacks
-# an option of the help or a value the tool accepts, so edit them with the C tables.
+# The option tables follow each command's --help, and the values come from the tool
+# (nqueens --list-values COMMAND OPTION); tests/completion_test.sh fails when a table
+# lacks an option of the help or a value the tool accepts.
 # Installed as completions/nqueens and, for the on-demand loader, as nqueens-mpi too.
 
 # Options per command: '=' after a name marks a value, '[=]' a value only after '='
@@ -31,37 +32,11 @@ _nqueens_reply()
     mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "$*" -- "$cur")
 }
 
-# The engines the build has: the library's names, less cuda when --version says the
-# build has none (the tool refuses it there).
-_nqueens_engines()
-{
-    local words='auto prefix d4 cuda join'
-    "$1" --version 2>/dev/null | grep -q '^built with:.* cuda no' && words=${words/ cuda/}
-    echo "$words"
-}
-
-# The join engine's vector paths this build carries, from --version's
-# "join vector paths: scalar, avx2, avx512 (auto here: avx2)", and auto.
-_nqueens_simd()
-{
-    local built
-    built=$("$1" --version 2>/dev/null | sed -n 's/^join vector paths: \([^(]*\).*/\1/p')
-    echo "auto ${built//,/ }"
-}
-
-# _nqueens_words TOOL CMD OPTION: the words OPTION (a long name) takes, if a fixed set.
+# _nqueens_words TOOL CMD OPTION: the words OPTION (a long name) takes, if a fixed set,
+# as the tool itself lists them (its engines, formats, vector paths, 'max', 'all').
 _nqueens_words()
 {
-    case $2:$3 in
-    *:--engine) _nqueens_engines "$1" ;;
-    *:--simd) _nqueens_simd "$1" ;;
-    *:--progress) echo bar json ;;
-    list:--format) echo columns board leetcode acwing luogu ;;
-    bench:--format) echo text json csv google-benchmark github bencher hyperfine ;;
-    bench:--threads) echo max powers ;;
-    *:--threads) echo max ;;
-    esac
-    [ "$2:$3" = bench:--engine ] && echo all
+    "$1" --list-values "$2" "$3" 2>/dev/null
 }
 
 # _nqueens_value TOOL CMD OPTION CUR PREFIX: COMPREPLY = the values of OPTION that
@@ -81,7 +56,7 @@ _nqueens_value()
         else
             compopt -o nospace 2>/dev/null
             # shellcheck disable=SC2046 # the words are words
-            _nqueens_reply "$cur" "$prefix" $(_nqueens_words "$tool" "$cmd" --format | sed 's/\([^ ]*\)/\1=/g')
+            _nqueens_reply "$cur" "$prefix" $(_nqueens_words "$tool" "$cmd" --export | sed 's/$/=/')
         fi
         return
         ;;

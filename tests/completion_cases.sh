@@ -129,6 +129,27 @@ completion_cases() {
     [ -z "$mpi" ] || case_line both lacks "nqueens-mpi count --sl" --slice "nqueens-mpi takes no --slice"
 }
 
+# completion_stub DIR TOOL: DIR/nqueens, TOOL with one more list format and bench format
+# that only its --list-values names (TOOL itself would refuse them), and stub_cases: the
+# lines where TAB must offer that word. A completion that keeps a list of its own, not
+# the tool's, fails them.
+completion_stub() {
+    cat >"$1/nqueens" <<EOF
+#!/bin/sh
+case "\$*" in
+"--list-values list --format" | "--list-values bench --format") "$2" "\$@"; echo zz-tool-only ;;
+*) exec "$2" "\$@" ;;
+esac
+EOF
+    chmod +x "$1/nqueens"
+}
+
+stub_cases() {
+    case_line both has "nqueens list --format=" zz-tool-only "list --format= offers the tool's formats"
+    case_line both has "nqueens list -f " zz-tool-only "list -f offers the tool's formats"
+    case_line both has "nqueens bench --format " zz-tool-only "bench --format offers the tool's formats"
+}
+
 # completion_check KIND WANT GOT NAME LINE: "ok: NAME", or "not ok: ..." and failures+1.
 # GOT holds the offered words one a line.
 completion_check() {

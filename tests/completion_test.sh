@@ -54,6 +54,13 @@ while IFS='|' read -r shells kind line want name; do
     completion_check "$kind" "$want" "$(replies "$prog" "$line")" "$name" "$line"
 done < <(completion_cases "$tool" "$mpi" "$work")
 
+# the words come from the tool: a stub that knows one more format gets it offered
+mkdir "$work/stub"
+completion_stub "$work/stub" "$(realpath "$tool")"
+while IFS='|' read -r shells kind line want name; do
+    completion_check "$kind" "$want" "$(replies "$work/stub/nqueens" "$line")" "stub: $name" "$line"
+done < <(stub_cases)
+
 # every vector path offered is one the tool knows: it runs, or says this CPU lacks it
 for p in $(replies "$tool" "nqueens count 8 --simd "); do
     out=$("$tool" count 4 --simd "$p" 2>&1) || grep -q "this CPU lacks it" <<<"$out" ||

@@ -17,16 +17,27 @@ ln -s "$(realpath "$tool")" "$work/bin/nqueens"
 [ -z "$mpi" ] || ln -s "$(realpath "$mpi")" "$work/bin/nqueens-mpi"
 cp "$file" "$work/fpath/_nqueens"
 
+failures=0 total=0
+# run_cases CASES BIN NAME: each case of CASES typed in one zsh with BIN first on its path
+run_cases() {
+    local k=0
+    cut -d'|' -f3 "$1" >"$1.lines"
+    zsh -f "$here/completion_zsh_harness.zsh" "$work/fpath" "$2" "$1.lines" "$1.out" ||
+        { echo "not ok: the zsh harness failed"; exit 1; }
+    while IFS='|' read -r _ kind line want name; do
+        k=$((k + 1))
+        # the words between the markers "@@ k-1" and "@@ k"
+        got=$(awk -v k="$k" '$0 == "@@ " k {exit} on && NF; $0 == "@@ " k - 1 {on = 1}' "$1.out")
+        completion_check "$kind" "$want" "$got" "zsh: $3$name" "$line"
+    done <"$1"
+    total=$((total + k))
+}
 completion_cases "$tool" "$mpi" "$work/files" | grep -v '^bash|' >"$work/cases"
-cut -d'|' -f3 "$work/cases" >"$work/lines"
-zsh -f "$here/completion_zsh_harness.zsh" "$work/fpath" "$work/bin" "$work/lines" "$work/out" ||
-    { echo "not ok: the zsh harness failed"; exit 1; }
-failures=0 k=0
-while IFS='|' read -r _ kind line want name; do
-    k=$((k + 1))
-    # the words between the markers "@@ k-1" and "@@ k"
-    got=$(awk -v k="$k" '$0 == "@@ " k {exit} on && NF; $0 == "@@ " k - 1 {on = 1}' "$work/out")
-    completion_check "$kind" "$want" "$got" "zsh: $name" "$line"
-done <"$work/cases"
-echo "completion-zsh: $failures failed of $k"
+run_cases "$work/cases" "$work/bin" ""
+# the words come from the tool: a stub that knows one more format gets it offered
+mkdir "$work/stub"
+completion_stub "$work/stub" "$(realpath "$tool")"
+stub_cases | grep -v '^bash|' >"$work/stub-cases"
+run_cases "$work/stub-cases" "$work/stub" "stub: "
+echo "completion-zsh: $failures failed of $total"
 exit $((failures > 0))
