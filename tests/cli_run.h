@@ -126,11 +126,55 @@ static inline const cli_out *cli_expect_usage_error(const char *const *args)
     return &o;
 }
 
-/* cli_expect_usage_error on each row of cases, a table of argument lists
- * (const char *const cases[][W], each row NULL-terminated). */
+/* A command line cut into the argument list that cli_run takes. */
+typedef struct cli_argv {
+    char text[512];
+    const char *argv[64];
+} cli_argv;
+
+/* The words of line, as the shell reads these plain ones: cut at spaces, but not inside
+ * single quotes, so that '' is an empty word and ' 8' keeps its space. A table of bad
+ * command lines then reads as what a person types. Returns a->argv, NULL-terminated. */
+static inline const char *const *cli_split(cli_argv *a, const char *line)
+{
+    const size_t most = sizeof(a->argv) / sizeof(a->argv[0]) - 1;
+    size_t n = 0, k = 0;
+    int quoted = 0;
+
+    /* each word's '\0' takes the place of the space after it, or of the end */
+    cr_assert_lt(strlen(line), sizeof(a->text), "too long: %s", line);
+    for (const char *c = line; *c;) {
+        if (*c == ' ') {
+            c++;
+            continue;
+        }
+        cr_assert_lt(n, most, "more than %zu words: %s", most, line);
+        a->argv[n++] = a->text + k;
+        for (; *c && (quoted || *c != ' '); c++) {
+            if (*c == '\'')
+                quoted = !quoted;
+            else
+                a->text[k++] = *c;
+        }
+        a->text[k++] = '\0';
+    }
+    cr_assert(!quoted, "a quote left open: %s", line);
+    a->argv[n] = NULL;
+    return a->argv;
+}
+
+/* cli_expect_usage_error on a command line written as one string (cli_split). */
+static inline const cli_out *cli_expect_usage_error_line(const char *line)
+{
+    cli_argv a;
+    return cli_expect_usage_error(cli_split(&a, line));
+}
+
+/* cli_expect_usage_error_line on each line of cases, a table of command lines
+ * (const char *const cases[]). */
 #define cli_expect_usage_errors(cases)                                                             \
     for (size_t cli_row_ = 0; cli_row_ < sizeof(cases) / sizeof((cases)[0]); cli_row_++)           \
-    cli_expect_usage_error((cases)[cli_row_])
+    cli_expect_usage_error_line((cases)[cli_row_])
 
 /* What bash reads back from word: printf %s WORD, run by bash itself. */
 static inline size_t cli_shell_reads(const char *word, char *got, size_t size)

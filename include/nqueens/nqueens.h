@@ -62,10 +62,11 @@ enum nq_engine {
     NQ_ENGINE_AUTO = 100
 };
 
-/* The vector instruction paths of the hot loops (the join engine's half-boards and
- * pair counting). The library carries every path its compiler could build and picks one
- * at run time, once per count, from what the CPU has: a portable build is as fast as a
- * native one. A path the CPU lacks is refused (NQ_EUNSUPPORTED), never run. */
+/* The vector instruction paths of an engine's hot loops, where it has them (has_simd in
+ * nq_engine_info: the join engine's half-boards and pair counting). The library carries
+ * every path its compiler could build and picks one at run time, once per count, from
+ * what the CPU has: a portable build is as fast as a native one. A path the CPU lacks is
+ * refused (NQ_EUNSUPPORTED), never run. */
 enum nq_simd {
     NQ_SIMD_AUTO = 0,   /* the fastest path this CPU runs (nq_simd_auto) */
     NQ_SIMD_SCALAR = 1, /* portable 64-bit code: any CPU */

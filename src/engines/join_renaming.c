@@ -1,8 +1,6 @@
 /* The renaming of mask bits that the join engine's pair counting relies on: the 2n bits
  * a mask can have become the top bits, so that the counter's lookups cover few bytes,
  * those where a top and a bottom half-board collide most often first. */
-#include <string.h>
-
 #include "engines/join_renaming.h"
 
 void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64])

@@ -45,8 +45,9 @@ const char *count_opts_memory_word(int i, const char **about);
 #define ARGS_OPT_SIMD                                                                              \
     {                                                                                              \
         OPT_SIMD, "simd", 0, required_argument, "P",                                               \
-            "vector path of the join engine's loops: auto, avx512,\n"                              \
-            "avx2 or scalar (default: auto, the widest this CPU has)",                             \
+            "vector path of an engine's hot loops, where it has them\n"                            \
+            "(join): auto, avx512, avx2 or scalar (default: auto, the\n"                           \
+            "widest this CPU has)",                                                                \
             args_simd_word, NULL                                                                   \
     }
 #define ARGS_OPT_MAX_MEMORY                                                                        \

@@ -489,20 +489,20 @@ Test(unit, subtotals_agree_across_runs)
 
 Test(unit, bad_long_run_options_exit_2)
 {
-    const char *const cases[][6] = {
-        {"count", "8", "--checkpoint", NULL},
-        {"count", "8", "--checkpoint=", NULL},
-        {"count", "8", "--subtotals", NULL},
-        {"count", "8", "--sync-interval", NULL},
-        {"count", "8", "--sync-interval", "-1", NULL},
-        {"count", "8", "--sync-interval", "86401", NULL},
-        {"count", "8", "--sync-interval", "5s", NULL},
-        {"count", "8", "--sync-interval", "", NULL},
-        {"count", "8", "--sync-interval=1e3", NULL},
-        {"count", "8", "--progress=xml", NULL},
-        {"count", "8", "--progress=", NULL},
-        {"count", "8", "--no-progress=1", NULL},
-        {"count", "8", "--checkpoint", "/tmp/x", "--subtotals=/tmp/x", NULL},
+    const char *const cases[] = {
+        "count 8 --checkpoint",
+        "count 8 --checkpoint=",
+        "count 8 --subtotals",
+        "count 8 --sync-interval",
+        "count 8 --sync-interval -1",
+        "count 8 --sync-interval 86401",
+        "count 8 --sync-interval 5s",
+        "count 8 --sync-interval ''",
+        "count 8 --sync-interval=1e3",
+        "count 8 --progress=xml",
+        "count 8 --progress=",
+        "count 8 --no-progress=1",
+        "count 8 --checkpoint /tmp/x --subtotals=/tmp/x",
     };
     cli_expect_usage_errors(cases);
 }

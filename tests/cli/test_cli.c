@@ -20,60 +20,86 @@ static cli_out o;
 
 Test(unit, cli_bad_arguments_exit_2)
 {
-    const char *const cases[][7] = {
-        {NULL},
-        {"frobnicate", NULL},
-        {"count", NULL},
-        {"count", "0", NULL},
-        {"count", "33", NULL},
-        {"count", "-4", NULL},
-        {"count", "8x", NULL},
-        {"count", " 8", NULL},
-        {"count", "99999999999999999999999", NULL},
-        {"count", "8", "9", NULL},
-        {"count", "8", "--threads", NULL},
-        {"count", "8", "--threads", "0x2", NULL},
-        {"count", "8", "--threads=-1", NULL},
-        {"count", "8", "--engine", "nope", NULL},
-        {"count", "8", "--prefix-rows", "0", NULL},
-        {"count", "8", "--prefix-rows", "3", "--engine", "d4", NULL},
-        {"count", "8", "--bogus", NULL},
-        {"count", "8", "--json=yes", NULL},
-        {"count", "8", "--threads", "0", NULL},
-        {"count", "8", "-t", "0", NULL},
-        {"count", "8", "-t", NULL},
-        {"count", "8", "-x", NULL},
-        {"count", "8", "--progress", "json", NULL},
-        {"count", "8", "--p", "3", NULL},
-        {"count", "8", "--thraeds", "2", NULL},
-        {"count", "8", "--max-memory", "0", NULL},
-        {"count", "8", "--max-memory", "12X", NULL},
-        {"count", "8", "--max-memory", "-1G", NULL},
-        {"bench", "-n", "8", "--max-memory", "lots", NULL},
-        {"verify", "--threads", "0", NULL},
-        {"verify", "5", "8", "--checkpoint", "x", NULL},
-        {"--version", "extra", NULL},
-        {"-V", "count", NULL},
-        {"--help", "count", NULL},
-        {"help", "frobnicate", NULL},
-        {"help", "count", "list", NULL},
-        {"cuont", "8", NULL},
-        {"--threads", "2", NULL},
-        {"verify", "0", NULL},
-        {"verify", "5", "28", NULL},
-        {"verify", "9", "3", NULL},
-        {"verify", "1", "2", "3", NULL},
-        {"count", "28", "--engine", "join", NULL},
-        {"count", "8", "--engine", "join", "--prefix-rows", "3", NULL},
-        {"verify", "26", "28", "--engine", "join", NULL},
-        {"bench", "--n", "28", "--engine", "join", NULL},
-        {"count", "8", "--simd", "bogus", NULL},
-        {"count", "8", "--simd", "", NULL},
-        {"count", "8", "--simd", "AVX2", NULL},
-        {"count", "8", "--simd", NULL},
-        {"verify", "5", "6", "--simd=sse", NULL},
+    const char *const cases[] = {
+        "",
+        "frobnicate",
+        "count",
+        "count 0",
+        "count 33",
+        "count -4",
+        "count 8x",
+        "count ' 8'",
+        "count 99999999999999999999999",
+        "count 8 9",
+        "count 8 --threads",
+        "count 8 --threads 0x2",
+        "count 8 --threads=-1",
+        "count 8 --engine nope",
+        "count 8 --prefix-rows 0",
+        "count 8 --prefix-rows 3 --engine d4",
+        "count 8 --bogus",
+        "count 8 --json=yes",
+        "count 8 --threads 0",
+        "count 8 -t 0",
+        "count 8 -t",
+        "count 8 -x",
+        "count 8 --progress json",
+        "count 8 --p 3",
+        "count 8 --thraeds 2",
+        "count 8 --max-memory 0",
+        "count 8 --max-memory 12X",
+        "count 8 --max-memory -1G",
+        "bench -n 8 --max-memory lots",
+        "verify --threads 0",
+        "verify 5 8 --checkpoint x",
+        "--version extra",
+        "-V count",
+        "--help count",
+        "help frobnicate",
+        "help count list",
+        "cuont 8",
+        "--threads 2",
+        "verify 0",
+        "verify 5 28",
+        "verify 9 3",
+        "verify 1 2 3",
+        "count 28 --engine join",
+        "count 8 --engine join --prefix-rows 3",
+        "verify 26 28 --engine join",
+        "bench --n 28 --engine join",
+        "count 8 --simd bogus",
+        "count 8 --simd ''",
+        "count 8 --simd AVX2",
+        "count 8 --simd",
+        "verify 5 6 --simd=sse",
     };
     cli_expect_usage_errors(cases);
+}
+
+/* The tables of bad command lines mean the words they show: cli_split reads a line as
+ * the shell does, cut at spaces, with single quotes that keep an empty word or a space. */
+Test(unit, cli_split_reads_as_the_shell)
+{
+    static const struct {
+        const char *line;
+        const char *words[5];
+    } cases[] = {
+        {"", {NULL}},
+        {"  count   8 ", {"count", "8", NULL}},
+        {"count ' 8'", {"count", " 8", NULL}},
+        {"count 8 --simd ''", {"count", "8", "--simd", "", NULL}},
+        {"a'b c'd e", {"ab cd", "e", NULL}},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cli_argv a;
+        const char *const *got = cli_split(&a, cases[i].line);
+        size_t k = 0;
+        for (; cases[i].words[k]; k++) {
+            cr_assert_not_null(got[k], "[%s]: no word %zu", cases[i].line, k);
+            cr_expect_str_eq(got[k], cases[i].words[k], "[%s]: word %zu", cases[i].line, k);
+        }
+        cr_expect_null(got[k], "[%s]: more than %zu words", cases[i].line, k);
+    }
 }
 
 Test(unit, cli_count_prints_the_total_alone)
@@ -86,16 +112,22 @@ Test(unit, cli_count_prints_the_total_alone)
     cr_expect_str_eq(o.out, want);
 }
 
-Test(unit, cli_count_json)
+/* The JSON that o holds has the published total of n. */
+static void expect_json_total(int n)
 {
     char want[64];
+    snprintf(want, sizeof(want), "\"total\": %llu,", (unsigned long long)oeis_value("A000170", n));
+    cr_expect_not_null(strstr(o.out, want), "%s", o.out);
+}
+
+Test(unit, cli_count_json)
+{
     const char *const args[] = {"count",           "11", "--json", "--no-pin", "--prefix-rows=3",
                                 "--engine=prefix", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
     cr_expect_eq(count_lines(o.out), 1);
-    snprintf(want, sizeof(want), "\"total\": %llu,", (unsigned long long)oeis_value("A000170", 11));
-    cr_expect_not_null(strstr(o.out, want), "%s", o.out);
+    expect_json_total(11);
     cr_expect_not_null(strstr(o.out, "\"n\": 11,"), "%s", o.out);
     cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
     cr_expect_not_null(strstr(o.out, "\"engine\": \"prefix\""), "%s", o.out);
@@ -106,12 +138,10 @@ Test(unit, cli_count_json)
 /* auto is the default and names the engine it ran: join up to its limit, d4 past it. */
 Test(unit, cli_default_engine_is_auto)
 {
-    char want[64];
     const char *const args[] = {"count", "13", "--json", "--no-pin", NULL};
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "stderr: %s", o.err);
-    snprintf(want, sizeof(want), "\"total\": %llu,", (unsigned long long)oeis_value("A000170", 13));
-    cr_expect_not_null(strstr(o.out, want), "%s", o.out);
+    expect_json_total(13);
     cr_expect_not_null(strstr(o.out, "\"engine\": \"join\""), "%s", o.out);
     cr_expect_eq(nq_engine_max_n(NQ_ENGINE_JOIN) < NQ_MAX_N, 1);
 }

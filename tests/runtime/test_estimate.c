@@ -393,24 +393,24 @@ static int one_line(const char *s)
 
 Test(unit, estimate_cli_usage_errors)
 {
-    static const char *const cases[][8] = {
-        {"estimate", NULL},
-        {"estimate", "0", NULL},
-        {"estimate", "33", NULL},
-        {"estimate", "x", NULL},
-        {"estimate", "8", "--seconds", "0", NULL},
-        {"estimate", "8", "--seconds", "-1", NULL},
-        {"estimate", "8", "--seconds", "1e9", NULL},
-        {"estimate", "8", "--seconds", "nan", NULL},
-        {"estimate", "8", "--seconds", "2x", NULL},
-        {"estimate", "8", "--seed", "-1", NULL},
-        {"estimate", "8", "--seed", "x", NULL},
-        {"estimate", "8", "--seed", "18446744073709551616", NULL},
-        {"estimate", "8", "--max-tasks", "0", NULL},
-        {"estimate", "8", "--engine", "nope", NULL},
-        {"estimate", "8", "--engine", "cuda", NULL},
-        {"estimate", "8", "--devices", "0", NULL},
-        {"estimate", "8", "9", NULL},
+    static const char *const cases[] = {
+        "estimate",
+        "estimate 0",
+        "estimate 33",
+        "estimate x",
+        "estimate 8 --seconds 0",
+        "estimate 8 --seconds -1",
+        "estimate 8 --seconds 1e9",
+        "estimate 8 --seconds nan",
+        "estimate 8 --seconds 2x",
+        "estimate 8 --seed -1",
+        "estimate 8 --seed x",
+        "estimate 8 --seed 18446744073709551616",
+        "estimate 8 --max-tasks 0",
+        "estimate 8 --engine nope",
+        "estimate 8 --engine cuda",
+        "estimate 8 --devices 0",
+        "estimate 8 9",
     };
     cli_expect_usage_errors(cases);
 }
