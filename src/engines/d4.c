@@ -12,7 +12,9 @@
 #include "engines/d4tail.h"
 #include "engines/lex.h"
 #include "engines/prefix.h"
+#include "engines/row_parts.h"
 #include "engines/search_level.h"
+#include "engines/tail.h"
 
 /* The four border queens as squares (row, column); a corner queen appears twice. */
 static void border_squares(int n, const uint8_t e[4], int sq[4][2])
@@ -301,6 +303,61 @@ double d4_task_cost(const void *shared, const task *t)
            (p.depth > b->n - 3 ? D4_COST_ROW_FACTOR : 1.0);
 }
 
+/* The plan of the rows below a placement of p's first placed rows (columns cols, the
+ * diagonals ld and rd attacking the next row): the placed queens' attacks folded into
+ * the later rows' open squares, so that the completion search runs on it unchanged. */
+static void plan_skip(const d4_plan *p, int placed, uint32_t cols, uint32_t ld, uint32_t rd,
+                      d4_plan *out)
+{
+    uint32_t dist = 0;
+
+    assert(placed >= 0 && placed <= p->depth);
+    out->depth = p->depth - placed;
+    for (int d = 0; d < out->depth; d++) {
+        const int r = placed + d;
+        out->free[d] = p->free[r] & ~(cols | ld << dist | rd >> dist);
+        out->shift[d] = p->shift[r];
+        out->to_last[d] = p->to_last[r];
+        dist += p->shift[r];
+    }
+    out->cols = p->cols & ~cols;
+    out->last = p->last;
+    if (out->depth && out->to_last[out->depth - 1] == 0)
+        out->last = out->free[out->depth - 1]; /* row n-1 is searched: its squares left */
+}
+
+typedef struct d4_parts {
+    const engine_worker *w;
+    const d4_plan *plan;
+} d4_parts;
+
+static engine_status d4_part(void *user, int placed, uint32_t cols, uint32_t ld, uint32_t rd,
+                             uint64_t *subtotal)
+{
+    const d4_parts *dp = user;
+    d4_plan rest;
+    int stopped;
+
+    plan_skip(dp->plan, placed, cols, ld, rd, &rest);
+    *subtotal = d4tail_search(&rest, dp->w, &stopped);
+    return stopped ? ENGINE_STOPPED : ENGINE_DONE;
+}
+
+/* A task's parts are the placements of its first inner rows, as many as leave the
+ * completion search its tail and a row above it (row_parts.h). */
+static engine_status d4_complete_parts(const engine_worker *w, const task *t, engine_parts *p,
+                                       uint64_t *subtotal)
+{
+    d4_plan plan;
+    d4_parts dp = {w, &plan};
+    row_parts_rows r;
+
+    d4_plan_build(w->s->n, t, &plan);
+    r = (row_parts_rows){plan.free, plan.shift, plan.depth - (TAIL_ROWS + 2), 0, 0, 0};
+    r.rows = r.rows < 0 ? 0 : r.rows;
+    return row_parts_complete(&r, p, d4_part, &dp, subtotal);
+}
+
 const engine_desc engine_d4 = {
     .name = "d4",
     .id = NQ_ENGINE_D4,
@@ -311,4 +368,5 @@ const engine_desc engine_d4 = {
     D4_TASK_SET_MEMBERS,
     .placed_rows = d4_placed_rows,
     .complete = d4_engine_complete,
+    .complete_parts = d4_complete_parts,
 };

@@ -11,7 +11,9 @@
 #include "core/engine.h"
 #include "engines/lex.h"
 #include "engines/prefix.h"
+#include "engines/row_parts.h"
 #include "engines/search_level.h"
+#include "engines/tail.h"
 #include "engines/task_cost.h"
 
 typedef struct walk {
@@ -120,6 +122,37 @@ static engine_status prefix_complete(const engine_worker *w, const task *t, uint
     return stopped ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
+typedef struct prefix_parts {
+    const engine_worker *w;
+    int rows_left; /* below the task's prefix */
+} prefix_parts;
+
+static engine_status prefix_part(void *user, int placed, uint32_t cols, uint32_t ld, uint32_t rd,
+                                 uint64_t *subtotal)
+{
+    const prefix_parts *pp = user;
+    int stopped;
+
+    *subtotal =
+        dfs_search(board_mask(pp->w->s->n), pp->rows_left - placed, cols, ld, rd, pp->w, &stopped);
+    return stopped ? ENGINE_STOPPED : ENGINE_DONE;
+}
+
+/* A task's parts are the placements of the rows below its prefix, as many as leave the
+ * search its tail and a row above it (row_parts.h). */
+static engine_status prefix_complete_parts(const engine_worker *w, const task *t, engine_parts *p,
+                                           uint64_t *subtotal)
+{
+    uint32_t free[32], shift[32];
+    prefix_parts pp = {w, w->s->n - t->row};
+    row_parts_rows r = {free, shift, pp.rows_left - (TAIL_ROWS + 2), t->cols, t->ld, t->rd};
+
+    r.rows = r.rows < 0 ? 0 : r.rows;
+    for (int d = 0; d < r.rows; d++)
+        free[d] = board_mask(w->s->n), shift[d] = 1;
+    return row_parts_complete(&r, p, prefix_part, &pp, subtotal);
+}
+
 /* A prefix's subtree grows with its placements a few rows deeper: every subtree below
  * is about as deep, so their sizes differ mostly by how many branches survive early. */
 static double prefix_task_cost(const void *shared, const task *t)
@@ -150,5 +183,6 @@ const engine_desc engine_prefix = {
     .shared_init = task_cost_board_init, /* the board, for the cost model */
     .shared_free = task_cost_board_free,
     .complete = prefix_complete,
+    .complete_parts = prefix_complete_parts,
     .task_cost = prefix_task_cost,
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine_check.h"
+#include "engine_parts.h"
 #include "engine_table.h"
 #include "engines/join.h"
 #include "engines/join_halves.h"
@@ -604,36 +605,6 @@ Test(unit, lists_paired_in_pieces)
                 for (int parts = 2; parts <= 3; parts++)
                     check_pieces(&s, parts, pieces[q], &tl, want, uwant);
         }
-}
-
-/* Task t's parts for an estimate (engine_desc.complete_parts), asked for one in stride:
- * the draws 0..stride-1 take every part once, so that their subtotals add up to the
- * task's and each part is timed with probability 1 / stride. The stride comes back at
- * most the task's parts (the pilot's UINT64_MAX: all of them, one timed). */
-static void check_parts(const engine_desc *e, const engine_worker *w, const task *t,
-                        uint64_t stride, uint64_t want)
-{
-    uint64_t sum = 0, timed = 0, used = 0, sub;
-
-    for (uint64_t d = 0; d < stride && (!used || d < used); d++) {
-        engine_parts p = {stride, d, 0, 0, 0};
-        cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
-        cr_assert(p.stride >= 1 && p.stride <= stride);
-        cr_assert(!used || p.stride == used, "the task's parts, not chance's");
-        used = p.stride;
-        sum += sub;
-        timed += used == 1 ? 1 : p.timed;
-        cr_assert(used == 1 || p.timed >= 1, "a stride of at most the parts times one");
-    }
-    cr_expect_eq(sum, want, "n=%d task %llu stride %llu (used %llu): %llu", w->s->n,
-                 (unsigned long long)t->id, (unsigned long long)stride, (unsigned long long)used,
-                 (unsigned long long)sum);
-    if (stride == UINT64_MAX) {
-        engine_parts p = {stride, 12345, 0, 0, 0};
-        cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
-        cr_expect(p.stride == 1 || p.timed == 1, "the pilot times one part");
-    } else
-        cr_expect(used == 1 || timed >= used, "every part timed once over the draws");
 }
 
 /* Every task's parts, in lists of two and three blocks, whole and in pieces of a few
