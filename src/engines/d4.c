@@ -14,7 +14,6 @@
 #include "engines/prefix.h"
 #include "engines/row_parts.h"
 #include "engines/search_level.h"
-#include "engines/tail.h"
 
 /* The four border queens as squares (row, column); a corner queen appears twice. */
 static void border_squares(int n, const uint8_t e[4], int sq[4][2])
@@ -353,8 +352,7 @@ static engine_status d4_complete_parts(const engine_worker *w, const task *t, en
     row_parts_rows r;
 
     d4_plan_build(w->s->n, t, &plan);
-    r = (row_parts_rows){plan.free, plan.shift, plan.depth - (TAIL_ROWS + 2), 0, 0, 0};
-    r.rows = r.rows < 0 ? 0 : r.rows;
+    r = (row_parts_rows){plan.free, plan.shift, plan.depth, 0, 0, 0};
     return row_parts_complete(&r, p, d4_part, &dp, subtotal);
 }
 

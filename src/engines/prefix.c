@@ -13,7 +13,6 @@
 #include "engines/prefix.h"
 #include "engines/row_parts.h"
 #include "engines/search_level.h"
-#include "engines/tail.h"
 #include "engines/task_cost.h"
 
 typedef struct walk {
@@ -145,9 +144,8 @@ static engine_status prefix_complete_parts(const engine_worker *w, const task *t
 {
     uint32_t free[32], shift[32];
     prefix_parts pp = {w, w->s->n - t->row};
-    row_parts_rows r = {free, shift, pp.rows_left - (TAIL_ROWS + 2), t->cols, t->ld, t->rd};
+    row_parts_rows r = {free, shift, pp.rows_left, t->cols, t->ld, t->rd};
 
-    r.rows = r.rows < 0 ? 0 : r.rows;
     for (int d = 0; d < r.rows; d++)
         free[d] = board_mask(w->s->n), shift[d] = 1;
     return row_parts_complete(&r, p, prefix_part, &pp, subtotal);

@@ -4,6 +4,7 @@
 #include <assert.h>
 
 #include "core/clock.h"
+#include "engines/tail.h"
 #include "engines/task_cost.h"
 
 typedef struct part_walk {
@@ -22,10 +23,10 @@ static int part_depth(const row_parts_rows *r, uint64_t stride, uint64_t *parts)
 {
     uint64_t want =
         stride > ROW_PARTS_MAX / ROW_PARTS_TIMED ? ROW_PARTS_MAX : stride * ROW_PARTS_TIMED;
-    int depth = 0;
+    int depth = 0, deepest = r->rows - (TAIL_ROWS + 2);
 
     *parts = 1;
-    while (depth < r->rows && *parts < want) {
+    while (depth < deepest && *parts < want) {
         uint64_t next = task_cost_placements(r->free, r->shift, depth + 1, r->cols, r->ld, r->rd);
         if (next > ROW_PARTS_MAX)
             break;

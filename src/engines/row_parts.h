@@ -9,16 +9,17 @@
 
 #include "core/engine.h"
 
-/* Parts of a task at most: walking them (twice: to count, then to complete every
- * stride-th) costs about 10 ns each, and more parts make each part smaller (a d4 task at
- * n = 27 takes days; 2^24 parts make one part a fraction of a second). */
+/* Parts of a task at most: they are walked twice (to count, then to complete every
+ * stride-th), and more parts make each part smaller (d4's estimate at n = 27 kept its
+ * 10 s with this bound; prefix's two-row tasks there did not: docs/estimate.md). */
 #define ROW_PARTS_MAX (1ull << 24)
 /* Parts timed per task at least, where the task has that many times the stride: one
  * part's size varies by orders of magnitude, so the timed share is an average of some. */
 #define ROW_PARTS_TIMED 16
 
-/* The rows below a task that parts may place: row d takes the squares free[d] outside
- * cols, ld, rd (which attack row 0), and shift[d] rows lead to the next row. */
+/* The rows below a task, which its search fills: row d takes the squares free[d] outside
+ * cols, ld, rd (which attack row 0), and shift[d] rows lead to the next row. Parts place
+ * as many as leave the search its tail (engines/tail.h) and a row above it. */
 typedef struct row_parts_rows {
     const uint32_t *free, *shift;
     int rows;
