@@ -32,6 +32,9 @@
  * over this much, so that a task's unit takes about this long whatever n (join tasks
  * take minutes from n = 26 on, and the sample looks at the time only between units). */
 #define PART_SHARE (1.0 / 32)
+/* The pilot's task is timed by more of its parts until they took this share of the time
+ * (pilot_time): 10 ms of the default 10 s, 160 ms at most. */
+#define PILOT_SHARE 1e-3
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
 _Static_assert(MAX_PASSES <= 64, "sample_prediction takes 64 measurements at most");
@@ -157,23 +160,43 @@ static uint64_t task_stride(const sampler *sm, const task *t)
     return expected > limit ? (uint64_t)fmin(expected / limit, 0x1p62) : 1;
 }
 
+/* Time task t for the pilot: by one part first, then by sixteen times as many parts
+ * while they took under PILOT_SHARE of the time, so that a part of a few microseconds
+ * (d4 at n = 16), projected over all the task's parts, does not carry its timer's noise
+ * and a preemption into the rate (under load it made tasks of milliseconds look like
+ * seconds, and parted them). One part of the task is all where a part takes longer. */
+static int pilot_time(sampler *sm, const task *t, double *dt)
+{
+    uint64_t sub, stride = UINT64_MAX;
+    double spent;
+
+    for (;;) {
+        if (time_task(sm, t, &sub, dt, &stride, &spent) != 0)
+            return 1;
+        if (stride == 1 || spent >= PILOT_SHARE * sm->o->seconds)
+            return 0;
+        stride = stride > 16 ? stride / 16 : 1;
+    }
+}
+
 /* The pilot: one seeded task, not in the sample, timed, its time per predicted cost
  * into sm->rate (cost[i] the task's), for the units' length and the parts' share. The
  * cheapest task runs first, untimed, so that what an engine builds on first use (the
  * tail's tables) is not in the pilot's time: under ASan it alone passed the limit; one
  * part of it where the engine has parts (d4's cheapest task at n = 23 took minutes). An
- * engine with parts times one of the pilot's (its projection is enough to size units:
- * a whole join task takes minutes at n = 27). Nonzero on a stop: the sample then sees it. */
+ * engine with parts times a share of the pilot's (pilot_time; its projection is enough
+ * to size units: a whole join task takes minutes at n = 27). Nonzero on a stop: the
+ * sample then sees it. */
 static int pilot(sampler *sm, const double *cost)
 {
     uint64_t state = sm->o->seed ^ 0x9e3779b97f4a7c15ull, sub, cheapest = 0;
-    uint64_t i = sample_below(&state, sm->tasks.n), one = UINT64_MAX, warm = one;
+    uint64_t i = sample_below(&state, sm->tasks.n), warm = UINT64_MAX;
     double dt, spent;
 
     for (uint64_t k = 1; k < sm->tasks.n; k++)
         cheapest = cost[k] < cost[cheapest] ? k : cheapest;
     if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[cheapest], &sub, &dt, &warm, &spent) != 0 ||
-        time_task(sm, &sm->tasks.at[i], &sub, &dt, &one, &spent) != 0)
+        pilot_time(sm, &sm->tasks.at[i], &dt) != 0)
         return 1;
     sm->rate = dt / cost[i];
     return 0;

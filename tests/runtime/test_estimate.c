@@ -458,6 +458,28 @@ Test(unit, estimate_cli_seed_reproduces_the_sample)
     cr_assert_str_neq(a, c, "another seed draws others");
 }
 
+/* With the default time (a part share of 0.31 s), no task of d4 or prefix at n = 16
+ * (milliseconds each) is timed by parts, whatever the seed: the pilot's rate comes from
+ * enough of its task to be steady. Timed by one part of microseconds in a fresh process
+ * and projected over all of them it was off by a factor of hundreds, and parted every
+ * task (seed 7), so that the same seed wrote other samples under load. */
+Test(unit, estimate_cli_short_tasks_are_whole)
+{
+    static const char *const engines[] = {"d4", "prefix"};
+    static cli_out o;
+
+    for (int e = 0; e < 2; e++)
+        for (int seed = 1; seed <= 8; seed++) {
+            char line[160];
+            cli_argv a;
+            snprintf(line, sizeof(line), "estimate 16 --engine %s --seed %d --max-tasks 8 --json",
+                     engines[e], seed);
+            cli_run(&o, cli_split(&a, line));
+            cr_assert_eq(o.status, 0, "%s: %s", line, o.err);
+            cr_expect(strstr(o.out, "\"sampled_in_parts\": 0,"), "%s: %s", line, o.out);
+        }
+}
+
 Test(unit, estimate_cli_json_fields)
 {
     const char *const args[] = {"estimate", "12", "--seed", "3", "--json", NULL};
