@@ -36,15 +36,14 @@ static int pick(void *user, const task *t)
 static double projected(const engine_desc *e, const engine_worker *w, const task *t,
                         uint64_t *stride, uint64_t draw)
 {
-    engine_parts p = {*stride, draw, 0, 0, 0};
+    engine_parts p = {*stride, draw, 0, 0, 0, 0};
     uint64_t sub;
     double t0 = clock_thread_cpu();
 
     if (e->complete_parts(w, t, &p, &sub) != ENGINE_DONE)
         exit(2);
     *stride = p.stride;
-    return clock_thread_cpu() - t0 - p.extra_seconds - p.timed_seconds +
-           (double)p.stride * p.timed_seconds;
+    return clock_thread_cpu() - t0 - p.extra_seconds - p.timed_seconds + p.projected_seconds;
 }
 
 static double whole(const engine_desc *e, const engine_worker *w, const task *t)

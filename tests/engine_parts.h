@@ -12,7 +12,7 @@
 /* The pilot's stride (UINT64_MAX) comes back as the task's parts, one of them timed. */
 static inline void check_pilot(const engine_desc *e, const engine_worker *w, const task *t)
 {
-    engine_parts p = {UINT64_MAX, 12345, 0, 0, 0};
+    engine_parts p = {UINT64_MAX, 12345, 0, 0, 0, 0};
     uint64_t sub;
 
     cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
@@ -29,7 +29,7 @@ static inline void check_parts(const engine_desc *e, const engine_worker *w, con
     uint64_t sum = 0, timed = 0, used = 0, sub;
 
     for (uint64_t d = 0; d < stride && (!used || d < used); d++) {
-        engine_parts p = {stride, d, 0, 0, 0};
+        engine_parts p = {stride, d, 0, 0, 0, 0};
         cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
         cr_assert(p.stride >= 1 && p.stride <= stride);
         cr_assert(!used || p.stride == used, "the task's parts, not chance's");

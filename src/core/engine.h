@@ -70,6 +70,10 @@ typedef struct engine_parts {
     uint64_t timed;       /* out: the parts completed */
     double timed_seconds; /* out: their CPU time */
     double extra_seconds; /* out: CPU time a count of the task does not spend */
+    /* out: the parts' CPU time each over its probability of being taken (stride times
+     * timed_seconds where every part has the same; parts parted again add the time of
+     * finding their own parts at their weight) */
+    double projected_seconds;
 } engine_parts;
 
 typedef struct engine_desc {
@@ -146,7 +150,7 @@ typedef struct engine_desc {
     /* complete's twin for an estimate whose tasks take longer than its units may: the
      * parts p names and what they all need, their raw subtotal into *subtotal (the
      * task's when p->stride comes back 1). The task's projected time is then its time
-     * less p's extra and parts' seconds plus stride times the parts' (an unbiased
+     * less p's extra and parts' seconds plus their projection (an unbiased
      * estimate of complete's time), so a part must be work that complete does once per
      * task, in the same way. NULL: tasks are timed whole. */
     engine_status (*complete_parts)(const engine_worker *w, const task *t, engine_parts *p,

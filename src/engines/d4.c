@@ -352,7 +352,7 @@ static engine_status d4_complete_parts(const engine_worker *w, const task *t, en
     row_parts_rows r;
 
     d4_plan_build(w->s->n, t, &plan);
-    r = (row_parts_rows){plan.free, plan.shift, plan.depth, 0, 0, 0};
+    r = (row_parts_rows){plan.free, plan.shift, plan.depth, 0, 0, 0, 0};
     return row_parts_complete(&r, p, d4_part, &dp, subtotal);
 }
 

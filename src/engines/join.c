@@ -528,6 +528,7 @@ static engine_status join_complete_parts(const engine_worker *w, const task *t, 
     const join_tables *jt = &((const join_shared *)w->shared)->jt;
     double t0 = clock_thread_cpu();
     uint64_t parts = p->stride > 1 ? task_parts(jt, w->scratch, (uint32_t)t->payload) : 1;
+    engine_status st;
 
     assert(p->stride > 0);
     if (!parts)
@@ -536,7 +537,9 @@ static engine_status join_complete_parts(const engine_worker *w, const task *t, 
     p->stride = parts < p->stride ? parts : p->stride;
     p->timed = 0;
     p->timed_seconds = 0;
-    return count_task(w, t, p->stride > 1 ? p : NULL, subtotal);
+    st = count_task(w, t, p->stride > 1 ? p : NULL, subtotal);
+    p->projected_seconds = (double)p->stride * p->timed_seconds; /* every part one in stride */
+    return st;
 }
 
 /* The solutions of the task's orbit fixed by the half turn and by the quarter turn,

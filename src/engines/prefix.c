@@ -144,7 +144,7 @@ static engine_status prefix_complete_parts(const engine_worker *w, const task *t
 {
     uint32_t free[32], shift[32];
     prefix_parts pp = {w, w->s->n - t->row};
-    row_parts_rows r = {free, shift, pp.rows_left, t->cols, t->ld, t->rd};
+    row_parts_rows r = {free, shift, pp.rows_left, t->cols, t->ld, t->rd, 0};
 
     for (int d = 0; d < r.rows; d++)
         free[d] = board_mask(w->s->n), shift[d] = 1;

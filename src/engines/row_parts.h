@@ -9,9 +9,9 @@
 
 #include "core/engine.h"
 
-/* Parts of a task at most: they are walked twice (to count, then to complete every
- * stride-th), and more parts make each part smaller (d4's estimate at n = 27 kept its
- * 10 s with this bound; prefix's two-row tasks there did not: docs/estimate.md). */
+/* Parts of one level at most: they are walked twice (to count, then to complete every
+ * stride-th); a task whose parts at this bound are still too long for its share is
+ * parted again below (row_parts_complete). */
 #define ROW_PARTS_MAX (1ull << 24)
 /* Parts timed per task at least, where the task has that many times the stride: one
  * part's size varies by orders of magnitude, so the timed share is an average of some. */
@@ -24,6 +24,7 @@ typedef struct row_parts_rows {
     const uint32_t *free, *shift;
     int rows;
     uint32_t cols, ld, rd;
+    uint64_t max_parts; /* parts of one level at most; 0: ROW_PARTS_MAX (tests lower it) */
 } row_parts_rows;
 
 /* The completions below one placement of the first placed rows: cols, ld and rd as they
@@ -33,8 +34,13 @@ typedef engine_status (*row_part_fn)(void *user, int placed, uint32_t cols, uint
 
 /* Complete the parts p names (engine_parts: every p->stride-th from p->draw, the stride
  * lowered to the parts there are) at the shallowest depth of r that has ROW_PARTS_TIMED
- * times the stride, or ROW_PARTS_MAX at most; their subtotals into *subtotal, the search
- * for that depth into p->extra_seconds. A task without rows to part is one part. */
+ * times the stride, or max_parts at most; their subtotals into *subtotal, the search
+ * for that depth into p->extra_seconds. Where that depth holds fewer parts than the
+ * stride and a deeper one could hold more (prefix's two-row tasks at n = 27, parts of
+ * seconds), ROW_PARTS_TIMED of them are parted again at a depth of their own, one in the
+ * rest of the stride: p->stride comes back as the product, every placement below taken
+ * with that probability (the offsets are draw's digits, so that draws 0 .. stride-1 take
+ * each once). A task without rows to part is one part. */
 engine_status row_parts_complete(const row_parts_rows *r, engine_parts *p, row_part_fn part,
                                  void *user, uint64_t *subtotal);
 

@@ -123,7 +123,7 @@ static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt, uint
                      double *spent)
 {
     const engine_desc *e = sm->e;
-    engine_parts p = {*stride, part_draw(sm, t), 0, 0, 0};
+    engine_parts p = {*stride, part_draw(sm, t), 0, 0, 0, 0};
     double t0 = clock_thread_cpu();
     engine_status st;
 
@@ -143,7 +143,7 @@ static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt, uint
     if (p.stride == 1 && e->unique)
         (void)e->unique(&sm->w, t, *sub); /* a part's subtotal is not the task's */
     *spent = clock_thread_cpu() - t0;
-    *dt = *spent - p.extra_seconds - p.timed_seconds + (double)p.stride * p.timed_seconds;
+    *dt = *spent - p.extra_seconds - p.timed_seconds + p.projected_seconds;
     *stride = p.stride;
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "engine_check_settings.h"
 #include "engine_parts.h"
 #include "engine_table.h"
+#include "engines/row_parts.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
@@ -69,4 +70,68 @@ Test(unit, prefix_parts_tile_the_task)
     for (int n = 1; n <= 14; n++)
         for (int rows = 1; rows <= 3 && rows <= n; rows++)
             check_engine(NQ_ENGINE_PREFIX, n, rows);
+}
+
+/* ---- parts parted again (row_parts_complete on a whole board, a low part bound) ------ */
+
+typedef struct board_rows {
+    uint32_t all;
+    int rows;
+} board_rows;
+
+static uint64_t below(uint32_t all, int rows, uint32_t cols, uint32_t ld, uint32_t rd)
+{
+    uint64_t sum = 0;
+
+    if (rows == 0)
+        return 1;
+    for (uint32_t a = all & ~(cols | ld | rd); a; a &= a - 1) {
+        uint32_t bit = a & -a;
+        sum += below(all, rows - 1, cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+    }
+    return sum;
+}
+
+static engine_status board_part(void *user, int placed, uint32_t cols, uint32_t ld, uint32_t rd,
+                                uint64_t *subtotal)
+{
+    const board_rows *b = user;
+    *subtotal = below(b->all, b->rows - placed, cols, ld, rd);
+    return ENGINE_DONE;
+}
+
+/* With a level bound of 256 parts, a board's stride past its first level's parts is cut
+ * into two levels: the stride that comes back is their product (more than one level
+ * holds), every draw of it the same, and the draws 0 .. stride-1 take each placement
+ * below once, so that their subtotals add up to A000170(n). */
+Test(unit, row_parts_part_again_past_the_bound)
+{
+    static const uint64_t strides[] = {2, 17, 300, 1000, 4099};
+
+    for (int n = 10; n <= 13; n++) {
+        uint32_t free[32], shift[32];
+        board_rows b = {(1u << n) - 1, n};
+        row_parts_rows r = {free, shift, n, 0, 0, 0, 256};
+
+        for (int d = 0; d < n; d++)
+            free[d] = b.all, shift[d] = 1;
+        for (size_t k = 0; k < sizeof(strides) / sizeof(strides[0]); k++) {
+            uint64_t sum = 0, used = 0, sub;
+            for (uint64_t d = 0; d < strides[k] && (!used || d < used); d++) {
+                engine_parts p = {strides[k], d, 0, 0, 0, 0};
+                cr_assert_eq(row_parts_complete(&r, &p, board_part, &b, &sub), ENGINE_DONE);
+                cr_assert(!used || p.stride == used, "n=%d stride %llu: one stride", n,
+                          (unsigned long long)strides[k]);
+                cr_assert(p.projected_seconds >= 0 && p.timed_seconds >= 0);
+                used = p.stride;
+                sum += sub;
+            }
+            cr_assert_leq(used, strides[k]);
+            if (strides[k] >= 1000)
+                cr_expect_gt(used, 256, "n=%d stride %llu: %llu, two levels", n,
+                             (unsigned long long)strides[k], (unsigned long long)used);
+            cr_expect_eq(sum, oeis_value("A000170", n), "n=%d stride %llu (used %llu)", n,
+                         (unsigned long long)strides[k], (unsigned long long)used);
+        }
+    }
 }
