@@ -22,7 +22,7 @@ for c in count verify bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l devices -x -d 'GPUs for the cuda engine'
 end
 for c in count verify bench estimate
-    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_values $c --simd)" -d 'vector path of the join engine'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_values $c --simd)" -d "vector path of an engine's hot loops"
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l max-memory -x -a "(__nqueens_values $c --max-memory)" -d 'refuse a count that needs more memory (512M, 8G)'
 end
 for c in count verify list bench
