@@ -153,14 +153,14 @@ Test(unit, list_values_of_engines_and_paths)
 
 Test(unit, list_values_refuses_what_is_no_option)
 {
-    static const char *const cases[][6] = {
-        {"--list-values", NULL},
-        {"--list-values", "list", NULL},
-        {"--list-values", "list", "--format", "extra", NULL},
-        {"--list-values", "lsit", "--format", NULL},
-        {"--list-values", "list", "--formats", NULL},
-        {"--list-values", "list", "--engine", NULL}, /* list refuses --engine */
-        {"--list-values", "count", "-x", NULL},
+    static const char *const cases[] = {
+        "--list-values",
+        "--list-values list",
+        "--list-values list --format extra",
+        "--list-values lsit --format",
+        "--list-values list --formats",
+        "--list-values list --engine", /* list refuses --engine */
+        "--list-values count -x",
     };
     cli_expect_usage_errors(cases);
 }
