@@ -23,11 +23,24 @@ void join_renaming_identity(join_renaming *rn)
     join_renaming_of_bits(rn, to);
 }
 
+/* Bit-sliced: lane j of acc holds the counts of bits j, j + 8, .. j + 56 in its eight
+ * bytes, so a mask costs eight shifts and adds instead of one dependent increment per
+ * set bit (the sample's half-boards have about 30: this was a fifth of the join's setup
+ * at n = 20). A byte holds 255 masks before it is emptied into cnt. */
 void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
 {
-    for (size_t i = 0; i < k; i++)
-        for (uint64_t m = v[i]; m; m &= m - 1)
-            cnt[__builtin_ctzll(m)]++;
+    const uint64_t ones = 0x0101010101010101ull;
+
+    for (size_t i = 0; i < k;) {
+        uint64_t acc[8] = {0};
+        size_t end = k - i > 255 ? i + 255 : k;
+        for (; i < end; i++)
+            for (int j = 0; j < 8; j++)
+                acc[j] += v[i] >> j & ones;
+        for (int j = 0; j < 8; j++)
+            for (int b = 0; b < 8; b++)
+                cnt[8 * b + j] += acc[j] >> (8 * b) & 0xff;
+    }
 }
 
 /* Bits go to bit 63 downwards, the likeliest collision (the largest product of the two

@@ -16,6 +16,7 @@
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
 #include "engines/join_pairs_naive.h"
+#include "engines/join_renaming.h"
 #include "engines/join_sym.h"
 #include "engines/join_tables.h"
 #include "engines/join_tasks.h"
@@ -694,4 +695,29 @@ Test(unit, sub_buckets_match_the_double_loop)
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
         for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++)
             check_pairs(sizes[i][0], sizes[i][1], densities[d]);
+}
+
+/* The renaming's bit counts, bit-sliced in bytes emptied every 255 masks, against one
+ * increment per set bit: every length around that boundary, with all-ones masks (a
+ * byte at 255) and random ones. */
+Test(unit, bit_counts_match_one_count_per_bit)
+{
+    static const size_t lengths[] = {0, 1, 7, 254, 255, 256, 510, 511, 1000};
+    static uint64_t v[1000];
+    uint64_t state = 12345;
+
+    for (int fill = 0; fill < 2; fill++)
+        for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
+            uint64_t got[64] = {0}, want[64] = {0};
+            for (size_t i = 0; i < lengths[l]; i++) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                v[i] = fill ? state ^ state >> 29 : ~0ull;
+                for (int b = 0; b < 64; b++)
+                    want[b] += v[i] >> b & 1;
+            }
+            join_bit_counts(v, lengths[l], got);
+            for (int b = 0; b < 64; b++)
+                cr_assert_eq(got[b], want[b], "%s masks, %zu of them: bit %d",
+                             fill ? "random" : "all-ones", lengths[l], b);
+        }
 }
