@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/board.h"
+#include "core/huge_alloc.h"
 #include "engines/join_columns.h"
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
@@ -168,7 +169,7 @@ static int block_init(join_block *b, const join_tables *jt, int k, const atomic_
         w.count[r] = b->start[r];
     }
     b->start[ranks] = (uint32_t)b->entries;
-    b->rel = malloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
+    b->rel = huge_calloc((size_t)(b->entries ? b->entries : 1), sizeof(*b->rel));
     if (!b->rel)
         goto fail;
     w.rel = b->rel;
@@ -211,8 +212,9 @@ static int make_views(join_tables *jt, const atomic_int *stop)
             size_t size = (size_t)(bl->entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
             join_view *v = &jt->view[side][b];
             int two = view_words(jt->parts, b) == 3;
-            if (!v->diag && (!(v->diag = calloc(1, size)) || !(v->mask = calloc(1, size)) ||
-                             (two && !(v->diag2 = calloc(1, size)))))
+            if (!v->diag &&
+                (!(v->diag = huge_calloc(1, size)) || !(v->mask = huge_calloc(1, size)) ||
+                 (two && !(v->diag2 = huge_calloc(1, size)))))
                 return -1;
             for (uint64_t i = 0; i < bl->entries; i++) {
                 if (stop_poll(stop, i))
