@@ -316,7 +316,7 @@ void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
     const join_kernel *kernel = join_kernel_find(s->simd);
 
     assert(kernel); /* lib.c refused a path this CPU lacks */
-    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts, stop) != 0) {
+    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts, s->n_threads, stop) != 0) {
         free(sh);
         return NULL;
     }

@@ -7,6 +7,7 @@
 
 #include "core/board.h"
 #include "core/huge_alloc.h"
+#include "core/split.h"
 #include "engines/join_columns.h"
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
@@ -169,7 +170,7 @@ static int block_init(join_block *b, const join_tables *jt, int k, const atomic_
         w.count[r] = b->start[r];
     }
     b->start[ranks] = (uint32_t)b->entries;
-    b->rel = huge_calloc((size_t)(b->entries ? b->entries : 1), sizeof(*b->rel));
+    b->rel = huge_alloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
     if (!b->rel)
         goto fail;
     w.rel = b->rel;
@@ -199,33 +200,83 @@ static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint6
     return join_rename(&jt->rn, side == JOIN_TOP ? lo | hi << jt->n : hi | lo << jt->n);
 }
 
+/* Entries a thread fills at least: a few microseconds of work each thousand. */
+#define VIEW_GRAIN 16384u
+
+/* The views of every side and block, as one run of entries for split_run: view j's
+ * entries are steps start[j] .. start[j + 1] - 1. */
+typedef struct view_fill {
+    const join_tables *jt;
+    const atomic_int *stop;
+    int views;
+    int side[6], b[6];
+    uint64_t start[7];
+} view_fill;
+
+/* Entry i of block b's view on side: its diagonals and its renamed mask. */
+static void fill_entry(const join_tables *jt, int side, int b, uint64_t i)
+{
+    int k = jt->k[side][b], d0 = join_block_d0(jt, side, b);
+    uint64_t rel = join_tables_block(jt, k)->rel[i];
+    const join_view *v = &jt->view[side][b];
+
+    v->diag[i] = join_block_diagonals(jt->n, k, d0, join_block_d0(jt, side, 1), rel);
+    v->mask[i] = block_mask(jt, side, k, d0, rel);
+    if (v->diag2) /* mid and far meet each other from the far block's start on */
+        v->diag2[i] = join_block_diagonals(jt->n, k, d0, join_block_d0(jt, side, 2), rel);
+}
+
+static int fill_views(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    const view_fill *vf = user;
+
+    (void)part;
+    for (int j = 0; j < vf->views; j++) {
+        uint64_t from = lo > vf->start[j] ? lo : vf->start[j];
+        uint64_t to = hi < vf->start[j + 1] ? hi : vf->start[j + 1];
+        for (uint64_t g = from; g < to; g++) {
+            if (stop_poll(vf->stop, g))
+                return -1;
+            fill_entry(vf->jt, vf->side[j], vf->b[j], g - vf->start[j]);
+        }
+    }
+    return 0;
+}
+
+/* View v's arrays for entries (made once: the renamed views reuse the first ones), left
+ * unwritten so that the threads that fill them touch their pages first, the slack past
+ * the last entry zeroed. */
+static int view_alloc(join_view *v, uint64_t entries, int two)
+{
+    size_t size = (size_t)(entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
+    uint64_t **arr[3] = {&v->diag, &v->mask, &v->diag2};
+
+    for (int a = 0; a < (two ? 3 : 2); a++) {
+        if (!*arr[a] && !(*arr[a] = huge_alloc(size)))
+            return -1;
+        memset(*arr[a] + entries, 0, JOIN_VIEW_SLACK * sizeof(uint64_t));
+    }
+    return 0;
+}
+
 /* Each block placement's half-board mask as each side sees it, renamed, and its
  * diagonals as the blocks it meets see them: made once, so that making half-boards only
- * ORs and tests. */
+ * ORs and tests; filled on jt->threads threads. */
 static int make_views(join_tables *jt, const atomic_int *stop)
 {
+    view_fill vf = {jt, stop, 0, {0}, {0}, {0}};
+
     for (int side = 0; side < 2; side++)
         for (int b = 0; b < jt->parts; b++) {
-            int k = jt->k[side][b], d0 = join_block_d0(jt, side, b);
-            int w = join_block_d0(jt, side, 1), w2 = join_block_d0(jt, side, 2);
-            const join_block *bl = join_tables_block(jt, k);
-            size_t size = (size_t)(bl->entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
-            join_view *v = &jt->view[side][b];
-            int two = view_words(jt->parts, b) == 3;
-            if (!v->diag &&
-                (!(v->diag = huge_calloc(1, size)) || !(v->mask = huge_calloc(1, size)) ||
-                 (two && !(v->diag2 = huge_calloc(1, size)))))
+            uint64_t entries = join_tables_block(jt, jt->k[side][b])->entries;
+            if (view_alloc(&jt->view[side][b], entries, view_words(jt->parts, b) == 3) != 0)
                 return -1;
-            for (uint64_t i = 0; i < bl->entries; i++) {
-                if (stop_poll(stop, i))
-                    return -1;
-                v->diag[i] = join_block_diagonals(jt->n, k, d0, w, bl->rel[i]);
-                v->mask[i] = block_mask(jt, side, k, d0, bl->rel[i]);
-                if (two) /* mid and far meet each other from the far block's start on */
-                    v->diag2[i] = join_block_diagonals(jt->n, k, d0, w2, bl->rel[i]);
-            }
+            vf.side[vf.views] = side;
+            vf.b[vf.views] = b;
+            vf.start[vf.views + 1] = vf.start[vf.views] + entries;
+            vf.views++;
         }
-    return 0;
+    return split_run(jt->threads, vf.start[vf.views], VIEW_GRAIN, fill_views, &vf);
 }
 
 /* Where the half turn takes bit j of a top half-board's mask in its bottom image, or -1:
@@ -269,60 +320,86 @@ static uint64_t sample_tasks(int n)
     return n <= 24 ? 64 : 8;
 }
 
-typedef struct sample {
-    join_tables *jt;
-    uint64_t stride, seen;
-    uint64_t count[2][64];
-    join_buf buf;
-    int failed;
-    const atomic_int *stop;
-} sample;
+#define SAMPLE_MOST 64
 
-static int sample_task(void *user, const task *t)
+/* The tasks the renaming learns from: every stride-th of the enumeration's tops. */
+typedef struct sample_pick {
+    uint32_t top[SAMPLE_MOST];
+    uint64_t stride, seen, k;
+} sample_pick;
+
+static int pick_task(void *user, const task *t)
 {
-    sample *sm = user;
-    if (sm->seen++ % sm->stride)
-        return 0;
-    if (stop_seen(sm->stop)) { /* each sampled task takes milliseconds from n = 22 on */
-        sm->failed = 1;
-        return 1;
-    }
-    uint32_t top = (uint32_t)t->payload, free_cols = board_mask(sm->jt->n) & ~top;
-    /* odd n: any middle column will do for the statistics */
-    join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
-    for (int side = 0; side < 2; side++) {
-        size_t k = join_halves_growing(sm->jt, side, sd.cols[side], 0, &sm->buf);
-        if (k == SIZE_MAX) {
-            sm->failed = 1;
-            return 1;
-        }
-        join_bit_counts(sm->buf.v, k, sm->count[side]);
-    }
+    sample_pick *sp = user;
+    if (sp->seen++ % sp->stride == 0 && sp->k < SAMPLE_MOST)
+        sp->top[sp->k++] = (uint32_t)t->payload;
     return 0;
 }
 
+/* The sampled tasks' half-boards, their bits counted per part of the split: count[p]
+ * is part p's alone, summed once every part has ended. */
+typedef struct sample {
+    const join_tables *jt;
+    const uint32_t *top;
+    uint64_t (*count)[2][64];
+    const atomic_int *stop;
+} sample;
+
+static int sample_range(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    const sample *sm = user;
+    join_buf buf = {NULL, 0, 0};
+    int failed = 0;
+
+    for (uint64_t i = lo; i < hi && !failed; i++) {
+        uint32_t top = sm->top[i], free_cols = board_mask(sm->jt->n) & ~top;
+        /* odd n: any middle column will do for the statistics */
+        join_sides sd = join_task_sides(sm->jt, top, sm->jt->n % 2 ? __builtin_ctz(free_cols) : -1);
+        failed = stop_seen(sm->stop); /* each sampled task takes milliseconds from n = 22 on */
+        for (int side = 0; side < 2 && !failed; side++) {
+            size_t k = join_halves_growing(sm->jt, side, sd.cols[side], 0, &buf);
+            failed = k == SIZE_MAX;
+            if (!failed)
+                join_bit_counts(buf.v, k, sm->count[part][side]);
+        }
+    }
+    free(buf.v);
+    return failed;
+}
+
+/* The renaming from the bit counts of sample_tasks(n) tasks' half-boards, each task on
+ * one of jt->threads threads, then the views again, renamed. */
 static int make_renaming(join_tables *jt, const atomic_int *stop)
 {
-    sample sm = {jt, 1, 0, {{0}}, {NULL, 0, 0}, 0, stop};
+    sample_pick sp = {{0}, 1, 0, 0};
+    uint64_t(*count)[2][64] = calloc(SPLIT_MAX_THREADS, sizeof(*count)), sum[2][64] = {{0}};
+    sample sm = {jt, sp.top, count, stop};
+    int failed;
 
     join_renaming_identity(&jt->rn);
-    if (make_views(jt, stop) != 0)
+    if (!count || make_views(jt, stop) != 0) {
+        free(count);
         return -1;
-    sm.stride = join_enumerate(jt->n, NULL, NULL, stop) / sample_tasks(jt->n) + 1;
-    if (stop_seen(stop)) /* the count alone takes seconds at n = 27 */
+    }
+    sp.stride = join_enumerate(jt->n, NULL, NULL, stop) / sample_tasks(jt->n) + 1;
+    if (!stop_seen(stop)) /* the count alone takes seconds at n = 27 */
+        join_enumerate(jt->n, pick_task, &sp, stop);
+    failed = stop_seen(stop) || split_run(jt->threads, sp.k, 1, sample_range, &sm) != 0;
+    for (int p = 0; p < SPLIT_MAX_THREADS; p++)
+        for (int side = 0; side < 2; side++)
+            for (int j = 0; j < 64; j++)
+                sum[side][j] += count[p][side][j];
+    free(count);
+    if (failed)
         return -1;
-    join_enumerate(jt->n, sample_task, &sm, stop);
-    free(sm.buf.v);
-    if (sm.failed)
-        return -1;
-    join_renaming_make(&jt->rn, sm.count[JOIN_TOP], sm.count[JOIN_BOTTOM]);
+    join_renaming_make(&jt->rn, sum[JOIN_TOP], sum[JOIN_BOTTOM]);
     make_turn(jt);
     return make_views(jt, stop);
 }
 
 int join_tables_init(join_tables *jt, int n, const join_kernel *kernel, const atomic_int *stop)
 {
-    return join_tables_init_parts(jt, n, kernel, join_parts(n), stop);
+    return join_tables_init_parts(jt, n, kernel, join_parts(n), 1, stop);
 }
 
 /* The block tables of jt's sides, one per distinct size, and each side's bounds. */
@@ -345,11 +422,12 @@ static int make_blocks(join_tables *jt, const atomic_int *stop)
 }
 
 int join_tables_init_parts(join_tables *jt, int n, const join_kernel *kernel, int parts,
-                           const atomic_int *stop)
+                           int threads, const atomic_int *stop)
 {
-    assert(n >= 1 && n <= JOIN_MAX_N && (parts == 2 || parts == 3));
+    assert(n >= 1 && n <= JOIN_MAX_N && (parts == 2 || parts == 3) && threads >= 1);
     memset(jt, 0, sizeof(*jt));
     jt->n = n;
+    jt->threads = threads;
     jt->kernel = kernel;
     jt->parts = parts;
     jt->h = n / 2;

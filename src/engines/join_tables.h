@@ -62,6 +62,7 @@ typedef struct join_tables {
     join_renaming turn;               /* a top half-board's mask to that of its image under the half
                                          turn, a bottom half-board (renamed to renamed) */
     const struct join_kernel *kernel; /* the hot loops this count runs */
+    int threads;                      /* the threads that may build the views and sample */
 } join_tables;
 
 /* The blocks per side for board n: two up to n = 24; from 25 on three, so that no block
@@ -78,13 +79,15 @@ static inline int join_parts(int n)
 }
 
 /* Tables for board n, whose half-boards kernel makes (join_kernel_find), with
- * join_parts(n) blocks per side: 0, or -1 without memory or once stop (core/stop.h;
- * NULL: none) is seen, seconds sooner from n = 22 on; join_tables_init_parts with parts (2 or 3) of
- * them, for the tests to force three blocks on small boards. */
+ * join_parts(n) blocks per side, on the calling thread: 0, or -1 without memory or once
+ * stop (core/stop.h; NULL: none) is seen, seconds sooner from n = 22 on;
+ * join_tables_init_parts with parts (2 or 3) of them (the tests force three blocks on
+ * small boards), their views and renaming sample built on up to `threads` threads (a
+ * count's workers, before they start: core/split.h). */
 int join_tables_init(join_tables *jt, int n, const struct join_kernel *kernel,
                      const atomic_int *stop);
 int join_tables_init_parts(join_tables *jt, int n, const struct join_kernel *kernel, int parts,
-                           const atomic_int *stop);
+                           int threads, const atomic_int *stop);
 
 /* What join_tables_init_parts makes for board n, found without making it (a walk over
  * the block placements, a fraction of a second at n = 24): the bytes it allocates, the

@@ -90,14 +90,18 @@ static int keep(void *user, const task *t)
 }
 
 /* The count's fixed part, timed as the count pays it: the shared tables and the task
- * source (what the calling thread of a pool run does besides feeding the queue). */
+ * source (what the calling thread of a pool run does besides feeding the queue). The
+ * tables are built on this thread alone, so that its clock holds all their CPU time (a
+ * count builds the join's views on its workers' threads: the same CPU, less wall). */
 static int prepare_setup(sampler *sm)
 {
     const engine_desc *e = sm->e;
     double t0 = clock_thread_cpu();
+    nq_settings one = *sm->s;
     uint64_t emitted;
 
-    if (e->shared_init && !(sm->shared = e->shared_init(sm->s, sm->stop.cancel)))
+    one.n_threads = 1;
+    if (e->shared_init && !(sm->shared = e->shared_init(&one, sm->stop.cancel)))
         return run_canceled(&sm->stop) ? NQ_ECANCELED : NQ_ENOMEM;
     emitted = e->source(sm->s, keep, sm);
     sm->setup_cpu = clock_thread_cpu() - t0;

@@ -441,7 +441,7 @@ Test(unit, table_bytes_are_those_the_tables_take)
             join_tables jt;
             uint64_t most = 0, step = 0, compose = 0, bytes = sizeof(join_tables);
             cr_assert_eq(
-                join_tables_init_parts(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), parts, NULL), 0,
+                join_tables_init_parts(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), parts, 1, NULL), 0,
                 "n=%d", n);
             for (int i = 0; i < jt.n_blocks; i++) {
                 const join_block *b = &jt.block[i];
@@ -719,5 +719,38 @@ Test(unit, bit_counts_match_one_count_per_bit)
             for (int b = 0; b < 64; b++)
                 cr_assert_eq(got[b], want[b], "%s masks, %zu of them: bit %d",
                              fill ? "random" : "all-ones", lengths[l], b);
+        }
+}
+
+/* The views and the renaming built on several threads (core/split.h: ranges of views'
+ * entries, and the sample's tasks a part each) are those one thread builds, byte for
+ * byte, with two blocks a side and three (from n = 16 on the views are more than one
+ * range of 16,384 entries). */
+Test(unit, tables_on_threads_are_those_of_one)
+{
+    for (int parts = 2; parts <= 3; parts++)
+        for (int n = 4; n <= 17; n += parts == 3 ? 3 : 1) {
+            join_tables one, many;
+            const join_kernel *kr = join_kernel_find(NQ_SIMD_SCALAR);
+            cr_assert_eq(join_tables_init_parts(&one, n, kr, parts, 1, NULL), 0);
+            cr_assert_eq(join_tables_init_parts(&many, n, kr, parts, 7, NULL), 0);
+            cr_assert_eq(memcmp(&one.rn, &many.rn, sizeof(one.rn)), 0, "n=%d: renaming", n);
+            cr_assert_eq(memcmp(&one.turn, &many.turn, sizeof(one.turn)), 0, "n=%d: turn", n);
+            for (int side = 0; side < 2; side++)
+                for (int b = 0; b < parts; b++) {
+                    const join_view *x = &one.view[side][b], *y = &many.view[side][b];
+                    size_t bytes =
+                        (join_tables_block(&one, one.k[side][b])->entries + JOIN_VIEW_SLACK) *
+                        sizeof(uint64_t);
+                    cr_assert_eq(memcmp(x->diag, y->diag, bytes), 0, "n=%d side %d block %d", n,
+                                 side, b);
+                    cr_assert_eq(memcmp(x->mask, y->mask, bytes), 0, "n=%d side %d block %d", n,
+                                 side, b);
+                    cr_assert_eq(!x->diag2, !y->diag2);
+                    if (x->diag2)
+                        cr_assert_eq(memcmp(x->diag2, y->diag2, bytes), 0, "n=%d", n);
+                }
+            join_tables_free(&one);
+            join_tables_free(&many);
         }
 }

@@ -1,0 +1,57 @@
+/* A loop split over threads (see split.h). Each range is written only by its own
+ * thread, and the caller reads the results after joining them all, so the ranges need
+ * no synchronisation of their own. */
+#include "core/split.h"
+
+#include <pthread.h>
+
+typedef struct split_part {
+    split_fn fn;
+    void *user;
+    int part, failed;
+    uint64_t lo, hi;
+} split_part;
+
+static void *run_part(void *arg)
+{
+    split_part *p = arg;
+    p->failed = p->fn(p->user, p->part, p->lo, p->hi) != 0;
+    return NULL;
+}
+
+int split_parts(int threads, uint64_t n, uint64_t grain)
+{
+    uint64_t most = n / (grain ? grain : 1);
+
+    if (threads > SPLIT_MAX_THREADS)
+        threads = SPLIT_MAX_THREADS;
+    if ((uint64_t)threads > most)
+        threads = most ? (int)most : 1;
+    return threads > 1 ? threads : 1;
+}
+
+int split_run(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user)
+{
+    split_part part[SPLIT_MAX_THREADS];
+    pthread_t id[SPLIT_MAX_THREADS];
+    int parts = split_parts(threads, n, grain), started[SPLIT_MAX_THREADS] = {0}, failed = 0;
+
+    for (int k = 0; k < parts; k++)
+        part[k] = (split_part){fn,
+                               user,
+                               k,
+                               0,
+                               n * (uint64_t)k / (uint64_t)parts,
+                               n * (uint64_t)(k + 1) / (uint64_t)parts};
+    for (int k = 1; k < parts; k++)
+        started[k] = pthread_create(&id[k], NULL, run_part, &part[k]) == 0;
+    run_part(&part[0]);
+    for (int k = 1; k < parts; k++) {
+        if (started[k])
+            pthread_join(id[k], NULL);
+        else
+            run_part(&part[k]); /* no thread: the caller does its range */
+        failed |= part[k].failed;
+    }
+    return failed | part[0].failed;
+}

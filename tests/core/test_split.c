@@ -1,0 +1,74 @@
+/* core/split.c: a loop split over threads takes every step once, in ranges of at least
+ * the grain, on at most the threads asked (SPLIT_MAX_THREADS), and reports a failed
+ * range however many others succeed. */
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "core/split.h"
+
+typedef struct seen {
+    atomic_uchar *step;
+    atomic_int parts_seen[SPLIT_MAX_THREADS];
+    uint64_t grain;
+    int parts, fail_part; /* fail_part -1: none fails */
+} seen;
+
+static int mark(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    seen *s = user;
+    cr_assert(part >= 0 && part < SPLIT_MAX_THREADS);
+    cr_assert_lt(lo, hi, "an empty range");
+    cr_assert(s->parts == 1 || hi - lo >= s->grain, "a range under the grain");
+    atomic_fetch_add(&s->parts_seen[part], 1);
+    for (uint64_t i = lo; i < hi; i++)
+        atomic_fetch_add(&s->step[i], 1);
+    return part == s->fail_part;
+}
+
+static void check(int threads, uint64_t n, uint64_t grain, int fail_part)
+{
+    int parts = split_parts(threads, n, grain), rc;
+    seen s = {calloc(n ? n : 1, 1), {0}, grain, parts, fail_part};
+
+    cr_assert(s.step);
+    cr_assert(parts >= 1 && parts <= SPLIT_MAX_THREADS && parts <= (threads > 1 ? threads : 1));
+    rc = split_run(threads, n, grain, mark, &s);
+    for (uint64_t i = 0; i < n; i++)
+        cr_assert_eq(s.step[i], 1, "threads %d n %llu: step %llu taken %d times", threads,
+                     (unsigned long long)n, (unsigned long long)i, s.step[i]);
+    for (int p = 0; p < SPLIT_MAX_THREADS; p++)
+        cr_assert_eq(s.parts_seen[p], p < parts && n ? 1 : 0, "part %d", p);
+    cr_assert_eq(rc != 0, fail_part >= 0 && fail_part < parts && n > 0, "threads %d: rc %d",
+                 threads, rc);
+    free(s.step);
+}
+
+Test(unit, split_takes_every_step_once)
+{
+    static const int threads[] = {1, 2, 3, 7, 64, 65, 4096};
+    static const uint64_t ns[] = {1, 2, 63, 64, 1000, 100003};
+
+    for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
+        for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+            check(threads[t], ns[k], 1, -1);
+            check(threads[t], ns[k], 1000, -1);
+        }
+}
+
+Test(unit, split_reports_a_failed_range)
+{
+    check(8, 100000, 1, 0);
+    check(8, 100000, 1, 5);
+    check(8, 100000, 1, 7);
+    check(1, 100000, 1, 0);
+}
+
+Test(unit, split_parts_follow_threads_and_grain)
+{
+    cr_expect_eq(split_parts(8, 100, 1), 8);
+    cr_expect_eq(split_parts(8, 100, 50), 2);
+    cr_expect_eq(split_parts(8, 100, 1000), 1);
+    cr_expect_eq(split_parts(1000, 1u << 20, 1), SPLIT_MAX_THREADS);
+    cr_expect_eq(split_parts(0, 100, 1), 1);
+}
