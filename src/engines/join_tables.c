@@ -170,7 +170,7 @@ static int block_init(join_block *b, const join_tables *jt, int k, const atomic_
         w.count[r] = b->start[r];
     }
     b->start[ranks] = (uint32_t)b->entries;
-    b->rel = huge_alloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
+    b->rel = huge_calloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
     if (!b->rel)
         goto fail;
     w.rel = b->rel;
@@ -181,7 +181,7 @@ static int block_init(join_block *b, const join_tables *jt, int k, const atomic_
 fail: /* the caller forgets this block, so all of it goes here */
     free(w.count);
     free(b->start);
-    free(b->rel);
+    huge_free(b->rel);
     b->start = NULL;
     b->rel = NULL;
     return -1;
@@ -243,18 +243,17 @@ static int fill_views(void *user, int part, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-/* View v's arrays for entries (made once: the renamed views reuse the first ones), left
- * unwritten so that the threads that fill them touch their pages first, the slack past
- * the last entry zeroed. */
+/* View v's arrays for entries (made once: the renamed views reuse the first ones), their
+ * pages untouched until the threads that fill them write them (huge_calloc); the slack
+ * past the last entry is zero. */
 static int view_alloc(join_view *v, uint64_t entries, int two)
 {
     size_t size = (size_t)(entries + JOIN_VIEW_SLACK) * sizeof(uint64_t);
     uint64_t **arr[3] = {&v->diag, &v->mask, &v->diag2};
 
     for (int a = 0; a < (two ? 3 : 2); a++) {
-        if (!*arr[a] && !(*arr[a] = huge_alloc(size)))
+        if (!*arr[a] && !(*arr[a] = huge_calloc(size)))
             return -1;
-        memset(*arr[a] + entries, 0, JOIN_VIEW_SLACK * sizeof(uint64_t));
     }
     return 0;
 }
@@ -449,14 +448,14 @@ void join_tables_free(join_tables *jt)
     for (int side = 0; side < 2; side++)
         for (int b = 0; b < 3; b++) {
             join_view *v = &jt->view[side][b];
-            free(v->diag);
-            free(v->mask);
-            free(v->diag2);
+            huge_free(v->diag);
+            huge_free(v->mask);
+            huge_free(v->diag2);
             *v = (join_view){NULL, NULL, NULL};
         }
     for (int i = 0; i < jt->n_blocks; i++) {
         free(jt->block[i].start);
-        free(jt->block[i].rel);
+        huge_free(jt->block[i].rel);
     }
     jt->n_blocks = 0;
 }
