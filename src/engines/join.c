@@ -314,9 +314,11 @@ void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
 {
     join_shared *sh = calloc(1, sizeof(*sh));
     const join_kernel *kernel = join_kernel_find(s->simd);
+    /* a slice's cut and the tests take settings unresolved: 0 there is one thread */
+    int threads = s->n_threads > 0 ? s->n_threads : 1;
 
     assert(kernel); /* lib.c refused a path this CPU lacks */
-    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts, s->n_threads, stop) != 0) {
+    if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts, threads, stop) != 0) {
         free(sh);
         return NULL;
     }
