@@ -71,8 +71,8 @@ typedef struct engine_parts {
     double timed_seconds; /* out: their CPU time */
     double extra_seconds; /* out: CPU time a count of the task does not spend */
     /* out: the parts' CPU time each over its probability of being taken (stride times
-     * timed_seconds where every part has the same; parts parted again add the time of
-     * finding their own parts at their weight) */
+     * timed_seconds where every part has the same; of parts parted again, only their
+     * own parts' times, not the walk that found those) */
     double projected_seconds;
 } engine_parts;
 

@@ -30,9 +30,13 @@ typedef struct part_level {
     engine_status status;
 } part_level;
 
-static engine_status level_complete(const row_parts_rows *r, engine_parts *p, row_part_fn part,
-                                    void *user, int above, uint64_t stride, uint64_t draw, int top,
-                                    double *projected, uint64_t *subtotal);
+static void level_walk(part_level *lv, uint64_t draw);
+
+/* The most rows a level may place: the search keeps its tail and a row above it. */
+static int deepest_part(const row_parts_rows *r)
+{
+    return r->rows - (TAIL_ROWS + 2);
+}
 
 /* The depth to part at and its placements: the shallowest with ROW_PARTS_TIMED parts per
  * stride, no deeper than r's part bound allows. */
@@ -40,7 +44,7 @@ static int part_depth(const row_parts_rows *r, uint64_t stride, uint64_t *parts)
 {
     const uint64_t most = r->max_parts ? r->max_parts : ROW_PARTS_MAX;
     uint64_t want = stride > most / ROW_PARTS_TIMED ? most : stride * ROW_PARTS_TIMED;
-    int depth = 0, deepest = r->rows - (TAIL_ROWS + 2);
+    int depth = 0, deepest = deepest_part(r);
 
     *parts = 1;
     while (depth < deepest && *parts < want) {
@@ -59,7 +63,29 @@ static int part_depth(const row_parts_rows *r, uint64_t stride, uint64_t *parts)
  * part_depth at depth. */
 static int can_part_again(const row_parts_rows *r, int depth)
 {
-    return depth < r->rows - (TAIL_ROWS + 2);
+    return depth < deepest_part(r);
+}
+
+/* The placement (cols, ld, rd) of lv's level parted again, one in lv->rest of its own
+ * placements: the stride as given, so that every placement's probability is the same
+ * whatever its subtree holds. Returns its leaves' projected time (not its walk's). */
+static double part_below(part_level *lv, uint32_t cols, uint32_t ld, uint32_t rd,
+                         uint64_t *subtotal)
+{
+    const row_parts_rows *r = lv->r;
+    row_parts_rows next = {
+        r->free + lv->placed, r->shift + lv->placed, r->rows - lv->placed, cols, ld, rd,
+        r->max_parts};
+    part_level sub = {&next, lv->p, lv->part, lv->user, lv->above + lv->placed,
+                      0,     0,     0,        lv->rest, 1,
+                      0,     0,     0,        0,        ENGINE_DONE};
+    uint64_t parts;
+
+    sub.placed = part_depth(&next, sub.stride, &parts);
+    level_walk(&sub, lv->draw);
+    lv->status = sub.status;
+    *subtotal = sub.sum;
+    return sub.projected;
 }
 
 /* One placement: completed, or parted again, and timed when its number is drawn. */
@@ -72,17 +98,9 @@ static int visit_part(void *user, uint32_t cols, uint32_t ld, uint32_t rd)
     if (lv->index++ % lv->stride != lv->offset)
         return 0;
     t0 = clock_thread_cpu();
-    if (lv->rest > 1) {
-        row_parts_rows next = {lv->r->free + lv->placed,
-                               lv->r->shift + lv->placed,
-                               lv->r->rows - lv->placed,
-                               cols,
-                               ld,
-                               rd,
-                               lv->r->max_parts};
-        lv->status = level_complete(&next, lv->p, lv->part, lv->user, lv->above + lv->placed,
-                                    lv->rest, lv->draw, 0, &below, &sub);
-    } else {
+    if (lv->rest > 1)
+        below = part_below(lv, cols, ld, rd, &sub);
+    else {
         lv->status = lv->part(lv->user, lv->above + lv->placed, cols, ld, rd, &sub);
         below = clock_thread_cpu() - t0;
         lv->p->timed++;
@@ -93,49 +111,42 @@ static int visit_part(void *user, uint32_t cols, uint32_t ld, uint32_t rd)
     return lv->status != ENGINE_DONE;
 }
 
-/* The parts of r below `above` placed rows, one in stride of them (the top level: stride
- * lowered to the parts there are, and parted again, the rest of the stride below, where
- * a level cannot hold ROW_PARTS_TIMED parts of it; a level below: the stride as given,
- * so that every placement's probability is the same whatever its subtree holds). Their
- * subtotals into *subtotal, and into *projected r's completion time as they project it:
- * the time spent less that of the parts taken and of finding them, plus the parts'
- * projections. The top level's own times go into p. */
-static engine_status level_complete(const row_parts_rows *r, engine_parts *p, row_part_fn part,
-                                    void *user, int above, uint64_t stride, uint64_t draw, int top,
-                                    double *projected, uint64_t *subtotal)
+/* Complete lv's level, its placed, stride and rest set: every stride-th placement from
+ * the offset that draw's lowest digit (base stride) names, the digits above going to
+ * the levels below. */
+static void level_walk(part_level *lv, uint64_t draw)
 {
-    double t0 = clock_thread_cpu(), found;
-    uint64_t parts;
-    part_level lv = {r, p, part, user, above, 0, 0, 0, stride, 1, 0, 0, 0, 0, ENGINE_DONE};
+    const row_parts_rows *r = lv->r;
 
-    lv.placed = part_depth(r, stride, &parts);
-    found = clock_thread_cpu() - t0;
-    if (top && parts < stride && parts >= ROW_PARTS_TIMED && can_part_again(r, lv.placed) &&
-        stride / (parts / ROW_PARTS_TIMED) > 1) {
-        lv.stride = parts / ROW_PARTS_TIMED; /* ROW_PARTS_TIMED here, each parted again */
-        lv.rest = stride / lv.stride < ROW_PARTS_REST_MAX ? stride / lv.stride : ROW_PARTS_REST_MAX;
-    } else if (top)
-        lv.stride = parts == 0 ? 1 : parts < stride ? parts : stride;
-    lv.offset = draw % lv.stride;
-    lv.draw = draw / lv.stride;
-    (void)task_cost_visit(r->free, r->shift, lv.placed, r->cols, r->ld, r->rd, visit_part, &lv);
-    if (top) {
-        p->stride = lv.stride * lv.rest;
-        p->extra_seconds = found;
-        p->timed_seconds = lv.timed;
-        p->projected_seconds = lv.projected;
-    }
-    *projected = lv.projected;
-    *subtotal = lv.sum;
-    return lv.status;
+    lv->offset = draw % lv->stride;
+    lv->draw = draw / lv->stride;
+    (void)task_cost_visit(r->free, r->shift, lv->placed, r->cols, r->ld, r->rd, visit_part, lv);
 }
 
+/* The top level: its stride lowered to the parts there are, or where it cannot hold
+ * ROW_PARTS_TIMED parts of the stride and a deeper level could, ROW_PARTS_TIMED of its
+ * parts each parted again, one in the rest of the stride. */
 engine_status row_parts_complete(const row_parts_rows *r, engine_parts *p, row_part_fn part,
                                  void *user, uint64_t *subtotal)
 {
-    double projected;
+    double t0 = clock_thread_cpu();
+    uint64_t parts, stride = p->stride;
+    part_level lv = {r, p, part, user, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, ENGINE_DONE};
 
     assert(p->stride > 0 && r->rows >= 0);
+    lv.placed = part_depth(r, stride, &parts);
+    p->extra_seconds = clock_thread_cpu() - t0;
+    if (parts < stride && parts >= ROW_PARTS_TIMED && can_part_again(r, lv.placed) &&
+        stride / (parts / ROW_PARTS_TIMED) > 1) {
+        lv.stride = parts / ROW_PARTS_TIMED;
+        lv.rest = stride / lv.stride < ROW_PARTS_REST_MAX ? stride / lv.stride : ROW_PARTS_REST_MAX;
+    } else
+        lv.stride = parts == 0 ? 1 : parts < stride ? parts : stride;
     p->timed = 0;
-    return level_complete(r, p, part, user, 0, p->stride, p->draw, 1, &projected, subtotal);
+    level_walk(&lv, p->draw);
+    p->stride = lv.stride * lv.rest;
+    p->timed_seconds = lv.timed;
+    p->projected_seconds = lv.projected;
+    *subtotal = lv.sum;
+    return lv.status;
 }
