@@ -203,27 +203,33 @@ static uint64_t block_mask(const join_tables *jt, int side, int k, int d0, uint6
 /* Entries a thread fills at least: a few microseconds of work each thousand. */
 #define VIEW_GRAIN 16384u
 
+/* One view to fill: what its entries share (block b of side, k rows from d0, whose
+ * diagonals the blocks from w and w2 meet). */
+typedef struct view_job {
+    const uint64_t *rel;
+    const join_view *v;
+    int side, k, d0, w, w2;
+} view_job;
+
 /* The views of every side and block, as one run of entries for split_run: view j's
  * entries are steps start[j] .. start[j + 1] - 1. */
 typedef struct view_fill {
     const join_tables *jt;
     const atomic_int *stop;
     int views;
-    int side[6], b[6];
+    view_job job[6];
     uint64_t start[7];
 } view_fill;
 
-/* Entry i of block b's view on side: its diagonals and its renamed mask. */
-static void fill_entry(const join_tables *jt, int side, int b, uint64_t i)
+/* Entry i of view job j: its diagonals and its renamed mask. */
+static void fill_entry(const join_tables *jt, const view_job *j, uint64_t i)
 {
-    int k = jt->k[side][b], d0 = join_block_d0(jt, side, b);
-    uint64_t rel = join_tables_block(jt, k)->rel[i];
-    const join_view *v = &jt->view[side][b];
+    uint64_t rel = j->rel[i];
 
-    v->diag[i] = join_block_diagonals(jt->n, k, d0, join_block_d0(jt, side, 1), rel);
-    v->mask[i] = block_mask(jt, side, k, d0, rel);
-    if (v->diag2) /* mid and far meet each other from the far block's start on */
-        v->diag2[i] = join_block_diagonals(jt->n, k, d0, join_block_d0(jt, side, 2), rel);
+    j->v->diag[i] = join_block_diagonals(jt->n, j->k, j->d0, j->w, rel);
+    j->v->mask[i] = block_mask(jt, j->side, j->k, j->d0, rel);
+    if (j->v->diag2) /* mid and far meet each other from the far block's start on */
+        j->v->diag2[i] = join_block_diagonals(jt->n, j->k, j->d0, j->w2, rel);
 }
 
 static int fill_views(void *user, int part, uint64_t lo, uint64_t hi)
@@ -237,7 +243,7 @@ static int fill_views(void *user, int part, uint64_t lo, uint64_t hi)
         for (uint64_t g = from; g < to; g++) {
             if (stop_poll(vf->stop, g))
                 return -1;
-            fill_entry(vf->jt, vf->side[j], vf->b[j], g - vf->start[j]);
+            fill_entry(vf->jt, &vf->job[j], g - vf->start[j]);
         }
     }
     return 0;
@@ -264,16 +270,22 @@ static int view_alloc(join_view *v, uint64_t entries, int two, const atomic_int 
  * ORs and tests; filled on jt->threads threads. */
 static int make_views(join_tables *jt, const atomic_int *stop)
 {
-    view_fill vf = {jt, stop, 0, {0}, {0}, {0}};
+    view_fill vf = {jt, stop, 0, {{0}}, {0}};
 
     for (int side = 0; side < 2; side++)
         for (int b = 0; b < jt->parts; b++) {
-            uint64_t entries = join_tables_block(jt, jt->k[side][b])->entries;
-            if (view_alloc(&jt->view[side][b], entries, view_words(jt->parts, b) == 3, stop))
+            int k = jt->k[side][b];
+            const join_block *bl = join_tables_block(jt, k);
+            if (view_alloc(&jt->view[side][b], bl->entries, view_words(jt->parts, b) == 3, stop))
                 return -1;
-            vf.side[vf.views] = side;
-            vf.b[vf.views] = b;
-            vf.start[vf.views + 1] = vf.start[vf.views] + entries;
+            vf.job[vf.views] = (view_job){bl->rel,
+                                          &jt->view[side][b],
+                                          side,
+                                          k,
+                                          join_block_d0(jt, side, b),
+                                          join_block_d0(jt, side, 1),
+                                          join_block_d0(jt, side, 2)};
+            vf.start[vf.views + 1] = vf.start[vf.views] + bl->entries;
             vf.views++;
         }
     return split_run(jt->threads, vf.start[vf.views], VIEW_GRAIN, fill_views, &vf);
