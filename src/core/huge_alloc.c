@@ -13,11 +13,9 @@
  * kernel backs only the aligned 2 MiB ranges wholly inside a block with huge pages (n =
  * 20's blocks of 4 to 8 MiB lost a quarter to a half of them: 3.7 times the page
  * faults, 1.3x of the setup). The padding is address space only, never touched. */
-#define HUGE_ALIGN_FROM HUGE_PAGE
-
 void *huge_calloc(size_t size)
 {
-    int huge = size >= HUGE_ALIGN_FROM;
+    int huge = size >= HUGE_PAGE;
     /* the block rounded up to whole huge pages, so that its last one is huge too */
     size_t span = huge ? (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1) : (size ? size : 1);
     char *base, *p;

@@ -327,12 +327,12 @@ uint64_t join_half_turn_fixed(const join_tables *jt, const uint64_t *top, size_t
 /* Which bits collide most often is learnt from the half-boards of a spread of tasks
  * (the same ones every time, so that every run renames alike): 64, or from n = 25 on,
  * where a task's whole lists take seconds (64 of them 140 s of setup at n = 26), 8. */
+#define SAMPLE_MOST 64
+
 static uint64_t sample_tasks(int n)
 {
-    return n <= 24 ? 64 : 8;
+    return n <= 24 ? SAMPLE_MOST : 8;
 }
-
-#define SAMPLE_MOST 64
 
 /* The tasks the renaming learns from: every stride-th of the enumeration's tops. */
 typedef struct sample_pick {
