@@ -806,22 +806,25 @@ Test(slow, mpi_stop_does_not_wait_for_long_tasks)
 
 /* ---- the steps before the first task -------------------------------------------------- */
 
-/* Whether process pid blocks SIGINT in its main thread (SigBlk of /proc/PID/status), as
- * signals_install makes it: from then on a signal is the tool's, not a kill. */
-static int blocks_sigint(long pid)
+/* Whether process pid has the tool's SIGINT handling: the signal blocked in its main
+ * thread (SigBlk of /proc/PID/status) and caught (SigCgt), as signals_install leaves it.
+ * The block alone is not enough: a process between fork and exec can carry a blocked
+ * mask it then drops with the default action, which a SIGINT sent then ends silently. */
+static int takes_sigint(long pid)
 {
     char path[64], line[256];
-    unsigned long long mask = 0;
+    unsigned long long blocked = 0, caught = 0, bit = 1ull << (SIGINT - 1);
     FILE *f;
 
     snprintf(path, sizeof(path), "/proc/%ld/status", pid);
     if (!(f = fopen(path, "r")))
         return 0;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "SigBlk: %llx", &mask) == 1)
-            break;
+    while (fgets(line, sizeof(line), f)) {
+        sscanf(line, "SigBlk: %llx", &blocked);
+        sscanf(line, "SigCgt: %llx", &caught);
+    }
     fclose(f);
-    return (mask >> (SIGINT - 1)) & 1;
+    return (blocked & bit) && (caught & bit);
 }
 
 /* Seconds since t0. */
@@ -876,7 +879,7 @@ static stop_times sigint_ranks_early(int np, const char *const *args, long delay
         n_kids = children_of(pid, kids, 64);
         ready = 0;
         for (int i = 0; i < n_kids; i++)
-            ready += blocks_sigint(kids[i]);
+            ready += takes_sigint(kids[i]);
     }
     cr_assert_eq(ready, np, "%d of %d ranks have their handlers", ready, np);
     nanosleep(&(struct timespec){delay_ms / 1000, delay_ms % 1000 * 1000000L}, NULL);
