@@ -21,6 +21,7 @@
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
+#include "engines/join_ranges.h"
 #include "engines/join_sym.h"
 #include "engines/join_tables.h"
 #include "engines/join_tasks.h"
@@ -49,6 +50,10 @@ typedef struct join_scratch {
     size_t piece;               /* the masks a piece of half-boards reaches */
     uint64_t fixed_id, fixed;   /* the last task's turn-fixed solutions, for join_unique */
     void *work;                 /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
+    /* a task whose tops pass a piece: their values and ranges (join_ranges.h; untouched,
+     * and so not resident, until such a task) */
+    join_values values;
+    join_ranges range;
 } join_scratch;
 
 /* What a count's workers share: the tables, and for the cost model each side's
@@ -406,12 +411,77 @@ typedef struct task_count {
     uint64_t seen, sum, fixed_sum;
 } task_count;
 
-/* The pairs of (top, middle) from a piece of the top half-boards, tops[0..k), made
- * without a middle queen: against each piece of the bottom ones in turn, with a look at
- * the stop after each (a piece's count takes a second or more from n = 26 on). *fixed
- * gets its turn-fixed solutions, the orbit search's only with the first top piece
- * (whole). Reorders the buffers, and grows one that is too short. */
-static engine_status count_middle(task_count *tc, int middle, size_t k, int first, uint64_t *pairs,
+/* The maker of side's half-boards of sd, stepping through js->tmp in steps as long as it
+ * holds (the pair counter's four lists and a piece's: a step makes the far part of its
+ * first near subset again, which at a step of a piece took the unit tests' pieces of one
+ * mask most of their time). */
+static join_maker side_maker(const join_tables *jt, join_scratch *js, int side,
+                             const join_sides *sd)
+{
+    size_t step = JOIN_PAIRS_TMP(js->piece) + 4 * (size_t)jt->step_most[side];
+    return (join_maker){jt, side, sd->cols[side], sd->forbid, step, &js->tmp, &js->far};
+}
+
+/* The values of the top half-boards of sd, cut into ranges of at most a piece in
+ * js->range: 0, or -1 without memory. */
+static int cut_tops(const join_tables *jt, join_scratch *js, const join_sides *sd)
+{
+    join_maker mk = side_maker(jt, js, JOIN_TOP, sd);
+    return join_ranges_find(&mk, js->piece, &js->values, &js->range) == SIZE_MAX ? -1 : 0;
+}
+
+/* The bits that the values of every mask of v[0..k) have. */
+static uint32_t values_common(const uint64_t *v, size_t k)
+{
+    uint64_t all = ~(uint64_t)0;
+    for (size_t i = 0; i < k; i++)
+        all &= v[i];
+    return (uint32_t)(all >> JOIN_RANGE_SHIFT);
+}
+
+/* A list of tops to count each piece of the bottom half-boards against. */
+typedef struct piece_pairs {
+    task_count *tc;
+    const uint64_t *tops;
+    size_t k;
+    uint64_t pairs;
+} piece_pairs;
+
+static int count_bottom_piece(void *user, const uint64_t *v, size_t nb)
+{
+    piece_pairs *pp = user;
+    join_scratch *js = pp->tc->js;
+
+    if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(pp->k > nb ? pp->k : nb)) != 0)
+        return -1;
+    pp->pairs +=
+        pp->tc->jt->kernel->pairs_count(pp->tops, pp->k, v, nb, js->tmp.v, js->work, pp->tc->w);
+    return engine_stopping(pp->tc->w) ? 1 : 0;
+}
+
+/* Adds to *pairs those of tops[0..k), whose values all have the bits common, with the
+ * bottom half-boards of sd, a piece at a time: the bottoms whose values share a bit with
+ * common meet every top, and are dropped as they are made. A look at the stop after each
+ * piece (a count takes a second or more from n = 26 on). */
+static engine_status pairs_by_piece(task_count *tc, const join_sides *sd, const uint64_t *tops,
+                                    size_t k, uint32_t common, uint64_t *pairs)
+{
+    join_scratch *js = tc->js;
+    join_maker mk = side_maker(tc->jt, js, JOIN_BOTTOM, sd);
+    piece_pairs pp = {tc, tops, k, 0};
+    int rc;
+
+    mk.step = js->piece / 4 ? js->piece / 4 : 1; /* a quarter: the pieces are 3/4 full or more */
+    rc = join_pieces_kept(&mk, common, js->piece, &js->side[JOIN_BOTTOM], count_bottom_piece, &pp);
+    *pairs += pp.pairs;
+    return rc < 0 ? ENGINE_FAILED : rc ? ENGINE_STOPPED : ENGINE_DONE;
+}
+
+/* The pairs of (top, middle) from the whole list of top half-boards, tops[0..k), made
+ * without a middle queen: against the bottom ones in one list, or by their values when
+ * they pass a piece. *fixed gets its turn-fixed solutions. Reorders the buffers, and
+ * grows one that is too short. */
+static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t *pairs,
                                   uint64_t *fixed)
 {
     const join_tables *jt = tc->jt;
@@ -431,69 +501,129 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, int firs
         }
         fit = js->fit.v;
     }
-    *fixed = turn_fixed(jt, tc->top, middle, fit, nf, first);
-    for (*pairs = 0; !pc.done;) {
-        nb = join_halves_piece(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, js->piece, &pc,
-                               &js->side[JOIN_BOTTOM]);
-        if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
-            return ENGINE_FAILED;
-        *pairs += jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work,
-                                          tc->w);
-        if (engine_stopping(tc->w))
-            return ENGINE_STOPPED;
-    }
-    return ENGINE_DONE;
+    *fixed = turn_fixed(jt, tc->top, middle, fit, nf, 1);
+    *pairs = 0;
+    nb = join_halves_piece(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, js->piece, &pc,
+                           &js->side[JOIN_BOTTOM]);
+    if (nb == SIZE_MAX)
+        return ENGINE_FAILED;
+    if (!pc.done) /* more than a piece */
+        return pairs_by_piece(tc, &sd, fit, nf, values_common(fit, nf), pairs);
+    if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
+        return ENGINE_FAILED;
+    *pairs =
+        jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work, tc->w);
+    return engine_stopping(tc->w) ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
-/* Whether the next part of a task (one top piece and middle column) is one to complete:
- * every part in a count, the parts an estimate names (engine_parts) in one. */
+/* Whether the next part of a task (a middle column, or one range of its tops) is one to
+ * complete: every part in a count, the parts an estimate names (engine_parts) in one. */
 static int part_taken(task_count *tc)
 {
     return !tc->p || tc->seen++ % tc->p->stride == tc->p->draw % tc->p->stride;
 }
 
-/* The pairs of one top piece, summed over the task's middle columns (one, -1, on even
- * boards) with their orbit weights; likewise the turn-fixed solutions. With an
- * estimate's parts, only the parts they name, timed. */
-static engine_status count_piece(task_count *tc, size_t k, int first)
+/* Adds the seconds since t0 to an estimate's timed parts. */
+static void part_timed(task_count *tc, double t0)
 {
-    int n = tc->jt->n;
+    if (tc->p) {
+        tc->p->timed++;
+        tc->p->timed_seconds += clock_thread_cpu() - t0;
+    }
+}
+
+/* The middle columns of n (one, -1, on even boards) with their weights for top. */
+#define FOR_MIDDLES(n, top, m, wm)                                                                 \
+    for (int m = (n) % 2 ? 0 : -1; m < ((n) % 2 ? (n) : 0); m++)                                   \
+        for (uint32_t wm = m < 0 ? 1 : join_orbit_size(n, top, m), once_ = 1; once_; once_ = 0)    \
+            if (wm)
+
+/* The pairs of a task whose top half-boards fit one list (tops[0..k)), summed over its
+ * middle columns (one, -1, on even boards) with their orbit weights; likewise the
+ * turn-fixed solutions. Its parts are its middle columns. */
+static engine_status count_whole(task_count *tc, size_t k)
+{
     uint64_t pairs, fixed;
 
-    for (int m = n % 2 ? 0 : -1; m < (n % 2 ? n : 0); m++) {
-        uint32_t wm = m < 0 ? 1 : join_orbit_size(n, tc->top, m);
-        if (!wm || !part_taken(tc))
+    FOR_MIDDLES(tc->jt->n, tc->top, m, wm)
+    {
+        if (!part_taken(tc))
             continue;
         double t0 = tc->p ? clock_thread_cpu() : 0;
-        engine_status st = count_middle(tc, m, k, first, &pairs, &fixed);
+        engine_status st = count_middle(tc, m, k, &pairs, &fixed);
         if (st != ENGINE_DONE)
             return st;
         tc->sum += wm * pairs;
         tc->fixed_sum += wm * fixed;
-        if (tc->p) {
-            tc->p->timed++;
-            tc->p->timed_seconds += clock_thread_cpu() - t0;
-        }
+        part_timed(tc, t0);
     }
     return ENGINE_DONE;
 }
 
-/* Task t's count, or with p the parts it names: its top half-boards a piece at a time,
- * each piece counted against the bottom ones of each middle column. */
+/* The pairs of (top, middle), of weight wm, when the tops pass a piece: the tops that fit
+ * the middle queen a range of their values at a time (each a part), each against the
+ * bottom's pieces. */
+static engine_status middle_by_values(task_count *tc, int middle, uint32_t wm)
+{
+    join_scratch *js = tc->js;
+    join_sides sd = join_task_sides(tc->jt, tc->top, middle);
+    join_maker mk = side_maker(tc->jt, js, JOIN_TOP, &sd);
+    const join_ranges *rt = &js->range;
+
+    /* the values, which every part of the middle column needs: untimed, made whole */
+    if (cut_tops(tc->jt, js, &sd) != 0)
+        return ENGINE_FAILED;
+    for (uint32_t i = 0; i < rt->n; i++) {
+        uint64_t pairs = 0, fixed;
+        if (!part_taken(tc))
+            continue;
+        double t0 = tc->p ? clock_thread_cpu() : 0;
+        size_t k = join_range_make(&mk, rt, i, &js->side[JOIN_TOP]);
+        if (k == SIZE_MAX)
+            return ENGINE_FAILED;
+        fixed = turn_fixed(tc->jt, tc->top, middle, js->side[JOIN_TOP].v, k, i == 0);
+        engine_status st = pairs_by_piece(tc, &sd, js->side[JOIN_TOP].v, k, rt->common[i], &pairs);
+        if (st != ENGINE_DONE)
+            return st;
+        tc->sum += wm * pairs;
+        tc->fixed_sum += wm * fixed;
+        part_timed(tc, t0);
+    }
+    return ENGINE_DONE;
+}
+
+/* A task whose tops pass a piece: each middle column by values. */
+static engine_status count_by_values(task_count *tc)
+{
+    FOR_MIDDLES(tc->jt->n, tc->top, m, wm)
+    {
+        engine_status st = middle_by_values(tc, m, wm);
+        if (st != ENGINE_DONE)
+            return st;
+    }
+    return ENGINE_DONE;
+}
+
+/* Task t's count, or with p the parts it names. Its top half-boards in one list are
+ * counted against each middle column's bottom ones; tops that pass a piece, by their
+ * values, per middle column (the making order would leave each piece every value,
+ * thinly, which the pair counter prunes far less). */
 static engine_status count_task(const engine_worker *w, const task *t, engine_parts *p,
                                 uint64_t *subtotal)
 {
     task_count tc = {
         w, &((const join_shared *)w->shared)->jt, w->scratch, (uint32_t)t->payload, p, 0, 0, 0};
     join_piece pc = join_piece_first(tc.jt, JOIN_TOP, &tc.js->far);
+    size_t k =
+        join_halves_piece(tc.jt, JOIN_TOP, tc.top, 0, tc.js->piece, &pc, &tc.js->side[JOIN_TOP]);
+    engine_status st = k == SIZE_MAX ? ENGINE_FAILED : ENGINE_DONE;
 
-    for (int first = 1; !pc.done; first = 0) {
-        size_t k = join_halves_piece(tc.jt, JOIN_TOP, tc.top, 0, tc.js->piece, &pc,
-                                     &tc.js->side[JOIN_TOP]);
-        engine_status st = k == SIZE_MAX ? ENGINE_FAILED : count_piece(&tc, k, first);
-        if (st != ENGINE_DONE)
-            return st;
-    }
+    if (st == ENGINE_DONE && pc.done)
+        st = count_whole(&tc, k);
+    else if (st == ENGINE_DONE)
+        st = count_by_values(&tc);
+    if (st != ENGINE_DONE)
+        return st;
     tc.js->fixed = tc.fixed_sum;
     tc.js->fixed_id = p ? 0 : t->id + 1; /* a task's parts do not make its fixed solutions */
     *subtotal = tc.sum;
@@ -505,25 +635,33 @@ static engine_status join_complete(const engine_worker *w, const task *t, uint64
     return count_task(w, t, NULL, subtotal);
 }
 
-/* The parts of a task: its pieces of top half-boards (made, to find how many, and not
- * kept) times its middle columns of nonzero orbit weight; 0 without memory. */
+/* The parts of a task: its middle columns of nonzero orbit weight (one on even boards),
+ * or when its tops pass a piece, the ranges of their values in each; 0 without memory. */
 static uint64_t task_parts(const join_tables *jt, join_scratch *js, uint32_t top)
 {
-    uint64_t pieces = 0, middles = 0;
+    uint64_t parts = 0;
     join_piece pc = join_piece_first(jt, JOIN_TOP, &js->far);
+    int whole;
 
-    for (int m = 0; m < jt->n; m++)
-        middles += jt->n % 2 && join_orbit_size(jt->n, top, m) != 0;
-    for (; !pc.done; pieces++)
-        if (join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]) ==
-            SIZE_MAX)
+    if (join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]) == SIZE_MAX)
+        return 0;
+    whole = pc.done;
+    FOR_MIDDLES(jt->n, top, m, wm)
+    {
+        join_sides sd = join_task_sides(jt, top, m);
+        if (whole)
+            parts++;
+        else if (cut_tops(jt, js, &sd) != 0)
             return 0;
-    return pieces * (jt->n % 2 ? middles : 1);
+        else
+            parts += js->range.n;
+    }
+    return parts;
 }
 
-/* A task's parts are its (top piece, middle column) pairs in the order the count takes
- * them: a part's filter, bottom half-boards and pair count are made once per task in the
- * count too, and the top half-boards, which every part needs, are made whole. */
+/* A task's parts are its (middle column, top range) pairs in the order the count takes
+ * them: what every part shares is made once per task in the count too (the tops in one
+ * list, or each middle column's values), and so is timed whole, not scaled. */
 static engine_status join_complete_parts(const engine_worker *w, const task *t, engine_parts *p,
                                          uint64_t *subtotal)
 {
