@@ -523,9 +523,11 @@ static int part_taken(task_count *tc)
     return !tc->p || tc->seen++ % tc->p->stride == tc->p->draw % tc->p->stride;
 }
 
-/* Adds the seconds since t0 to an estimate's timed parts. */
-static void part_timed(task_count *tc, double t0)
+/* A part done, of weight wm, begun at t0: its sums, and its time to an estimate's. */
+static void part_done(task_count *tc, uint32_t wm, uint64_t pairs, uint64_t fixed, double t0)
 {
+    tc->sum += wm * pairs;
+    tc->fixed_sum += wm * fixed;
     if (tc->p) {
         tc->p->timed++;
         tc->p->timed_seconds += clock_thread_cpu() - t0;
@@ -553,9 +555,7 @@ static engine_status count_whole(task_count *tc, size_t k)
         engine_status st = count_middle(tc, m, k, &pairs, &fixed);
         if (st != ENGINE_DONE)
             return st;
-        tc->sum += wm * pairs;
-        tc->fixed_sum += wm * fixed;
-        part_timed(tc, t0);
+        part_done(tc, wm, pairs, fixed, t0);
     }
     return ENGINE_DONE;
 }
@@ -585,9 +585,7 @@ static engine_status middle_by_values(task_count *tc, int middle, uint32_t wm)
         engine_status st = pairs_by_piece(tc, &sd, js->side[JOIN_TOP].v, k, rt->common[i], &pairs);
         if (st != ENGINE_DONE)
             return st;
-        tc->sum += wm * pairs;
-        tc->fixed_sum += wm * fixed;
-        part_timed(tc, t0);
+        part_done(tc, wm, pairs, fixed, t0);
     }
     return ENGINE_DONE;
 }
