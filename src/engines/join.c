@@ -422,11 +422,11 @@ static join_maker side_maker(const join_tables *jt, join_scratch *js, int side,
     return (join_maker){jt, side, sd->cols[side], sd->forbid, step, &js->tmp, &js->far};
 }
 
-/* The values of the top half-boards of sd, cut into ranges of at most a piece in
+/* The values of side's half-boards of sd, cut into ranges of at most a piece in
  * js->range: 0, or -1 without memory. */
-static int cut_tops(const join_tables *jt, join_scratch *js, const join_sides *sd)
+static int cut_side(const join_tables *jt, join_scratch *js, int side, const join_sides *sd)
 {
-    join_maker mk = side_maker(jt, js, JOIN_TOP, sd);
+    join_maker mk = side_maker(jt, js, side, sd);
     return join_ranges_find(&mk, js->piece, &js->values, &js->range) == SIZE_MAX ? -1 : 0;
 }
 
@@ -477,6 +477,34 @@ static engine_status pairs_by_piece(task_count *tc, const join_sides *sd, const 
     return rc < 0 ? ENGINE_FAILED : rc ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
+/* Adds to *pairs those of tops[0..k), one list, with the bottom half-boards of sd when
+ * they pass a piece: their values cut into blocks (js->range), each made again and
+ * counted against the tops, but those whose common bits meet every top. A block is
+ * dense in values, which the counter prunes far better than a piece in the maker's
+ * order, and with the tops whole the bottom is made once a block only. */
+static engine_status pairs_by_bottom_block(task_count *tc, const join_sides *sd,
+                                           const uint64_t *tops, size_t k, uint64_t *pairs)
+{
+    join_scratch *js = tc->js;
+    join_maker mk = side_maker(tc->jt, js, JOIN_BOTTOM, sd);
+    uint32_t common = values_common(tops, k);
+
+    if (cut_side(tc->jt, js, JOIN_BOTTOM, sd) != 0)
+        return ENGINE_FAILED;
+    for (uint32_t j = 0; j < js->range.n; j++) {
+        if (!js->range.masks[j] || (js->range.common[j] & common))
+            continue;
+        size_t nb = join_range_make(&mk, &js->range, j, &js->side[JOIN_BOTTOM]);
+        if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(k > nb ? k : nb)) != 0)
+            return ENGINE_FAILED;
+        *pairs += tc->jt->kernel->pairs_count(tops, k, js->side[JOIN_BOTTOM].v, nb, js->tmp.v,
+                                              js->work, tc->w);
+        if (engine_stopping(tc->w))
+            return ENGINE_STOPPED;
+    }
+    return ENGINE_DONE;
+}
+
 /* The pairs of (top, middle) from the whole list of top half-boards, tops[0..k), made
  * without a middle queen: against the bottom ones in one list, or by their values when
  * they pass a piece. *fixed gets its turn-fixed solutions. Reorders the buffers, and
@@ -508,7 +536,7 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t
     if (nb == SIZE_MAX)
         return ENGINE_FAILED;
     if (!pc.done) /* more than a piece */
-        return pairs_by_piece(tc, &sd, fit, nf, values_common(fit, nf), pairs);
+        return pairs_by_bottom_block(tc, &sd, fit, nf, pairs);
     if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
         return ENGINE_FAILED;
     *pairs =
@@ -571,7 +599,7 @@ static engine_status middle_by_values(task_count *tc, int middle, uint32_t wm)
     const join_ranges *rt = &js->range;
 
     /* the values, which every part of the middle column needs: untimed, made whole */
-    if (cut_tops(tc->jt, js, &sd) != 0)
+    if (cut_side(tc->jt, js, JOIN_TOP, &sd) != 0)
         return ENGINE_FAILED;
     for (uint32_t i = 0; i < rt->n; i++) {
         uint64_t pairs = 0, fixed;
@@ -649,7 +677,7 @@ static uint64_t task_parts(const join_tables *jt, join_scratch *js, uint32_t top
         join_sides sd = join_task_sides(jt, top, m);
         if (whole)
             parts++;
-        else if (cut_tops(jt, js, &sd) != 0)
+        else if (cut_side(jt, js, JOIN_TOP, &sd) != 0)
             return 0;
         else
             parts += js->range.n;
