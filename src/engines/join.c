@@ -562,7 +562,9 @@ static void part_done(task_count *tc, uint32_t wm, uint64_t pairs, uint64_t fixe
     }
 }
 
-/* The middle columns of n (one, -1, on even boards) with their weights for top. */
+/* The middle columns of n (one, -1, on even boards) of nonzero weight wm for top. The
+ * inner loop only declares wm: continue takes the next middle column; break would not
+ * end the walk, so the bodies return instead. */
 #define FOR_MIDDLES(n, top, m, wm)                                                                 \
     for (int m = (n) % 2 ? 0 : -1; m < ((n) % 2 ? (n) : 0); m++)                                   \
         for (uint32_t wm = m < 0 ? 1 : join_orbit_size(n, top, m), once_ = 1; once_; once_ = 0)    \
