@@ -422,12 +422,11 @@ static join_maker side_maker(const join_tables *jt, join_scratch *js, int side,
     return (join_maker){jt, side, sd->cols[side], sd->forbid, step, &js->tmp, &js->far};
 }
 
-/* The values of side's half-boards of sd, cut into ranges of at most a piece in
- * js->range: 0, or -1 without memory. */
-static int cut_side(const join_tables *jt, join_scratch *js, int side, const join_sides *sd)
+/* The values of mk's half-boards, cut into ranges of at most a piece in js->range: 0, or
+ * -1 without memory. */
+static int cut_values(join_scratch *js, const join_maker *mk)
 {
-    join_maker mk = side_maker(jt, js, side, sd);
-    return join_ranges_find(&mk, js->piece, &js->values, &js->range) == SIZE_MAX ? -1 : 0;
+    return join_ranges_find(mk, js->piece, &js->values, &js->range) == SIZE_MAX ? -1 : 0;
 }
 
 /* The bits that the values of every mask of v[0..k) have. */
@@ -437,6 +436,18 @@ static uint32_t values_common(const uint64_t *v, size_t k)
     for (size_t i = 0; i < k; i++)
         all &= v[i];
     return (uint32_t)(all >> JOIN_RANGE_SHIFT);
+}
+
+/* Adds to *pairs those of tops[0..k) with bottoms[0..nb), then looks at the stop. */
+static engine_status count_pairs(task_count *tc, const uint64_t *tops, size_t k,
+                                 const uint64_t *bottoms, size_t nb, uint64_t *pairs)
+{
+    join_scratch *js = tc->js;
+
+    if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(k > nb ? k : nb)) != 0)
+        return ENGINE_FAILED;
+    *pairs += tc->jt->kernel->pairs_count(tops, k, bottoms, nb, js->tmp.v, js->work, tc->w);
+    return engine_stopping(tc->w) ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
 /* A list of tops to count each piece of the bottom half-boards against. */
@@ -450,13 +461,8 @@ typedef struct piece_pairs {
 static int count_bottom_piece(void *user, const uint64_t *v, size_t nb)
 {
     piece_pairs *pp = user;
-    join_scratch *js = pp->tc->js;
-
-    if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(pp->k > nb ? pp->k : nb)) != 0)
-        return -1;
-    pp->pairs +=
-        pp->tc->jt->kernel->pairs_count(pp->tops, pp->k, v, nb, js->tmp.v, js->work, pp->tc->w);
-    return engine_stopping(pp->tc->w) ? 1 : 0;
+    engine_status st = count_pairs(pp->tc, pp->tops, pp->k, v, nb, &pp->pairs);
+    return st == ENGINE_FAILED ? -1 : st == ENGINE_STOPPED;
 }
 
 /* Adds to *pairs those of tops[0..k), whose values all have the bits common, with the
@@ -488,21 +494,16 @@ static engine_status pairs_by_bottom_block(task_count *tc, const join_sides *sd,
     join_scratch *js = tc->js;
     join_maker mk = side_maker(tc->jt, js, JOIN_BOTTOM, sd);
     uint32_t common = values_common(tops, k);
+    engine_status st = cut_values(js, &mk) != 0 ? ENGINE_FAILED : ENGINE_DONE;
 
-    if (cut_side(tc->jt, js, JOIN_BOTTOM, sd) != 0)
-        return ENGINE_FAILED;
-    for (uint32_t j = 0; j < js->range.n; j++) {
+    for (uint32_t j = 0; j < js->range.n && st == ENGINE_DONE; j++) {
         if (!js->range.masks[j] || (js->range.common[j] & common))
             continue;
         size_t nb = join_range_make(&mk, &js->range, j, &js->side[JOIN_BOTTOM]);
-        if (nb == SIZE_MAX || join_buf_need(&js->tmp, JOIN_PAIRS_TMP(k > nb ? k : nb)) != 0)
-            return ENGINE_FAILED;
-        *pairs += tc->jt->kernel->pairs_count(tops, k, js->side[JOIN_BOTTOM].v, nb, js->tmp.v,
-                                              js->work, tc->w);
-        if (engine_stopping(tc->w))
-            return ENGINE_STOPPED;
+        st = nb == SIZE_MAX ? ENGINE_FAILED
+                            : count_pairs(tc, tops, k, js->side[JOIN_BOTTOM].v, nb, pairs);
     }
-    return ENGINE_DONE;
+    return st;
 }
 
 /* The pairs of (top, middle) from the whole list of top half-boards, tops[0..k), made
@@ -537,11 +538,7 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t
         return ENGINE_FAILED;
     if (!pc.done) /* more than a piece */
         return pairs_by_bottom_block(tc, &sd, fit, nf, pairs);
-    if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(nf > nb ? nf : nb)) != 0)
-        return ENGINE_FAILED;
-    *pairs =
-        jt->kernel->pairs_count(fit, nf, js->side[JOIN_BOTTOM].v, nb, js->tmp.v, js->work, tc->w);
-    return engine_stopping(tc->w) ? ENGINE_STOPPED : ENGINE_DONE;
+    return count_pairs(tc, fit, nf, js->side[JOIN_BOTTOM].v, nb, pairs);
 }
 
 /* Whether the next part of a task (a middle column, or one range of its tops) is one to
@@ -562,24 +559,35 @@ static void part_done(task_count *tc, uint32_t wm, uint64_t pairs, uint64_t fixe
     }
 }
 
-/* The middle columns of n (one, -1, on even boards) of nonzero weight wm for top. The
- * inner loop only declares wm: continue takes the next middle column; break would not
- * end the walk, so the bodies return instead. */
-#define FOR_MIDDLES(n, top, m, wm)                                                                 \
-    for (int m = (n) % 2 ? 0 : -1; m < ((n) % 2 ? (n) : 0); m++)                                   \
-        for (uint32_t wm = m < 0 ? 1 : join_orbit_size(n, top, m), once_ = 1; once_; once_ = 0)    \
-            if (wm)
+/* A task's middle columns: 0 .. n - 1 on odd boards, the one -1 on even ones. */
+static int middle_first(int n)
+{
+    return n % 2 ? 0 : -1;
+}
+
+static int middle_end(int n)
+{
+    return n % 2 ? n : 0;
+}
+
+/* Middle column m's weight in the task top: its orbit's size (0: not the task's to
+ * count), 1 on even boards. */
+static uint32_t middle_weight(int n, uint32_t top, int m)
+{
+    return m < 0 ? 1 : join_orbit_size(n, top, m);
+}
 
 /* The pairs of a task whose top half-boards fit one list (tops[0..k)), summed over its
  * middle columns (one, -1, on even boards) with their orbit weights; likewise the
  * turn-fixed solutions. Its parts are its middle columns. */
 static engine_status count_whole(task_count *tc, size_t k)
 {
+    int n = tc->jt->n;
     uint64_t pairs, fixed;
 
-    FOR_MIDDLES(tc->jt->n, tc->top, m, wm)
-    {
-        if (!part_taken(tc))
+    for (int m = middle_first(n); m < middle_end(n); m++) {
+        uint32_t wm = middle_weight(n, tc->top, m);
+        if (!wm || !part_taken(tc))
             continue;
         double t0 = tc->p ? clock_thread_cpu() : 0;
         engine_status st = count_middle(tc, m, k, &pairs, &fixed);
@@ -601,7 +609,7 @@ static engine_status middle_by_values(task_count *tc, int middle, uint32_t wm)
     const join_ranges *rt = &js->range;
 
     /* the values, which every part of the middle column needs: untimed, made whole */
-    if (cut_side(tc->jt, js, JOIN_TOP, &sd) != 0)
+    if (cut_values(js, &mk) != 0)
         return ENGINE_FAILED;
     for (uint32_t i = 0; i < rt->n; i++) {
         uint64_t pairs = 0, fixed;
@@ -623,9 +631,11 @@ static engine_status middle_by_values(task_count *tc, int middle, uint32_t wm)
 /* A task whose tops pass a piece: each middle column by values. */
 static engine_status count_by_values(task_count *tc)
 {
-    FOR_MIDDLES(tc->jt->n, tc->top, m, wm)
-    {
-        engine_status st = middle_by_values(tc, m, wm);
+    int n = tc->jt->n;
+
+    for (int m = middle_first(n); m < middle_end(n); m++) {
+        uint32_t wm = middle_weight(n, tc->top, m);
+        engine_status st = wm ? middle_by_values(tc, m, wm) : ENGINE_DONE;
         if (st != ENGINE_DONE)
             return st;
     }
@@ -674,15 +684,18 @@ static uint64_t task_parts(const join_tables *jt, join_scratch *js, uint32_t top
     if (join_halves_piece(jt, JOIN_TOP, top, 0, js->piece, &pc, &js->side[JOIN_TOP]) == SIZE_MAX)
         return 0;
     whole = pc.done;
-    FOR_MIDDLES(jt->n, top, m, wm)
-    {
-        join_sides sd = join_task_sides(jt, top, m);
-        if (whole)
+    for (int m = middle_first(jt->n); m < middle_end(jt->n); m++) {
+        if (!middle_weight(jt->n, top, m))
+            continue;
+        if (whole) {
             parts++;
-        else if (cut_side(jt, js, JOIN_TOP, &sd) != 0)
+            continue;
+        }
+        join_sides sd = join_task_sides(jt, top, m);
+        join_maker mk = side_maker(jt, js, JOIN_TOP, &sd);
+        if (cut_values(js, &mk) != 0)
             return 0;
-        else
-            parts += js->range.n;
+        parts += js->range.n;
     }
     return parts;
 }
@@ -748,8 +761,8 @@ static double join_task_cost(const void *shared, const task *t)
     uint32_t top = (uint32_t)t->payload;
     double ct = side_cost(sh, JOIN_TOP, top), sum = ct;
 
-    for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
-        if (m >= 0 && !join_orbit_size(jt->n, top, m))
+    for (int m = middle_first(jt->n); m < middle_end(jt->n); m++) {
+        if (!middle_weight(jt->n, top, m))
             continue;
         uint32_t bottom = board_mask(jt->n) & ~top & ~(m >= 0 ? 1u << m : 0);
         double cb = side_cost(sh, JOIN_BOTTOM, bottom);

@@ -1,28 +1,27 @@
-/* Value pieces: see join_ranges.h. Both passes make the side in steps of the maker's
- * order into a buffer of their own and look at each mask once. */
+/* Value pieces: see join_ranges.h. Every pass makes the side in steps of the maker's
+ * order into a buffer of its own (each_step) and looks at each mask once. */
 #include <assert.h>
 #include <string.h>
 
 #include "engines/join_ranges.h"
 
-/* Make mk's side a step at a time, calling each(user, masks, k) on every step's masks:
- * 0, or -1 without memory. */
-static int each_step(const join_maker *mk, void (*each)(void *, const uint64_t *, size_t),
+/* Make mk's side a step at a time, calling each(user, masks, k) on every step's masks
+ * while it returns 0: 0, -1 without memory, or what each returned. */
+static int each_step(const join_maker *mk, int (*each)(void *, const uint64_t *, size_t),
                      void *user)
 {
     join_piece pc = join_piece_first(mk->jt, mk->side, mk->far);
+    int rc = 0;
 
-    while (!pc.done) {
+    while (!pc.done && rc == 0) {
         size_t k =
             join_halves_piece(mk->jt, mk->side, mk->cols, mk->forbid, mk->step, &pc, mk->buf);
-        if (k == SIZE_MAX)
-            return -1;
-        each(user, mk->buf->v, k);
+        rc = k == SIZE_MAX ? -1 : each(user, mk->buf->v, k);
     }
-    return 0;
+    return rc;
 }
 
-static void count_values(void *user, const uint64_t *m, size_t k)
+static int count_values(void *user, const uint64_t *m, size_t k)
 {
     join_values *val = user;
     for (size_t i = 0; i < k; i++) {
@@ -31,6 +30,7 @@ static void count_values(void *user, const uint64_t *m, size_t k)
         val->coarse[v >> 8]++;
         val->all[v >> 8] &= (uint16_t)v;
     }
+    return 0;
 }
 
 /* A range being cut: its masks so far and the bits their values share. */
@@ -124,13 +124,14 @@ typedef struct range_keep {
     uint32_t lo, width;
 } range_keep;
 
-static void keep_range(void *user, const uint64_t *m, size_t k)
+static int keep_range(void *user, const uint64_t *m, size_t k)
 {
     range_keep *rk = user;
     for (size_t i = 0; i < k; i++) { /* branch-free: a range takes a scattered few */
         rk->out[rk->k] = m[i];
         rk->k += (uint32_t)(m[i] >> JOIN_RANGE_SHIFT) - rk->lo < rk->width;
     }
+    return 0;
 }
 
 size_t join_range_make(const join_maker *mk, const join_ranges *r, uint32_t i, join_buf *out)
@@ -148,28 +149,42 @@ size_t join_range_make(const join_maker *mk, const join_ranges *r, uint32_t i, j
     return rk.k;
 }
 
+/* The masks kept so far for join_pieces_kept, and what it does with each piece. */
+typedef struct pieces_kept {
+    join_buf *out;
+    size_t k, most, step;
+    uint32_t avoid;
+    join_piece_fn fn;
+    void *user;
+} pieces_kept;
+
+static int keep_pieces(void *user, const uint64_t *m, size_t n)
+{
+    pieces_kept *pk = user;
+    size_t k = pk->k;
+    int rc = 0;
+
+    if (join_buf_need(pk->out, k + n + 1) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) { /* branch-free: which masks are kept is chance's */
+        pk->out->v[k] = m[i];
+        k += ((uint32_t)(m[i] >> JOIN_RANGE_SHIFT) & pk->avoid) == 0;
+    }
+    if (k + pk->step > pk->most) { /* another step might pass most: a piece */
+        rc = pk->fn(pk->user, pk->out->v, k);
+        k = 0;
+    }
+    pk->k = k;
+    return rc;
+}
+
 int join_pieces_kept(const join_maker *mk, uint32_t avoid, size_t most, join_buf *out,
                      join_piece_fn fn, void *user)
 {
-    join_piece pc = join_piece_first(mk->jt, mk->side, mk->far);
-    size_t k = 0;
-    int rc = 0;
+    pieces_kept pk = {out, 0, most, mk->step, avoid, fn, user};
+    int rc;
 
     assert(mk->step <= most);
-    while (!pc.done && rc == 0) {
-        size_t n =
-            join_halves_piece(mk->jt, mk->side, mk->cols, mk->forbid, mk->step, &pc, mk->buf);
-        const uint64_t *m = mk->buf->v;
-        if (n == SIZE_MAX || join_buf_need(out, k + n + 1) != 0)
-            return -1;
-        for (size_t i = 0; i < n; i++) { /* branch-free: which masks are kept is chance's */
-            out->v[k] = m[i];
-            k += ((uint32_t)(m[i] >> JOIN_RANGE_SHIFT) & avoid) == 0;
-        }
-        if (k + mk->step > most || (pc.done && k)) {
-            rc = fn(user, out->v, k);
-            k = 0;
-        }
-    }
-    return rc;
+    rc = each_step(mk, keep_pieces, &pk);
+    return rc == 0 && pk.k ? fn(user, out->v, pk.k) : rc; /* the last piece */
 }
