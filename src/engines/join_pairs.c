@@ -475,6 +475,23 @@ static void make_buckets(sides *sd, const uint64_t *x, const uint32_t count[257]
         sub_start[subs] = (uint32_t)sd->nx;
 }
 
+/* The distinct values of the top two bytes of v[0..k): a sub-bucket each once sorted.
+ * Counted in a bitmap of 2^16 bits (seen, 8 KiB) before any sort, so that a count whose
+ * sub-buckets would be too small sorts on the top byte alone: at n = 20 every count of
+ * 2^26 pairs was such, and sorted on both bytes in vain (AMD Zen 4). */
+static_assert(1024 * sizeof(uint64_t) <= JOIN_PAIRS_WORK, "the work area holds the bitmap");
+static size_t top_two_bytes(const uint64_t *v, size_t k, uint64_t seen[1024])
+{
+    size_t d = 0;
+
+    memset(seen, 0, 1024 * sizeof(*seen));
+    for (size_t i = 0; i < k; i++)
+        seen[v[i] >> 54] |= (uint64_t)1 << (v[i] >> 48 & 63);
+    for (int i = 0; i < 1024; i++)
+        d += (size_t)__builtin_popcountll(seen[i]);
+    return d;
+}
+
 uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b,
                                           size_t nb, uint64_t *tmp, void *work,
                                           const engine_worker *w)
@@ -493,6 +510,8 @@ uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const ui
     }
     sd.nt = na, sd.nx = nb, sd.used = 0;
     sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
+    if (sd.first == 2 && top_two_bytes(b, nb, work) * (uint64_t)SUB_MEAN_MIN > nb)
+        sd.first = 1; /* sub-buckets too small to pay their way */
     /* tmp: a sorted, b sorted, then the sub-buckets (a sort's scratch before that), then
      * the offsets */
     rest = tmp;
@@ -507,10 +526,7 @@ uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const ui
     } else {
         sd.value[0] = 0, sd.start[0] = 0, sd.start[1] = (uint32_t)nb, sd.buckets = 1;
     }
-    if (sd.first == 2 && sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN > nb) {
-        sd.first = 1; /* sub-buckets too small to pay their way */
-        sd.used = (uint64_t)0xff << 56;
-    }
+    assert(sd.first < 2 || sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN <= nb);
     if (sd.first == 2)
         rest += (5 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes, nb values of 1 */
     sd.t = a;
