@@ -281,6 +281,18 @@ static inline entry top_entry(const entry plane[64], uint32_t v)
     return r;
 }
 
+/* Whether every mask of a chunk of k meets what e is the entry of: then a bucket (or
+ * sub-bucket) needs no lookup. It prunes more than the chunk's common bits: a chunk whose
+ * masks have one of two top bytes, say, has no common bit, yet a bucket can meet both
+ * (at n = 20 and 21 it spared a quarter of the lookups that the common bits left). */
+static inline int meets_all(entry e, size_t k)
+{
+    uint64_t c = 0;
+    for (int i = 0; i < ENTRY_VECS; i++)
+        c += vec_popcount(e.v[i]);
+    return c == k;
+}
+
 /* The pairs of a chunk (k masks, common their shared bits) and bucket i that share a
  * bit, a sub-bucket at a time: one whose second byte meets common meets the whole chunk,
  * the others look their second byte up once (top: the bucket's entry). */
@@ -295,11 +307,11 @@ static inline __attribute__((always_inline)) uint64_t sub_hits(const sides *sd, 
     for (uint32_t j = sd->sub[i]; j < sd->sub[i + 1]; j++) {
         uint32_t v = sd->sub_value[j];
         size_t lo = sd->sub_start[j], nx = sd->sub_start[j + 1] - lo;
-        if (v & all)
+        entry e;
+        if (v & all || meets_all(e = entry_or(top, tab[1][v]), k))
             hits += k * nx;
         else
-            hits +=
-                bucket_hits(entry_or(top, tab[1][v]), sd->off + lo, sd->nx, nx, tab, digits, 2, s);
+            hits += bucket_hits(e, sd->off + lo, sd->nx, nx, tab, digits, 2, s);
     }
     return hits;
 }
@@ -307,7 +319,8 @@ static inline __attribute__((always_inline)) uint64_t sub_hits(const sides *sd, 
 /* The pairs of the chunk t[c..c+k) and x that share a bit, from its tables. A bucket
  * whose top byte meets a bit that every mask of the chunk has meets them all, without a
  * lookup: the sort makes such bits common, and this prunes as splitting the sides on
- * their top bits would, without cutting them into blocks too small for a chunk. */
+ * their top bits would, without cutting them into blocks too small for a chunk. So does
+ * a bucket whose top byte meets every mask, each by a bit of its own (meets_all). */
 static inline __attribute__((always_inline)) uint64_t
 chunk_hits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
            const digit_tables tab, int digits, int first, bit_sums *s)
@@ -320,13 +333,13 @@ chunk_hits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
     for (int i = 0; i < sd->buckets; i++) {
         uint32_t v = sd->value[i];
         size_t lo = sd->start[i], nx = sd->start[i + 1] - lo;
-        if (first && (v & all))
+        entry top = none; /* one bucket (first = 0): every digit is looked up */
+        if (first && (v & all || meets_all(top = top_entry(plane, v), k)))
             hits += k * nx;
         else if (first == 2)
-            hits += sub_hits(sd, i, k, common, top_entry(plane, v), tab, digits, s);
+            hits += sub_hits(sd, i, k, common, top, tab, digits, s);
         else
-            hits += bucket_hits(first ? top_entry(plane, v) : none, sd->off + lo, sd->nx, nx, tab,
-                                digits, first, s);
+            hits += bucket_hits(top, sd->off + lo, sd->nx, nx, tab, digits, first, s);
     }
     return hits;
 }

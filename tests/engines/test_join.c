@@ -257,7 +257,28 @@ static void random_masks(uint64_t *v, size_t k, int density)
     }
 }
 
-static void check_pairs(size_t na, size_t nb, int density)
+/* Gives the masks of a side their top byte from tops[] in turn, and, with seconds, their
+ * second byte from seconds[] in turn. */
+typedef struct top_bytes {
+    const uint8_t *tops;
+    size_t ntops;
+    const uint8_t *seconds;
+    size_t nseconds;
+} top_bytes;
+
+static void set_top_bytes(uint64_t *v, size_t k, const top_bytes *tb)
+{
+    for (size_t i = 0; tb && i < k; i++) {
+        v[i] = (v[i] & ~((uint64_t)0xff << 56)) | (uint64_t)tb->tops[i % tb->ntops] << 56;
+        if (tb->nseconds)
+            v[i] = (v[i] & ~((uint64_t)0xff << 48)) | (uint64_t)tb->seconds[i % tb->nseconds] << 48;
+    }
+}
+
+/* Random masks of the given density on each side, their top bytes (and second) set from
+ * ta and tb where given, counted by every built path against the double loop. */
+static void check_pairs_shaped(size_t na, size_t nb, int density, const top_bytes *ta,
+                               const top_bytes *tb)
 {
     size_t most = na > nb ? na : nb;
     uint64_t *a = malloc((na + 1) * sizeof(uint64_t)), *b = malloc((nb + 1) * sizeof(uint64_t));
@@ -267,6 +288,8 @@ static void check_pairs(size_t na, size_t nb, int density)
     cr_assert(a && b && tmp && work);
     random_masks(a, na, density);
     random_masks(b, nb, density);
+    set_top_bytes(a, na, ta);
+    set_top_bytes(b, nb, tb);
     uint64_t want = join_pairs_naive(a, na, b, nb);
     for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
         const join_kernel *jk = join_kernel_find(simd);
@@ -278,6 +301,11 @@ static void check_pairs(size_t na, size_t nb, int density)
     free(b);
     free(tmp);
     free(work);
+}
+
+static void check_pairs(size_t na, size_t nb, int density)
+{
+    check_pairs_shaped(na, nb, density, NULL, NULL);
 }
 
 Test(unit, pairs_match_the_double_loop)
@@ -803,6 +831,44 @@ Test(unit, sub_buckets_match_the_double_loop)
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
         for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++)
             check_pairs(sizes[i][0], sizes[i][1], densities[d]);
+}
+
+/* A chunk whose masks have one of two disjoint top bytes has no common bit, yet a bucket
+ * of a top byte that meets both meets every mask of it and is counted without a lookup;
+ * one that meets all but one mask is looked up. Full and partial chunks (1,000 masks: three of
+ * 256 and one of 232), with buckets (2^20 pairs and more) and sub-buckets (2^26 and more,
+ * few second bytes so that they are large); either side may be the one transposed. */
+Test(unit, buckets_that_meet_every_mask_of_a_chunk)
+{
+    static const uint8_t two[] = {0x0f, 0xf0}, three[] = {0x03, 0x0c, 0x30};
+    static const uint8_t meet[] = {0x11, 0x01, 0x33, 0x80, 0x00, 0x22, 0x44};
+    static const uint8_t seconds[] = {0x01, 0x02, 0x0c, 0x30};
+    const top_bytes t2 = {two, 2, NULL, 0}, t3 = {three, 3, NULL, 0}, tm = {meet, 7, NULL, 0};
+    const top_bytes t2s = {two, 2, seconds, 4}, tms = {meet, 7, seconds, 4};
+    static const int densities[] = {0, 6, 20};
+    /* sorted, a first chunk of 255 masks of 0x0f and one of 0xf0: a bucket of 0x01 meets
+     * all of them but one */
+    uint8_t one_apart[257];
+    const top_bytes t1 = {one_apart, 257, NULL, 0};
+
+    /* and with sub-buckets: the 0xf0 masks' second byte 0x02, the others' 0x01; a bucket
+     * of 0x01 and its sub-bucket of 0x04 meet all but one */
+    uint8_t one_apart_second[257];
+    static const uint8_t low[] = {0x01}, fours[] = {0x04, 0x08, 0x05};
+    const top_bytes t1s = {one_apart, 257, one_apart_second, 257}, t4s = {low, 1, fours, 3};
+
+    memset(one_apart, 0x0f, sizeof(one_apart));
+    one_apart[255] = one_apart[256] = 0xf0;
+    memset(one_apart_second, 0x01, sizeof(one_apart_second));
+    one_apart_second[255] = one_apart_second[256] = 0x02;
+    for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++) {
+        check_pairs_shaped(257, 4096, densities[d], &t1, &tm);
+        check_pairs_shaped(257, 1 << 18, densities[d], &t1s, &t4s);
+        check_pairs_shaped(1000, 2000, densities[d], &t2, &tm);
+        check_pairs_shaped(2000, 1000, densities[d], &tm, &t3);
+        check_pairs_shaped(1000, 1100, densities[d], &t3, &tm);
+        check_pairs_shaped(9000, 8000, densities[d], &t2s, &tms);
+    }
 }
 
 /* The renaming's bit counts, bit-sliced in bytes emptied every 255 masks, against one
