@@ -71,7 +71,7 @@ enum nq_simd {
     NQ_SIMD_AUTO = 0,   /* the fastest path this CPU runs (nq_simd_auto) */
     NQ_SIMD_SCALAR = 1, /* portable 64-bit code: any CPU */
     NQ_SIMD_AVX2 = 2,   /* x86-64 with AVX2, BMI1, BMI2 and POPCNT */
-    NQ_SIMD_AVX512 = 3  /* x86-64 with AVX-512 F, BW, DQ and VL, and AVX2's set */
+    NQ_SIMD_AVX512 = 3  /* x86-64 with AVX-512 F, BW, DQ, VL and VPOPCNTDQ, and AVX2's set */
 };
 
 /* An unsigned 128-bit count: totals past n = 28 no longer fit in 64 bits. */

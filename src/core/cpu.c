@@ -18,7 +18,7 @@ int cpu_runs_simd(int simd)
     case NQ_SIMD_AVX512:
         return cpu_runs_simd(NQ_SIMD_AVX2) && __builtin_cpu_supports("avx512f") &&
                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl");
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq");
 #endif
     default:
         return 0;

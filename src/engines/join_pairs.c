@@ -17,6 +17,10 @@
 #include "engines/join_pairs.h"
 #include "engines/join_pairs_naive.h"
 
+#if defined(__AVX512VPOPCNTDQ__)
+#include <immintrin.h>
+#endif
+
 /* 256-bit vectors for AVX-512 too: chunks of 512 masks share fewer top bits, which
  * prunes less (n = 20: 136 s against 120 s), and gain nothing at n = 18. */
 #if defined(__AVX2__)
@@ -185,6 +189,36 @@ static void digit_offsets(const uint64_t *x, size_t nx, const int shift[MAX_DIGI
     }
 }
 
+#if defined(__AVX512VPOPCNTDQ__) && defined(__AVX512VL__)
+/* A popcount per 64-bit lane in the vector unit (AVX-512 VPOPCNTDQ, which the avx512 path
+ * requires): the counts add up lane by lane, with neither the carry-save adders below nor
+ * a popcount taken out of the vector per eight (n = 20: 0.94x the time, AMD Zen 4). */
+typedef struct bit_sums {
+    vec lanes;
+} bit_sums;
+
+static inline __attribute__((always_inline)) vec lane_popcount(vec v)
+{
+    return (vec)_mm256_popcnt_epi64((__m256i)v);
+}
+
+static inline __attribute__((always_inline)) void bit_sums_add8(bit_sums *s, const vec v[8])
+{
+    vec a = lane_popcount(v[0]) + lane_popcount(v[1]),
+        b = lane_popcount(v[2]) + lane_popcount(v[3]);
+    vec c = lane_popcount(v[4]) + lane_popcount(v[5]),
+        d = lane_popcount(v[6]) + lane_popcount(v[7]);
+    s->lanes += (a + b) + (c + d);
+}
+
+static inline uint64_t bit_sums_total(const bit_sums *s)
+{
+    uint64_t t = 0;
+    for (int i = 0; i < VEC_WORDS; i++)
+        t += s->lanes[i];
+    return t;
+}
+#else
 /* Carry-save adders (Harley and Seal): the bits of several vectors summed per bit
  * position into binary digits, ones + 2 twos + 4 fours + 8 eights, so that one popcount
  * serves eight vectors instead of one popcount each. */
@@ -218,6 +252,7 @@ static inline uint64_t bit_sums_total(const bit_sums *s)
     return 8 * s->eights + 4 * vec_popcount(s->fours) + 2 * vec_popcount(s->twos) +
            vec_popcount(s->ones);
 }
+#endif
 
 /* The masks of a chunk that each of x[0..nx) meets, summed: base (see met) ORed with
  * the lookups of the digits, eight vectors per popcount: those in s, the rest returned. */
@@ -351,10 +386,11 @@ static uint64_t sliced_pairs(const sides *sd, void *work, const engine_worker *w
 {
     entry plane[64];
     entry(*tab)[DIGIT_VALUES] = work;
-    bit_sums s = {{0}, {0}, {0}, 0};
+    bit_sums s;
     uint64_t hits = 0;
     int digits = sd->digits;
 
+    memset(&s, 0, sizeof(s));
     assert(!sd->first || sd->shift[0] == 56);                     /* the top byte is the buckets' */
     assert(sd->first < 2 || (digits >= 2 && sd->shift[1] == 48)); /* the second, sub-buckets' */
     for (size_t c = 0; c < sd->nt && !(w && engine_stopping(w)); c += CHUNK) {
