@@ -255,7 +255,7 @@ static inline uint64_t bit_sums_total(const bit_sums *s)
 #endif
 
 /* The masks of a chunk that each of x[0..nx) meets, summed: base (see met) ORed with
- * the lookups of the digits, eight vectors per popcount: those in s, the rest returned. */
+ * the lookups of the digits, eight vectors at a time into s, the rest returned. */
 #define X_PER_SUM (8 / ENTRY_VECS)
 static inline __attribute__((always_inline)) uint64_t
 bucket_hits(entry base, const uint16_t *off, size_t stride, size_t nx, const digit_tables tab,
@@ -368,8 +368,12 @@ chunk_hits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
     for (int i = 0; i < sd->buckets; i++) {
         uint32_t v = sd->value[i];
         size_t lo = sd->start[i], nx = sd->start[i + 1] - lo;
-        entry top = none; /* one bucket (first = 0): every digit is looked up */
-        if (first && (v & all || meets_all(top = top_entry(plane, v), k)))
+        if (first && v & all) {
+            hits += k * nx;
+            continue;
+        }
+        entry top = first ? top_entry(plane, v) : none; /* none: every digit is looked up */
+        if (first && meets_all(top, k))
             hits += k * nx;
         else if (first == 2)
             hits += sub_hits(sd, i, k, common, top, tab, digits, s);
