@@ -556,36 +556,6 @@ size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint6
     return k;
 }
 
-size_t join_compose(const join_tables *jt, int side, uint32_t cols, join_far *f)
-{
-    int km = jt->k[side][1], m = __builtin_popcount(cols);
-    const join_block *bm = join_tables_block(jt, km), *bf = join_tables_block(jt, m - km);
-    const join_view *vm = &jt->view[side][1], *vf = &jt->view[side][2];
-    join_cols cl = join_list_cols(cols);
-    uint32_t x = km ? (1u << km) - 1 : 0;
-    size_t k = 0;
-
-    assert(jt->parts == 3 && m == jt->k[side][1] + jt->k[side][2]);
-    for (;;) {
-        uint32_t c2 = join_pick(&cl, x), r2 = join_colex_rank(jt, c2),
-                 r3 = join_colex_rank(jt, cols & ~c2);
-        uint32_t lo2 = bm->start[r2], hi2 = bm->start[r2 + 1];
-        uint32_t lo3 = bf->start[r3], hi3 = bf->start[r3 + 1];
-        size_t pairs = (size_t)(hi2 - lo2) * (hi3 - lo3);
-        if (join_buf_need(&f->diag, k + pairs) != 0 || join_buf_need(&f->mask, k + pairs) != 0)
-            return SIZE_MAX;
-        for (uint32_t i = lo2; i < hi2; i++)
-            for (uint32_t j = lo3; j < hi3; j++) {
-                f->diag.v[k] = vm->diag[i] | vf->diag[j];
-                f->mask.v[k] = vm->mask[i] | vf->mask[j];
-                k += (vm->diag2[i] & vf->diag2[j]) == 0;
-            }
-        if (km == 0 || km == m || (x = join_next_subset(x)) >> m)
-            break;
-    }
-    return k;
-}
-
 void join_far_free(join_far *f)
 {
     free(f->diag.v);

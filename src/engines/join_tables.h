@@ -54,7 +54,7 @@ typedef struct join_tables {
     int n_blocks;
     /* per side: the most masks one step of join_halves adds (the longer of a near
      * subset's two lists), and with three blocks the most entries of a far part
-     * (join_compose), so that a worker's lists have a bound before any is made */
+     * (join_halves.c's compose), so that a worker's lists have a bound before any is made */
     uint64_t step_most[2], compose_most[2];
     uint32_t binom[33][33];
     join_renaming rn;                 /* applied to every half-board mask join_halves writes */
@@ -235,8 +235,6 @@ struct join_far {
     join_buf diag, mask;
 };
 
-/* Make f the far part of side on cols; how many entries, or SIZE_MAX without memory. */
-size_t join_compose(const join_tables *jt, int side, uint32_t cols, join_far *f);
 void join_far_free(join_far *f);
 
 /* Of the top half-boards top[0..k) of a task whose bottom columns are its top columns
