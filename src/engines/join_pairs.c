@@ -59,6 +59,15 @@ static inline uint64_t vec_popcount(vec v)
     return s;
 }
 
+/* The masks of a chunk whose bits entry e has. */
+static inline __attribute__((always_inline)) uint64_t entry_popcount(entry e)
+{
+    uint64_t c = 0;
+    for (int i = 0; i < ENTRY_VECS; i++)
+        c += vec_popcount(e.v[i]);
+    return c;
+}
+
 /* The lookups cut a mask into digits of DIGIT_BITS bits, from bit 63 down (the renamed
  * masks use the top bits; the lowest digit may overlap the one above it, harmless for an
  * OR). Bytes: six bits (tables in the first-level cache) and five were slower. */
@@ -273,11 +282,8 @@ bucket_hits(entry base, const uint16_t *off, size_t stride, size_t nx, const dig
         }
         bit_sums_add8(s, v);
     }
-    for (; i < nx; i++) {
-        entry r = met(base, tab, off + i, stride, digits, first);
-        for (int e = 0; e < ENTRY_VECS; e++)
-            hits += vec_popcount(r.v[e]);
-    }
+    for (; i < nx; i++)
+        hits += entry_popcount(met(base, tab, off + i, stride, digits, first));
     return hits;
 }
 
@@ -322,10 +328,7 @@ static inline entry top_entry(const entry plane[64], uint32_t v)
  * (at n = 20 and 21 it spared a quarter of the lookups that the common bits left). */
 static inline int meets_all(entry e, size_t k)
 {
-    uint64_t c = 0;
-    for (int i = 0; i < ENTRY_VECS; i++)
-        c += vec_popcount(e.v[i]);
-    return c == k;
+    return entry_popcount(e) == k;
 }
 
 /* The pairs of a chunk (k masks, common their shared bits) and bucket i that share a
@@ -528,11 +531,11 @@ static void make_buckets(sides *sd, const uint64_t *x, const uint32_t count[257]
         sub_start[subs] = (uint32_t)sd->nx;
 }
 
+static_assert(1024 * sizeof(uint64_t) <= JOIN_PAIRS_WORK, "the work area holds the bitmap");
 /* The distinct values of the top two bytes of v[0..k): a sub-bucket each once sorted.
  * Counted in a bitmap of 2^16 bits (seen, 8 KiB) before any sort, so that a count whose
  * sub-buckets would be too small sorts on the top byte alone: at n = 20 every count of
  * 2^26 pairs was such, and sorted on both bytes in vain (AMD Zen 4). */
-static_assert(1024 * sizeof(uint64_t) <= JOIN_PAIRS_WORK, "the work area holds the bitmap");
 static size_t top_two_bytes(const uint64_t *v, size_t k, uint64_t seen[1024])
 {
     size_t d = 0;
