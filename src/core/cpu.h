@@ -24,6 +24,11 @@ int cpu_runs_simd(int simd);
  * the build makes no v3 copy (its compiler cannot ask). */
 int cpu_runs_x86_64_v3(void);
 
+/* Whether this CPU runs BMI2's pext in a cycle or so, as every Intel CPU with BMI2 and
+ * AMD's from Zen 3 on do; AMD's (and Hygon's) before Zen 3 take up to hundreds of
+ * cycles, microcoded. 0 where there is no pext. */
+int cpu_pext_fast(void);
+
 /* The path that settings.simd = simd runs among the paths of a build (a CPU_SIMD_BIT
  * set): simd itself where the set holds it and this CPU runs it, for auto the widest
  * such; -1 where there is none. */

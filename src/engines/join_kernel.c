@@ -9,18 +9,21 @@
 #include "engines/join_pairs.h"
 #include "nqueens/nqueens.h"
 
-#define KERNEL(isa, id)                                                                            \
+#define KERNEL(isa, id, pext, count)                                                               \
     {                                                                                              \
-        id, join_pairs_count_##isa, join_halves_##isa                                              \
+        id, pext, count, join_halves_##isa                                                         \
     }
 
+/* The BMI2 paths twice, packing by pext first: join_kernel_find's choice where it is fast */
 static const join_kernel kernels[] = {
-    KERNEL(scalar, NQ_SIMD_SCALAR),
+    KERNEL(scalar, NQ_SIMD_SCALAR, 0, join_pairs_count_scalar),
 #if NQ_HAVE_SIMD_AVX2
-    KERNEL(avx2, NQ_SIMD_AVX2),
+    KERNEL(avx2, NQ_SIMD_AVX2, 1, join_pairs_count_avx2),
+    KERNEL(avx2, NQ_SIMD_AVX2, 0, join_pairs_count_tables_avx2),
 #endif
 #if NQ_HAVE_SIMD_AVX512
-    KERNEL(avx512, NQ_SIMD_AVX512),
+    KERNEL(avx512, NQ_SIMD_AVX512, 1, join_pairs_count_avx512),
+    KERNEL(avx512, NQ_SIMD_AVX512, 0, join_pairs_count_tables_avx512),
 #endif
 };
 #define N_KERNELS (int)(sizeof(kernels) / sizeof(kernels[0]))
@@ -39,7 +42,17 @@ const join_kernel *join_kernel_find(int simd)
     int path = cpu_simd_pick(join_kernel_paths(), simd);
 
     for (int i = 0; i < N_KERNELS; i++)
-        if (kernels[i].simd == path)
+        if (kernels[i].simd == path && (!kernels[i].pext || cpu_pext_fast()))
+            return &kernels[i];
+    return NULL;
+}
+
+const join_kernel *join_kernel_packing(int simd, int pext)
+{
+    if (simd == NQ_SIMD_AUTO || cpu_simd_pick(join_kernel_paths(), simd) != simd)
+        return NULL;
+    for (int i = 0; i < N_KERNELS; i++)
+        if (kernels[i].simd == simd && kernels[i].pext == pext)
             return &kernels[i];
     return NULL;
 }

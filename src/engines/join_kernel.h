@@ -14,6 +14,7 @@ struct engine_worker;
 
 typedef struct join_kernel {
     int simd; /* enum nq_simd */
+    int pext; /* whether pairs_count packs masks by BMI2's pext (else by tables) */
     /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks.
      * tmp must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work is
      * JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. w (NULL: none) is asked whether
@@ -34,7 +35,11 @@ typedef struct join_kernel {
  * engine's engine_desc.simd_paths. */
 unsigned join_kernel_paths(void);
 /* The kernel for simd (enum nq_simd; auto: the widest usable, cpu_simd_pick), or NULL
- * when this build lacks it or this CPU cannot run it. */
+ * when this build lacks it or this CPU cannot run it: the one that packs by pext where
+ * the path has it and this CPU runs it fast (cpu_pext_fast). */
 const join_kernel *join_kernel_find(int simd);
+/* The kernel of path simd (not auto) that packs by pext or not, whichever this CPU runs
+ * faster: the tests' way to each. NULL where there is none or the CPU cannot run it. */
+const join_kernel *join_kernel_packing(int simd, int pext);
 
 #endif

@@ -17,7 +17,7 @@
 #include "engines/join_pairs.h"
 #include "engines/join_pairs_naive.h"
 
-#if defined(__AVX512VPOPCNTDQ__)
+#if defined(__AVX512VPOPCNTDQ__) || defined(__BMI2__)
 #include <immintrin.h>
 #endif
 
@@ -83,6 +83,8 @@ static_assert(sizeof(digit_tables) <= JOIN_PAIRS_WORK, "the caller's work area h
 static_assert(2 * sizeof(uint64_t) + 5 + 1 + MAX_DIGITS * sizeof(uint16_t) <=
                   JOIN_PAIRS_TMP(1) * sizeof(uint64_t),
               "tmp holds both sides sorted, the sub-buckets and a mask's offsets");
+static_assert(2 * 2 + 1 <= JOIN_PAIRS_TMP(1),
+              "tmp holds both sides sorted, a sort's scratch and both sides packed");
 
 static int digit_shift(int q)
 {
@@ -220,6 +222,14 @@ static inline __attribute__((always_inline)) void bit_sums_add8(bit_sums *s, con
     s->lanes += (a + b) + (c + d);
 }
 
+/* One vector more, whose count goes to s (or to *hits, below). */
+static inline __attribute__((always_inline)) void bit_sums_add1(bit_sums *s, entry e,
+                                                                uint64_t *hits)
+{
+    (void)hits;
+    s->lanes += lane_popcount(e.v[0]);
+}
+
 static inline uint64_t bit_sums_total(const bit_sums *s)
 {
     uint64_t t = 0;
@@ -256,6 +266,13 @@ static inline __attribute__((always_inline)) void bit_sums_add8(bit_sums *s, con
     s->eights += vec_popcount(eights);
 }
 
+static inline __attribute__((always_inline)) void bit_sums_add1(bit_sums *s, entry e,
+                                                                uint64_t *hits)
+{
+    (void)s;
+    *hits += entry_popcount(e);
+}
+
 static inline uint64_t bit_sums_total(const bit_sums *s)
 {
     return 8 * s->eights + 4 * vec_popcount(s->fours) + 2 * vec_popcount(s->twos) +
@@ -282,8 +299,8 @@ bucket_hits(entry base, const uint16_t *off, size_t stride, size_t nx, const dig
         }
         bit_sums_add8(s, v);
     }
-    for (; i < nx; i++)
-        hits += entry_popcount(met(base, tab, off + i, stride, digits, first));
+    for (; i < nx; i++) /* a popcount per lane on avx512: small sub-buckets have long tails */
+        bit_sums_add1(s, met(base, tab, off + i, stride, digits, first), &hits);
     return hits;
 }
 
@@ -328,7 +345,13 @@ static inline entry top_entry(const entry plane[64], uint32_t v)
  * (at n = 20 and 21 it spared a quarter of the lookups that the common bits left). */
 static inline int meets_all(entry e, size_t k)
 {
-    return entry_popcount(e) == k;
+    if (k < CHUNK)
+        return entry_popcount(e) == k;
+    uint64_t all = ~(uint64_t)0; /* a full chunk: every lane set, without popcounts */
+    for (int i = 0; i < ENTRY_VECS; i++)
+        for (int j = 0; j < VEC_WORDS; j++)
+            all &= e.v[i][j];
+    return all == ~(uint64_t)0;
 }
 
 /* The pairs of a chunk (k masks, common their shared bits) and bucket i that share a
@@ -495,7 +518,7 @@ static void sort_top(const uint64_t *v, size_t k, int bytes, uint64_t *scratch, 
 /* ... and when their sub-buckets hold at least this many masks on average: smaller
  * ones cost more in calls and odd tails than they prune. */
 #ifndef SUB_MEAN_MIN
-#define SUB_MEAN_MIN 16
+#define SUB_MEAN_MIN 12
 #endif
 
 /* The buckets of the sorted x (sd->nx masks, count[v] the start of top byte v), and
@@ -548,9 +571,85 @@ static size_t top_two_bytes(const uint64_t *v, size_t k, uint64_t seen[1024])
     return d;
 }
 
-uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b,
-                                          size_t nb, uint64_t *tmp, void *work,
-                                          const engine_worker *w)
+/* The bits that some mask of v[0..k) has. */
+static uint64_t bits_used(const uint64_t *v, size_t k)
+{
+    uint64_t used = 0;
+    for (size_t i = 0; i < k; i++)
+        used |= v[i];
+    return used;
+}
+
+/* The bytes from bit 63 down that masks of the bits used span (used not 0). */
+static int bytes_spanned(uint64_t used)
+{
+    return (64 - __builtin_ctzll(used) + 7) / 8;
+}
+
+/* v[0..k) into out with the bits of shared moved to the top bits, in their order, and
+ * the others dropped, by one lookup per byte of shared: t[p][x] is byte lo + p of value
+ * x so moved (t: 8 x 256 words, the work area). What CPUs without a fast pext run. */
+static void pack_by_tables(const uint64_t *v, size_t k, uint64_t shared, uint64_t *out,
+                           uint64_t (*t)[256])
+{
+    int lo = __builtin_ctzll(shared) / 8, bytes = 8 - lo, to = 64 - __builtin_popcountll(shared);
+
+    for (int p = 0; p < bytes; p++) {
+        t[p][0] = 0;
+        for (int i = 0; i < 8; i++) { /* by doubling, as the digit tables */
+            int bit = 8 * (lo + p) + i;
+            uint64_t moved = shared >> bit & 1 ? (uint64_t)1 << to++ : 0;
+            for (int x = 0; x < 1 << i; x++)
+                t[p][(1 << i) + x] = t[p][x] | moved;
+        }
+    }
+    for (size_t j = 0; j < k; j++) {
+        uint64_t x = v[j] >> 8 * lo, c = 0;
+        for (int p = 0; p < bytes; p++)
+            c |= t[p][x >> 8 * p & 0xff];
+        out[j] = c;
+    }
+}
+
+/* The same by BMI2's pext, one instruction a mask where the CPU runs it fast. */
+static void pack_by_pext(const uint64_t *v, size_t k, uint64_t shared, uint64_t *out)
+{
+#if defined(__BMI2__)
+    int drop = 64 - __builtin_popcountll(shared);
+    for (size_t j = 0; j < k; j++)
+        out[j] = _pext_u64(v[j], shared) << drop;
+#else
+    (void)v, (void)k, (void)shared, (void)out;
+    assert(0); /* join_kernel.c pairs only BMI2 builds with pext */
+#endif
+}
+
+/* Packing the shared bits. Two masks can meet only on a bit that both sides use: at odd
+ * n never the middle queen's two, and every count misses some at the ends of the
+ * renamed order. Moved to the top, the shared bits span fewer bytes, so that a lookup
+ * is spared per mask and chunk where they drop a byte (n = 23: 38 bits or fewer of 46),
+ * and the top byte, which the buckets prune on, holds bits that can meet. *a and *b are
+ * then the packed copies in out (room for na + nb); 0 if no bit is shared. */
+static uint64_t pack_shared(const uint64_t **a, size_t na, const uint64_t **b, size_t nb,
+                            uint64_t *out, void *work, int pext)
+{
+    uint64_t used = bits_used(*a, na), shared = used & bits_used(*b, nb);
+
+    if (!shared || (__builtin_popcountll(shared) + 7) / 8 >= bytes_spanned(used))
+        return shared; /* nothing to spare: the lookups are a's bytes */
+    if (pext) {
+        pack_by_pext(*a, na, shared, out);
+        pack_by_pext(*b, nb, shared, out + na);
+    } else {
+        pack_by_tables(*a, na, shared, out, work);
+        pack_by_tables(*b, nb, shared, out + na, work);
+    }
+    *a = out, *b = out + na;
+    return shared;
+}
+
+static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                            uint64_t *tmp, void *work, int pext, const engine_worker *w)
 {
     sides sd;
     uint64_t *rest;
@@ -564,6 +663,9 @@ uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const ui
         size_t ns = na;
         a = b, na = nb, b = s, nb = ns;
     }
+    /* packed past what the sorts write (both sides, then a sort's scratch of a side) */
+    if (!pack_shared(&a, na, &b, nb, tmp + na + nb + (na > nb ? na : nb), work, pext))
+        return (uint64_t)na * nb; /* every pair fits */
     sd.nt = na, sd.nx = nb, sd.used = 0;
     sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
     if (sd.first == 2 && top_two_bytes(b, nb, work) * (uint64_t)SUB_MEAN_MIN > nb)
@@ -586,12 +688,30 @@ uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const ui
     if (sd.first == 2)
         rest += (5 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes, nb values of 1 */
     sd.t = a;
-    for (size_t j = 0; j < na; j++)
-        sd.used |= a[j];
-    if (!sd.used)
-        return (uint64_t)na * nb; /* every pair fits */
+    sd.used |= bits_used(a, na);
+    assert(sd.used); /* a bit is shared */
     sd.digits = used_digits(sd.used, sd.shift, &sd.cover);
     digit_offsets(b, nb, sd.shift, sd.digits, sd.first, (uint16_t *)rest);
     sd.off = (const uint16_t *)rest;
     return sliced_pairs(&sd, work, w);
 }
+
+uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b,
+                                          size_t nb, uint64_t *tmp, void *work,
+                                          const engine_worker *w)
+{
+#if defined(__BMI2__)
+    return count_pairs(a, na, b, nb, tmp, work, 1, w);
+#else
+    return count_pairs(a, na, b, nb, tmp, work, 0, w);
+#endif
+}
+
+#if defined(__BMI2__)
+uint64_t CPU_BUILD_NAME(join_pairs_count_tables)(const uint64_t *a, size_t na, const uint64_t *b,
+                                                 size_t nb, uint64_t *tmp, void *work,
+                                                 const engine_worker *w)
+{
+    return count_pairs(a, na, b, nb, tmp, work, 0, w);
+}
+#endif

@@ -11,8 +11,9 @@ struct engine_worker;
 /* The pair counter's lookup tables: 8 bytes x 256 values of 64 bytes. */
 #define JOIN_PAIRS_WORK (8 * 256 * 64)
 #define JOIN_PAIRS_ALIGN 64
-/* Entries of tmp for sides of up to k masks: both sides sorted, the sub-buckets (five
- * bytes a mask) and the lookup offsets (two bytes for each of up to 8 digits). */
+/* Entries of tmp for sides of up to k masks: both sides packed, and sorted, with a
+ * sort's scratch; then the sub-buckets (five bytes a mask) and the lookup offsets (two
+ * bytes for each of up to 8 digits). */
 #define JOIN_PAIRS_TMP(k) (5 * (k))
 
 #define JOIN_PAIRS_DECLARE(isa)                                                                    \
@@ -21,5 +22,13 @@ struct engine_worker;
 JOIN_PAIRS_DECLARE(scalar);
 JOIN_PAIRS_DECLARE(avx2);
 JOIN_PAIRS_DECLARE(avx512);
+/* The BMI2 builds' own count packs masks by pext; these by tables, as the scalar
+ * build's does, for CPUs whose pext is slow (cpu_pext_fast). */
+#define JOIN_PAIRS_TABLES_DECLARE(isa)                                                             \
+    uint64_t join_pairs_count_tables_##isa(const uint64_t *a, size_t na, const uint64_t *b,        \
+                                           size_t nb, uint64_t *tmp, void *work,                   \
+                                           const struct engine_worker *w)
+JOIN_PAIRS_TABLES_DECLARE(avx2);
+JOIN_PAIRS_TABLES_DECLARE(avx512);
 
 #endif

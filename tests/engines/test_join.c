@@ -275,6 +275,22 @@ static void set_top_bytes(uint64_t *v, size_t k, const top_bytes *tb)
     }
 }
 
+/* a[0..na) against b[0..nb) by every built path, packing by pext and by tables, against
+ * the double loop. */
+static void check_pairs_counted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                                uint64_t *tmp, void *work, int density)
+{
+    uint64_t want = join_pairs_naive(a, na, b, nb);
+    for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++)
+        for (int pext = 0; pext <= 1; pext++) {
+            const join_kernel *jk = join_kernel_packing(simd, pext);
+            if (jk)
+                cr_expect_eq(jk->pairs_count(a, na, b, nb, tmp, work, NULL), want,
+                             "%s, pext %d: %zu x %zu, density %d", nq_simd_name(simd), pext, na, nb,
+                             density);
+        }
+}
+
 /* Random masks of the given density on each side, their top bytes (and second) set from
  * ta and tb where given, counted by every built path against the double loop. */
 static void check_pairs_shaped(size_t na, size_t nb, int density, const top_bytes *ta,
@@ -290,13 +306,7 @@ static void check_pairs_shaped(size_t na, size_t nb, int density, const top_byte
     random_masks(b, nb, density);
     set_top_bytes(a, na, ta);
     set_top_bytes(b, nb, tb);
-    uint64_t want = join_pairs_naive(a, na, b, nb);
-    for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
-        const join_kernel *jk = join_kernel_find(simd);
-        if (jk)
-            cr_expect_eq(jk->pairs_count(a, na, b, nb, tmp, work, NULL), want,
-                         "%s: %zu x %zu, density %d", nq_simd_name(simd), na, nb, density);
-    }
+    check_pairs_counted(a, na, b, nb, tmp, work, density);
     free(a);
     free(b);
     free(tmp);
@@ -815,6 +825,53 @@ Test(unit, pairs_count_sees_the_stop_per_chunk)
         (void)jk->pairs_count(a, NA, b, NB, tmp, work, &ws);
         cr_expect_eq(soon.looks, 4, "%s: it stopped at the first look that said so",
                      nq_simd_name(simd));
+    }
+    free(a);
+    free(b);
+    free(tmp);
+    free(work);
+}
+
+/* Masks of density/64 on the bits of set. */
+static void masks_on(uint64_t *v, size_t k, uint64_t set, int density)
+{
+    random_masks(v, k, density);
+    for (size_t i = 0; i < k; i++)
+        v[i] = (v[i] | v[i] << 20) & set; /* random_masks fills bits 20 to 63 */
+}
+
+/* A pair can meet only on the bits both sides use, and the counter packs those into the
+ * top bits when they span fewer bytes than the side it transposes: every size of count
+ * (the double loop, one bucket, buckets, sub-buckets), either side transposed, with the
+ * shared bits scattered, in one byte, none at all, or spanning as many bytes (no
+ * packing); the middle queen's two bits at odd n are such a case. */
+Test(unit, shared_bits_packed)
+{
+    static const size_t sizes[][2] = {{40, 60}, {63, 500}, {3001, 500}, {500, 3001}, {9000, 8000}};
+    static const int densities[] = {6, 24, 48};
+    size_t most = 9000;
+    uint64_t *a = malloc((most + 1) * sizeof(uint64_t)), *b = malloc((most + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
+    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
+
+    cr_assert(a && b && tmp && work);
+    for (int shape = 0; shape < 5; shape++) {
+        uint64_t sa = 0, sb = 0;
+        for (int bit = 10; bit < 64; bit++) {
+            uint64_t r = next_random() % 8, m = (uint64_t)1 << bit;
+            sa |= shape == 1 ? (bit >= 56 || bit < 30 ? m : 0) : r < 6 ? m : 0;
+            sb |= shape == 0   ? (r >= 3 ? m : 0)                  /* 3 in 8 bits shared */
+                  : shape == 1 ? (bit >= 56 ? m : 0)               /* the top byte only */
+                  : shape == 2 ? (r >= 6 ? m : 0)                  /* none */
+                  : shape == 3 ? (r < 6 ? m : 0)                   /* all of a's: no packing */
+                               : (bit != 37 && bit != 50 ? m : 0); /* all but two */
+        }
+        for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+            for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++) {
+                masks_on(a, sizes[i][0], sa, densities[d]);
+                masks_on(b, sizes[i][1], sb, densities[d]);
+                check_pairs_counted(a, sizes[i][0], b, sizes[i][1], tmp, work, densities[d]);
+            }
     }
     free(a);
     free(b);
