@@ -16,6 +16,7 @@
 #include "engines/join_kernel.h"
 #include "engines/join_pairs.h"
 #include "engines/join_pairs_naive.h"
+#include "engines/join_renaming.h"
 
 #if defined(__AVX512VPOPCNTDQ__) || defined(__BMI2__)
 #include <immintrin.h>
@@ -586,22 +587,42 @@ static int bytes_spanned(uint64_t used)
     return (64 - __builtin_ctzll(used) + 7) / 8;
 }
 
-/* v[0..k) into out with the bits of shared moved to the top bits, in their order, and
- * the others dropped, by one lookup per byte of shared: t[p][x] is byte lo + p of value
- * x so moved (t: 8 x 256 words, the work area). What CPUs without a fast pext run. */
-static void pack_by_tables(const uint64_t *v, size_t k, uint64_t shared, uint64_t *out,
+/* How a count packs its masks: the bits of group[0] to the top, then those of group[1]
+ * below them, then group[2]'s, each group's in their order, the other bits dropped. */
+typedef struct packing {
+    uint64_t group[3];
+    int shift[3]; /* where each group's lowest bit goes */
+} packing;
+
+static packing packing_of(const uint64_t group[3])
+{
+    packing pk;
+    int top = 64;
+    for (int g = 0; g < 3; g++) {
+        pk.group[g] = group[g];
+        top -= __builtin_popcountll(group[g]);
+        pk.shift[g] = top;
+    }
+    return pk;
+}
+
+/* v[0..k) packed into out by one lookup per byte of the bits kept: t[p][x] is byte lo + p
+ * of value x so moved (t: 8 x 256 words, the work area). What CPUs without a fast pext
+ * run. */
+static void pack_by_tables(const uint64_t *v, size_t k, const packing *pk, uint64_t *out,
                            uint64_t (*t)[256])
 {
-    int lo = __builtin_ctzll(shared) / 8, bytes = 8 - lo, to = 64 - __builtin_popcountll(shared);
+    uint64_t kept = pk->group[0] | pk->group[1] | pk->group[2], to[64] = {0};
+    int lo = __builtin_ctzll(kept) / 8, bytes = 8 - lo;
 
+    for (int g = 0; g < 3; g++)
+        for (uint64_t m = pk->group[g], at = pk->shift[g]; m; m &= m - 1)
+            to[__builtin_ctzll(m)] = (uint64_t)1 << at++;
     for (int p = 0; p < bytes; p++) {
         t[p][0] = 0;
-        for (int i = 0; i < 8; i++) { /* by doubling, as the digit tables */
-            int bit = 8 * (lo + p) + i;
-            uint64_t moved = shared >> bit & 1 ? (uint64_t)1 << to++ : 0;
+        for (int i = 0; i < 8; i++) /* by doubling, as the digit tables */
             for (int x = 0; x < 1 << i; x++)
-                t[p][(1 << i) + x] = t[p][x] | moved;
-        }
+                t[p][(1 << i) + x] = t[p][x] | to[8 * (lo + p) + i];
     }
     for (size_t j = 0; j < k; j++) {
         uint64_t x = v[j] >> 8 * lo, c = 0;
@@ -611,38 +632,100 @@ static void pack_by_tables(const uint64_t *v, size_t k, uint64_t shared, uint64_
     }
 }
 
-/* The same by BMI2's pext, one instruction a mask where the CPU runs it fast. */
-static void pack_by_pext(const uint64_t *v, size_t k, uint64_t shared, uint64_t *out)
+/* The same by BMI2's pext, one instruction a group and mask, where the CPU runs it fast. */
+static void pack_by_pext(const uint64_t *v, size_t k, const packing *pk, uint64_t *out)
 {
 #if defined(__BMI2__)
-    int drop = 64 - __builtin_popcountll(shared);
+    uint64_t g0 = pk->group[0], g1 = pk->group[1], g2 = pk->group[2];
+    int s0 = pk->shift[0], s1 = pk->shift[1], s2 = pk->shift[2];
+
+    if (!g1 && !g2) {
+        for (size_t j = 0; j < k; j++)
+            out[j] = _pext_u64(v[j], g0) << s0;
+        return;
+    }
+    assert(g1 && g2); /* bits past the top two bytes, or none of them grouped */
     for (size_t j = 0; j < k; j++)
-        out[j] = _pext_u64(v[j], shared) << drop;
+        out[j] = _pext_u64(v[j], g0) << s0 | _pext_u64(v[j], g1) << s1 | _pext_u64(v[j], g2) << s2;
 #else
-    (void)v, (void)k, (void)shared, (void)out;
+    (void)v, (void)k, (void)pk, (void)out;
     assert(0); /* join_kernel.c pairs only BMI2 builds with pext */
 #endif
 }
+
+/* The bits of v[0..k) counted in a sample of at most 512 masks spread over it. */
+static void sample_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
+{
+    uint64_t sample[512];
+    size_t step = k > 512 ? k / 512 : 1, n = 0;
+
+    for (size_t i = 0; i < k && n < 512; i += step)
+        sample[n++] = v[i];
+    memset(cnt, 0, 64 * sizeof(cnt[0]));
+    join_bit_counts(sample, n, cnt);
+}
+
+/* The top byte and the second of a large count, chosen for it: the shared bits where a
+ * sample of its two sides collides most often (the largest product of their counts, as
+ * the renaming orders bits for the whole board), the rest below. */
+static void group_by_collisions(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                                uint64_t shared, uint64_t group[3])
+{
+    uint64_t ca[64], cb[64], score[64];
+    int order[64], k = 0;
+
+    sample_bit_counts(a, na, ca);
+    sample_bit_counts(b, nb, cb);
+    for (int j = 63; j >= 0; j--)
+        if (shared >> j & 1) {
+            score[j] = ca[j] * cb[j];
+            order[k++] = j;
+        }
+    for (int x = 1; x < k; x++) { /* insertion sort, descending; stable */
+        int j = order[x], y = x;
+        for (; y > 0 && score[order[y - 1]] < score[j]; y--)
+            order[y] = order[y - 1];
+        order[y] = j;
+    }
+    group[0] = group[1] = 0;
+    for (int x = 0; x < k && x < 16; x++)
+        group[x / 8] |= (uint64_t)1 << order[x];
+    group[2] = shared & ~group[0] & ~group[1];
+    if (!group[2]) { /* at most 16 bits: one group, in their order */
+        group[0] = shared;
+        group[1] = 0;
+    }
+}
+
+/* Counts of at least this many pairs choose their top two bytes (group_by_collisions):
+ * below, the whole board's order prunes as well (n = 18: 1.15x the time from 2^24). */
+#define GROUP_MIN ((size_t)1 << 26)
 
 /* Packing the shared bits. Two masks can meet only on a bit that both sides use: at odd
  * n never the middle queen's two, and every count misses some at the ends of the
  * renamed order. Moved to the top, the shared bits span fewer bytes, so that a lookup
  * is spared per mask and chunk where they drop a byte (n = 23: 38 bits or fewer of 46),
- * and the top byte, which the buckets prune on, holds bits that can meet. *a and *b are
- * then the packed copies in out (room for na + nb); 0 if no bit is shared. */
+ * and the top byte, which the buckets prune on, holds bits that can meet; large counts
+ * choose their top two bytes besides (n = 22 to 24: 0.76-0.81x). *a and *b are then
+ * the packed copies in out (room for na + nb); 0 if no bit is shared. */
 static uint64_t pack_shared(const uint64_t **a, size_t na, const uint64_t **b, size_t nb,
                             uint64_t *out, void *work, int pext)
 {
-    uint64_t used = bits_used(*a, na), shared = used & bits_used(*b, nb);
+    uint64_t used = bits_used(*a, na), shared = used & bits_used(*b, nb), group[3] = {shared};
 
-    if (!shared || (__builtin_popcountll(shared) + 7) / 8 >= bytes_spanned(used))
+    if (!shared)
+        return 0;
+    if (na * nb >= GROUP_MIN)
+        group_by_collisions(*a, na, *b, nb, shared, group);
+    else if ((__builtin_popcountll(shared) + 7) / 8 >= bytes_spanned(used))
         return shared; /* nothing to spare: the lookups are a's bytes */
+    packing pk = packing_of(group);
     if (pext) {
-        pack_by_pext(*a, na, shared, out);
-        pack_by_pext(*b, nb, shared, out + na);
+        pack_by_pext(*a, na, &pk, out);
+        pack_by_pext(*b, nb, &pk, out + na);
     } else {
-        pack_by_tables(*a, na, shared, out, work);
-        pack_by_tables(*b, nb, shared, out + na, work);
+        pack_by_tables(*a, na, &pk, out, work);
+        pack_by_tables(*b, nb, &pk, out + na, work);
     }
     *a = out, *b = out + na;
     return shared;
