@@ -1,5 +1,6 @@
 /* Counting the disjoint pairs between two sets of masks: the heart of the join engine.
- * The masks come with their bits renamed into the top bits (join_renaming.c). One side's
+ * The masks come with their bits renamed into the top bits (join_renaming.c), and each
+ * count packs the bits that both its sides use to the top first (pack_shared). One side's
  * masks, a chunk at a time, are transposed into bit planes and the planes into lookup
  * tables per byte, so that a mask of the other side is tested against a whole chunk by
  * one lookup per byte, ORed: bit-sliced counting. Large counts sort both sides on the
