@@ -38,8 +38,9 @@ unsigned join_kernel_paths(void);
  * when this build lacks it or this CPU cannot run it: the one that packs by pext where
  * the path has it and this CPU runs it fast (cpu_pext_fast). */
 const join_kernel *join_kernel_find(int simd);
-/* The kernel of path simd (not auto) that packs by pext or not, whichever this CPU runs
- * faster: the tests' way to each. NULL where there is none or the CPU cannot run it. */
+/* The kernel of path simd (not auto) that packs by pext or not, as asked, whether or not
+ * this CPU runs pext fast: the tests' way to each. NULL where this build has no such
+ * kernel or the CPU cannot run the path. */
 const join_kernel *join_kernel_packing(int simd, int pext);
 
 #endif

@@ -708,7 +708,8 @@ static void group_by_collisions(const uint64_t *a, size_t na, const uint64_t *b,
  * is spared per mask and chunk where they drop a byte (n = 23: 38 bits or fewer of 46),
  * and the top byte, which the buckets prune on, holds bits that can meet; large counts
  * choose their top two bytes besides (n = 22 to 24: 0.76-0.81x). *a and *b are then
- * the packed copies in out (room for na + nb); 0 if no bit is shared. */
+ * the packed copies in out (room for na + nb). Returns the bits that *a's masks have,
+ * packed or not: 0 if no bit is shared. */
 static uint64_t pack_shared(const uint64_t **a, size_t na, const uint64_t **b, size_t nb,
                             uint64_t *out, void *work, int pext)
 {
@@ -719,7 +720,7 @@ static uint64_t pack_shared(const uint64_t **a, size_t na, const uint64_t **b, s
     if (na * nb >= GROUP_MIN)
         group_by_collisions(*a, na, *b, nb, shared, group);
     else if ((__builtin_popcountll(shared) + 7) / 8 >= bytes_spanned(used))
-        return shared; /* nothing to spare: the lookups are a's bytes */
+        return used; /* nothing to spare: the lookups are a's bytes */
     packing pk = packing_of(group);
     if (pext) {
         pack_by_pext(*a, na, &pk, out);
@@ -729,7 +730,7 @@ static uint64_t pack_shared(const uint64_t **a, size_t na, const uint64_t **b, s
         pack_by_tables(*b, nb, &pk, out + na, work);
     }
     *a = out, *b = out + na;
-    return shared;
+    return ~(uint64_t)0 << (64 - __builtin_popcountll(shared)); /* every shared bit, packed */
 }
 
 static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
@@ -748,7 +749,8 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, siz
         a = b, na = nb, b = s, nb = ns;
     }
     /* packed past what the sorts write (both sides, then a sort's scratch of a side) */
-    if (!pack_shared(&a, na, &b, nb, tmp + na + nb + (na > nb ? na : nb), work, pext))
+    uint64_t used = pack_shared(&a, na, &b, nb, tmp + na + nb + (na > nb ? na : nb), work, pext);
+    if (!used)
         return (uint64_t)na * nb; /* every pair fits */
     sd.nt = na, sd.nx = nb, sd.used = 0;
     sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
@@ -772,8 +774,7 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, siz
     if (sd.first == 2)
         rest += (5 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes, nb values of 1 */
     sd.t = a;
-    sd.used |= bits_used(a, na);
-    assert(sd.used); /* a bit is shared */
+    sd.used |= used; /* sorting moves a's masks, not their bits */
     sd.digits = used_digits(sd.used, sd.shift, &sd.cover);
     digit_offsets(b, nb, sd.shift, sd.digits, sd.first, (uint16_t *)rest);
     sd.off = (const uint16_t *)rest;
