@@ -21,17 +21,26 @@ import tempfile
 
 def main():
     scratch = tempfile.mkdtemp(prefix="nq-test-")
+    # The handlers go in before the child starts: a SIGTERM that came between the start
+    # and the handlers would end this wrapper alone, leaving the test running and its
+    # folder behind. One that comes before the child exists waits in `held`.
+    child, held = None, []
+
+    def forward(sig, _frame):
+        if child is None:
+            held.append(sig)
+        else:
+            child.send_signal(sig)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, forward)
     try:
         child = subprocess.Popen(sys.argv[1:], env=dict(os.environ, TMPDIR=scratch))
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
         raise
-
-    def forward(sig, _frame):
+    for sig in held:
         child.send_signal(sig)
-
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, forward)
     try:
         rc = child.wait()
     finally:

@@ -22,16 +22,22 @@ for case in 'exit 0|0' 'exit 3|3' 'kill -SEGV $$|139' 'kill -TERM $$|143'; do
 done
 
 # SIGTERM to the wrapper (meson stops a test that ran past its time so): passed on to the
-# test, and the folder goes once the test has ended.
+# test, and the folder goes once the test has ended. The test prints its pid too, so that a
+# wrapper that failed to pass the signal on leaves a FAIL here, not a sleep that holds
+# meson's pipe until this test's own time runs out.
 out=$(mktemp "${TMPDIR:-/tmp}/nq-scratch-out-XXXXXX")
-"$run" sh -c 'echo "$TMPDIR"; touch "$TMPDIR/nq-left"; exec sleep 30' >"$out" &
+"$run" sh -c 'echo "$TMPDIR $$"; touch "$TMPDIR/nq-left"; exec sleep 30' >"$out" &
 pid=$!
 for _ in $(seq 100); do [ -s "$out" ] && break; sleep 0.05; done
-dir=$(cat "$out")
+read -r dir child <"$out"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" = 143 ] || fail "SIGTERM to the wrapper: exit $rc, not 143"
+if kill -0 "$child" 2>/dev/null; then
+    fail "SIGTERM to the wrapper: the test ($child) still runs"
+    kill -KILL "$child"
+fi
 [ -n "$dir" ] && [ ! -e "$dir" ] || fail "SIGTERM to the wrapper: '$dir' is still there"
 rm -f "$out"
 
