@@ -314,13 +314,19 @@ static int shared_counts(join_shared *sh)
     return 0;
 }
 
+/* The threads a count's setup may take: a slice's cut and the tests pass settings
+ * unresolved, where 0 is one thread. */
+static int setup_threads(const nq_settings *s)
+{
+    return s->n_threads > 0 ? s->n_threads : 1;
+}
+
 /* The shared tables of a count of settings s with parts blocks a side. */
 void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
 {
     join_shared *sh = calloc(1, sizeof(*sh));
     const join_kernel *kernel = join_kernel_find(s->simd);
-    /* a slice's cut and the tests take settings unresolved: 0 there is one thread */
-    int threads = s->n_threads > 0 ? s->n_threads : 1;
+    int threads = setup_threads(s);
 
     assert(kernel); /* lib.c refused a path this CPU lacks */
     if (!sh || join_tables_init_parts(&sh->jt, s->n, kernel, parts, threads, stop) != 0) {
@@ -783,16 +789,16 @@ static int join_params_parse(const char *params, nq_settings *s)
     return strcmp(params, "halves=v2") == 0 ? NQ_OK : NQ_EINVAL;
 }
 
-static uint64_t join_task_count(const nq_settings *s)
+static uint64_t join_count_tasks(const nq_settings *s)
 {
-    return join_enumerate(s->n, NULL, NULL, NULL);
+    return join_task_count(s->n, setup_threads(s), NULL);
 }
 
-/* The count walks every column set of the top rows: 6 s at n = 27, so it ends on a stop
- * (the node budget does not apply: n is within the engine's tables). */
+/* The count walks every column set of the top rows: 6 s at n = 27 on one thread, so it
+ * ends on a stop (the node budget does not apply: n is within the engine's tables). */
 static int join_task_count_bounded(const nq_settings *s, board_bound *bound, uint64_t *tasks)
 {
-    *tasks = join_enumerate(s->n, NULL, NULL, bound ? bound->stop : NULL);
+    *tasks = join_task_count(s->n, setup_threads(s), bound ? bound->stop : NULL);
     return bound && stop_seen(bound->stop) ? -1 : 0;
 }
 
@@ -817,7 +823,7 @@ const engine_desc engine_join = {
     .resolve = prefix_resolve, /* prefix_rows means nothing here; filled as for the others */
     .params_format = join_params_format,
     .params_parse = join_params_parse,
-    .task_count = join_task_count,
+    .task_count = join_count_tasks,
     .task_count_bounded = join_task_count_bounded,
     .source = join_source,
     .placed_rows = join_placed_rows,

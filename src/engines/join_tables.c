@@ -13,6 +13,7 @@
 #include "engines/join_kernel.h"
 #include "engines/join_tables.h"
 #include "engines/join_tasks.h"
+#include "engines/task_cost.h"
 
 /* Records, for every placement of a block of k rows, its relative diagonals
  * (join_block_diagonals) under the colex rank of its column set. */
@@ -37,13 +38,6 @@ static int block_record(void *user, const board_place *p)
     return 0;
 }
 
-static int block_count(void *user, const board_place *p)
-{
-    (void)p;
-    ++*(uint64_t *)user;
-    return 0;
-}
-
 static void fill_binom(join_tables *jt)
 {
     for (int i = 0; i <= 32; i++)
@@ -51,13 +45,15 @@ static void fill_binom(join_tables *jt)
             jt->binom[i][j] = j == 0 || j == i ? 1 : jt->binom[i - 1][j - 1] + jt->binom[i - 1][j];
 }
 
-/* The placements of k rows on n columns. */
+/* The placements of k rows on n columns, counted a row short of them (a popcount for the
+ * last): the memory estimate's, before every count, and serial (a walk to each
+ * placement took 2 ms of n = 20's start and 0.07 s of n = 24's). */
 static uint64_t placements(int n, int k)
 {
-    uint64_t count = 0;
-    board_place p = {0};
-    board_walk(&p, board_mask(n), k, board_mask(n), NULL, block_count, &count);
-    return count;
+    uint32_t free[32], shift[32];
+    for (int i = 0; i < k; i++)
+        free[i] = board_mask(n), shift[i] = 1;
+    return task_cost_placements(free, shift, k, 0, 0, 0);
 }
 
 /* k!: at least the placements of k rows on one column set of k (counting them per set
@@ -148,38 +144,78 @@ join_census join_tables_census(int n, int parts)
     return c;
 }
 
+/* The blocks' walk split over threads by the first row's column (a part of 0 .. n-1),
+ * each part counting, then recording, its placements per rank apart (count: parts rows
+ * of ranks). The walk takes the first row's columns in increasing order, so a rank's
+ * placements laid out part after part are those of one walk, in its order: the tables
+ * are those of one thread, byte for byte. On one thread this walk was a fifth of n = 20's
+ * setup, all of it serial (docs/scheduling.md). The parts' counts last only the walk:
+ * at most n x C(n, k) words, 13 MB at n = 24 beside its 1.9 GB of tables. */
+typedef struct block_split {
+    block_walk w; /* count: part 0's row */
+    uint32_t ranks;
+    const atomic_int *stop;
+} block_split;
+
+static int block_range(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    const block_split *bs = user;
+    block_walk w = bs->w;
+    uint32_t all = board_mask(w.jt->n);
+    board_bound bound = {BOARD_NODES_UNBOUNDED, bs->stop};
+
+    w.count += (size_t)part * bs->ranks;
+    for (uint64_t c = lo; c < hi; c++) {
+        board_place p = {0};
+        /* a block of no rows has one placement, the empty one: a single part */
+        if (board_walk(&p, all, w.k, w.k ? 1u << c : all, &bound, block_record, &w))
+            return 1; /* stopped */
+    }
+    return 0;
+}
+
+/* Each rank's start from the parts' counts, which become each part's first entry of the
+ * rank; the entries in all. */
+static uint64_t block_starts(join_block *b, uint32_t *count, uint32_t ranks, int parts)
+{
+    uint64_t entries = 0;
+
+    for (uint32_t r = 0; r < ranks; r++) {
+        b->start[r] = (uint32_t)entries;
+        for (int p = 0; p < parts; p++) {
+            uint32_t *c = &count[(size_t)p * ranks + r];
+            uint32_t placed = *c;
+            *c = (uint32_t)entries;
+            entries += placed;
+        }
+    }
+    b->start[ranks] = (uint32_t)entries;
+    return entries;
+}
+
 static int block_init(join_block *b, const join_tables *jt, int k, const atomic_int *stop)
 {
     uint32_t ranks = jt->binom[jt->n][k];
-    block_walk w = {k, NULL, NULL, jt};
-    board_place p = {0};
-    uint32_t all = board_mask(jt->n);
-    board_bound bound = {BOARD_NODES_UNBOUNDED, stop};
+    uint64_t firsts = k ? (uint64_t)jt->n : 1;
+    int parts = split_parts(jt->threads, firsts, 1); /* split_run's own */
+    block_split bs = {{k, NULL, NULL, jt}, ranks, stop};
 
     b->k = k;
     b->start = calloc((size_t)ranks + 1, sizeof(*b->start));
-    w.count = calloc((size_t)ranks + 1, sizeof(*w.count));
-    if (!b->start || !w.count)
+    bs.w.count = calloc((size_t)ranks * (size_t)parts, sizeof(*bs.w.count));
+    if (!b->start || !bs.w.count || split_run(jt->threads, firsts, 1, block_range, &bs))
         goto fail;
-    if (board_walk(&p, all, k, all, &bound, block_record, &w))
-        goto fail; /* stopped */
-    b->entries = 0;
-    for (uint32_t r = 0; r < ranks; r++) {
-        b->start[r] = (uint32_t)b->entries;
-        b->entries += w.count[r];
-        w.count[r] = b->start[r];
-    }
-    b->start[ranks] = (uint32_t)b->entries;
+    b->entries = block_starts(b, bs.w.count, ranks, parts);
     b->rel = huge_calloc((size_t)(b->entries ? b->entries : 1) * sizeof(*b->rel));
     if (!b->rel)
         goto fail;
-    w.rel = b->rel;
-    if (board_walk(&p, all, k, all, &bound, block_record, &w))
+    bs.w.rel = b->rel;
+    if (split_run(jt->threads, firsts, 1, block_range, &bs))
         goto fail;
-    free(w.count);
+    free(bs.w.count);
     return 0;
 fail: /* the caller forgets this block, so all of it goes here */
-    free(w.count);
+    free(bs.w.count);
     free(b->start);
     huge_free(b->rel);
     b->start = NULL;
@@ -334,20 +370,6 @@ static uint64_t sample_tasks(int n)
     return n <= 24 ? SAMPLE_MOST : 8;
 }
 
-/* The tasks the renaming learns from: every stride-th of the enumeration's tops. */
-typedef struct sample_pick {
-    uint32_t top[SAMPLE_MOST];
-    uint64_t stride, seen, k;
-} sample_pick;
-
-static int pick_task(void *user, const task *t)
-{
-    sample_pick *sp = user;
-    if (sp->seen++ % sp->stride == 0 && sp->k < SAMPLE_MOST)
-        sp->top[sp->k++] = (uint32_t)t->payload;
-    return 0;
-}
-
 /* The sampled tasks' half-boards, their bits counted per part of the split: count[p]
  * is part p's alone, summed once every part has ended. */
 typedef struct sample {
@@ -383,9 +405,11 @@ static int sample_range(void *user, int part, uint64_t lo, uint64_t hi)
  * one of jt->threads threads, then the views again, renamed. */
 static int make_renaming(join_tables *jt, const atomic_int *stop)
 {
-    sample_pick sp = {{0}, 1, 0, 0};
+    uint32_t top[SAMPLE_MOST];
     uint64_t(*count)[2][64] = calloc(SPLIT_MAX_THREADS, sizeof(*count)), sum[2][64] = {{0}};
-    sample sm = {jt, sp.top, count, stop};
+    sample sm = {jt, top, count, stop};
+    uint64_t stride;
+    size_t k;
     int failed;
 
     join_renaming_identity(&jt->rn);
@@ -393,10 +417,10 @@ static int make_renaming(join_tables *jt, const atomic_int *stop)
         free(count);
         return -1;
     }
-    sp.stride = join_enumerate(jt->n, NULL, NULL, stop) / sample_tasks(jt->n) + 1;
-    if (!stop_seen(stop)) /* the count alone takes seconds at n = 27 */
-        join_enumerate(jt->n, pick_task, &sp, stop);
-    failed = stop_seen(stop) || split_run(jt->threads, sp.k, 1, sample_range, &sm) != 0;
+    /* every stride-th task; the count alone takes seconds at n = 27 */
+    stride = join_task_count(jt->n, jt->threads, stop) / sample_tasks(jt->n) + 1;
+    k = join_tasks_every(jt->n, stride, top, SAMPLE_MOST, jt->threads, stop);
+    failed = stop_seen(stop) || split_run(jt->threads, k, 1, sample_range, &sm) != 0;
     for (int p = 0; p < SPLIT_MAX_THREADS; p++)
         for (int side = 0; side < 2; side++)
             for (int j = 0; j < 64; j++)

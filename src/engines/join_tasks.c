@@ -4,8 +4,10 @@
 #include <assert.h>
 
 #include "core/board.h"
+#include "core/split.h"
 #include "core/stop.h"
 #include "engines/join_columns.h"
+#include "engines/join_tables.h"
 #include "engines/join_tasks.h"
 
 /* A task's key: what orders the tasks and picks each orbit's representative. */
@@ -52,25 +54,121 @@ static int has_middle(int n, uint32_t top)
     return 0;
 }
 
-uint64_t join_enumerate(int n, task_emit_fn emit, void *user, const atomic_int *stop)
+/* The column set of colex rank r among the sets of k columns: its i-th largest column is
+ * the largest c with C(c, i) <= what is left of r (the combinatorial number system). */
+static uint32_t colex_unrank(uint64_t r, int k)
+{
+    uint32_t set = 0;
+    int c = 32;
+
+    for (int i = k; i >= 1; i--) {
+        do
+            c--;
+        while (join_binomial(c, i) > r);
+        set |= 1u << c;
+        r -= join_binomial(c, i);
+    }
+    return set;
+}
+
+/* The tasks of the top column sets of colex ranks [lo, hi), their ids from first_id, in
+ * order: join_enumerate's walk over a range. Returns how many. */
+static uint64_t enumerate_range(int n, uint64_t lo, uint64_t hi, uint64_t first_id,
+                                task_emit_fn emit, void *user, const atomic_int *stop)
 {
     int h = n / 2;
-    uint64_t id = 0, sets = 0;
+    uint64_t id = first_id;
 
     assert(n >= 1 && n <= JOIN_MAX_N); /* the column sets fit 32 bits with room to spare */
-
-    for (uint32_t c = h ? (1u << h) - 1 : 0; !(c >> n);) {
-        if (stop_poll(stop, ++sets))
-            return id;
+    for (uint32_t c = colex_unrank(lo, h), r = 0; lo + r < hi; r++) {
+        if (stop_poll(stop, r + 1))
+            break;
         uint32_t w = n % 2 ? (uint32_t)has_middle(n, c) : join_orbit_size(n, c, -1);
         if (w) {
             task t = {.id = id++, .payload = c, .weight = w};
             if (emit && emit(user, &t))
-                return id;
+                break;
         }
-        if (h == 0)
-            break;
-        c = join_next_subset(c);
+        if (lo + r + 1 < hi) /* Gosper's step has no set after the last (nor of none) */
+            c = join_next_subset(c);
     }
-    return id;
+    return id - first_id;
+}
+
+uint64_t join_enumerate(int n, task_emit_fn emit, void *user, const atomic_int *stop)
+{
+    return enumerate_range(n, 0, join_binomial(n, n / 2), 0, emit, user, stop);
+}
+
+/* ---- on the setup's threads ---------------------------------------------------------- */
+
+/* The top column sets in ranges of their ranks, one per part of a split; a part short
+ * of this costs more to start a thread for than it saves (a set takes some 15 ns). */
+#define RANKS_GRAIN ((uint64_t)1 << 14)
+
+typedef struct task_split {
+    int n;
+    uint64_t first[SPLIT_MAX_THREADS]; /* each part's first id */
+    uint64_t count[SPLIT_MAX_THREADS];
+    uint64_t stride;
+    uint32_t *top;
+    size_t most;
+    const atomic_int *stop;
+} task_split;
+
+static int count_range(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    task_split *ts = user;
+    ts->count[part] = enumerate_range(ts->n, lo, hi, 0, NULL, NULL, ts->stop);
+    return stop_seen(ts->stop);
+}
+
+/* The parts' counts summed, each part's first id set. */
+static uint64_t count_split(task_split *ts, int threads)
+{
+    uint64_t ranks = join_binomial(ts->n, ts->n / 2), sum = 0;
+    int parts = split_parts(threads, ranks, RANKS_GRAIN);
+
+    if (split_run(threads, ranks, RANKS_GRAIN, count_range, ts) != 0)
+        return 0;
+    for (int p = 0; p < parts; p++) {
+        ts->first[p] = sum;
+        sum += ts->count[p];
+    }
+    return sum;
+}
+
+uint64_t join_task_count(int n, int threads, const atomic_int *stop)
+{
+    task_split ts = {.n = n, .stop = stop};
+    return count_split(&ts, threads);
+}
+
+static int pick_every(void *user, const task *t)
+{
+    const task_split *ts = user;
+    if (t->id % ts->stride == 0 && t->id / ts->stride < ts->most)
+        ts->top[t->id / ts->stride] = (uint32_t)t->payload;
+    return 0;
+}
+
+static int pick_range(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    task_split *ts = user;
+    enumerate_range(ts->n, lo, hi, ts->first[part], pick_every, ts, ts->stop);
+    return stop_seen(ts->stop);
+}
+
+size_t join_tasks_every(int n, uint64_t stride, uint32_t *top, size_t most, int threads,
+                        const atomic_int *stop)
+{
+    task_split ts = {.n = n, .stride = stride, .top = top, .most = most, .stop = stop};
+    uint64_t tasks = count_split(&ts, threads);
+
+    assert(stride > 0);
+    if (stop_seen(stop) ||
+        split_run(threads, join_binomial(n, n / 2), RANKS_GRAIN, pick_range, &ts) != 0)
+        return 0;
+    tasks = (tasks + stride - 1) / stride;
+    return tasks < most ? (size_t)tasks : most;
 }

@@ -133,6 +133,50 @@ static int collect(void *user, const task *t)
     return 0;
 }
 
+/* Every stride-th task's column set of the top side. */
+typedef struct sampled {
+    uint64_t stride;
+    uint32_t top[64];
+    int k;
+} sampled;
+
+static int sample(void *user, const task *t)
+{
+    sampled *sm = user;
+    if (t->id % sm->stride == 0 && sm->k < 64)
+        sm->top[sm->k++] = (uint32_t)t->payload;
+    return 0;
+}
+
+/* The task count and the renaming's sample on the setup's threads (ranges of the top
+ * column sets' colex ranks, each from its first set unranked: more than one range from
+ * n = 18 on, 21 at n = 21) are join_enumerate's on one: the count, and the payloads of
+ * every stride-th task in order. */
+Test(unit, tasks_on_threads_are_those_of_one)
+{
+    static const int threads[3] = {1, 3, 64};
+
+    for (int n = 1; n <= 21; n++) {
+        uint64_t tasks = join_enumerate(n, NULL, NULL, NULL);
+        uint64_t strides[3] = {1, 7, tasks / 64 + 1};
+        for (int t = 0; t < 3; t++)
+            cr_assert_eq(join_task_count(n, threads[t], NULL), tasks, "n=%d threads=%d", n,
+                         threads[t]);
+        for (int i = 0; i < 3; i++) {
+            sampled one = {strides[i], {0}, 0};
+            join_enumerate(n, sample, &one, NULL);
+            for (int t = 0; t < 3; t++) {
+                uint32_t top[64];
+                size_t k = join_tasks_every(n, strides[i], top, 64, threads[t], NULL);
+                cr_assert_eq(k, (size_t)one.k, "n=%d threads=%d stride %llu", n, threads[t],
+                             (unsigned long long)strides[i]);
+                cr_assert_eq(memcmp(top, one.top, k * sizeof(*top)), 0, "n=%d threads=%d", n,
+                             threads[t]);
+            }
+        }
+    }
+}
+
 Test(unit, subtotals_match_brute_force)
 {
     static subtotals st;
@@ -379,21 +423,6 @@ static uint32_t mirrored(int n, uint32_t c)
     for (; c; c &= c - 1)
         r |= 1u << (n - 1 - __builtin_ctz(c));
     return r;
-}
-
-/* Every stride-th task's column set of the top side. */
-typedef struct sampled {
-    uint64_t stride;
-    uint32_t top[64];
-    int k;
-} sampled;
-
-static int sample(void *user, const task *t)
-{
-    sampled *sm = user;
-    if (t->id % sm->stride == 0 && sm->k < 64)
-        sm->top[sm->k++] = (uint32_t)t->payload;
-    return 0;
 }
 
 /* Each kernel makes the same half-boards as the scalar one: on the column sets of some
@@ -953,18 +982,36 @@ Test(unit, bit_counts_match_one_count_per_bit)
         }
 }
 
-/* The views and the renaming built on several threads (core/split.h: ranges of views'
- * entries, and the sample's tasks a part each) are those one thread builds, byte for
- * byte, with two blocks a side and three (from n = 16 on the views are more than one
+/* The blocks of one thread's tables and another's: the same placements, ranks and order. */
+static void check_blocks_equal(const join_tables *one, const join_tables *many)
+{
+    cr_assert_eq(one->n_blocks, many->n_blocks);
+    for (int i = 0; i < one->n_blocks; i++) {
+        const join_block *x = &one->block[i], *y = &many->block[i];
+        uint64_t ranks = join_binomial(one->n, x->k);
+        cr_assert_eq(x->k, y->k);
+        cr_assert_eq(x->entries, y->entries, "n=%d k=%d", one->n, x->k);
+        cr_assert_eq(memcmp(x->start, y->start, (ranks + 1) * sizeof(*x->start)), 0,
+                     "n=%d k=%d: starts", one->n, x->k);
+        cr_assert_eq(memcmp(x->rel, y->rel, x->entries * sizeof(*x->rel)), 0,
+                     "n=%d k=%d: placements", one->n, x->k);
+    }
+}
+
+/* The blocks, the views and the renaming built on several threads (core/split.h: the
+ * blocks' walk by its first row's column, ranges of views' entries, and the sample's
+ * tasks a part each) are those one thread builds, byte for byte, with two blocks a side
+ * (from n = 1, blocks of no rows) and three (from n = 16 on the views are more than one
  * range of 16,384 entries). */
 Test(unit, tables_on_threads_are_those_of_one)
 {
     for (int parts = 2; parts <= 3; parts++)
-        for (int n = 4; n <= 17; n += parts == 3 ? 3 : 1) {
+        for (int n = parts == 3 ? 4 : 1; n <= 17; n += parts == 3 ? 3 : 1) {
             join_tables one, many;
             const join_kernel *kr = join_kernel_find(NQ_SIMD_SCALAR);
             cr_assert_eq(join_tables_init_parts(&one, n, kr, parts, 1, NULL), 0);
             cr_assert_eq(join_tables_init_parts(&many, n, kr, parts, 7, NULL), 0);
+            check_blocks_equal(&one, &many);
             cr_assert_eq(memcmp(&one.rn, &many.rn, sizeof(one.rn)), 0, "n=%d: renaming", n);
             cr_assert_eq(memcmp(&one.turn, &many.turn, sizeof(one.turn)), 0, "n=%d: turn", n);
             for (int side = 0; side < 2; side++)
