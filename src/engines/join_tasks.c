@@ -45,13 +45,22 @@ uint32_t join_orbit_size(int n, uint32_t top, int middle)
     return size;
 }
 
-/* Whether some middle column makes (top, middle) an orbit's representative. */
+/* Whether some middle column makes (top, middle) an orbit's representative. Keys order
+ * by the middle first: a middle m right of the centre loses to its mirror image, and one
+ * left of it is below both mirrored images, so that (top, m) is the representative
+ * exactly when the bottom's columns (all but top's and m) are no smaller than top. That
+ * holds for some such m if it holds for the lowest free column, whose bit is the least
+ * to take away. The centre takes the whole test. One middle after another, each with a
+ * whole test, took 2.6 s to count the tasks of n = 27, most of it on the late column
+ * sets, which are seldom representatives: a range of them took ten times another. */
 static int has_middle(int n, uint32_t top)
 {
-    for (int m = 0; m < n; m++)
-        if (join_orbit_size(n, top, m))
-            return 1;
-    return 0;
+    int centre = (n - 1) / 2;
+    uint32_t free_cols = board_mask(n) & ~top, low = free_cols & -free_cols;
+
+    if (low && __builtin_ctz(low) < centre && free_cols - low >= top)
+        return 1;
+    return !(top >> centre & 1) && join_orbit_size(n, top, centre) != 0;
 }
 
 /* The column set of colex rank r among the sets of k columns: its i-th largest column is

@@ -148,6 +148,58 @@ static int sample(void *user, const task *t)
     return 0;
 }
 
+/* The next task of board n from column set *c on (colex order), by the definition: a
+ * top column set is a task where some middle column (even n: none) makes it its orbit's
+ * representative, each middle tried with the whole orbit test. */
+typedef struct task_walk {
+    int n;
+    uint32_t c;
+    int done;
+} task_walk;
+
+static int next_by_definition(task_walk *tw, uint32_t *top, uint32_t *weight)
+{
+    while (!tw->done) {
+        uint32_t c = tw->c, w = 0;
+        if (tw->n % 2 == 0)
+            w = join_orbit_size(tw->n, c, -1);
+        for (int m = 0; tw->n % 2 && m < tw->n && !w; m++)
+            w = join_orbit_size(tw->n, c, m) != 0;
+        tw->done = tw->n < 2 || join_next_subset(c) >> tw->n;
+        if (!tw->done)
+            tw->c = join_next_subset(c);
+        if (w) {
+            *top = c, *weight = w;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int check_by_definition(void *user, const task *t)
+{
+    task_walk *tw = user;
+    uint32_t top, weight;
+    cr_assert(next_by_definition(tw, &top, &weight), "n=%d: task %llu past the last", tw->n,
+              (unsigned long long)t->id);
+    cr_assert_eq(t->payload, top, "n=%d task %llu", tw->n, (unsigned long long)t->id);
+    cr_assert_eq(t->weight, weight, "n=%d task %llu", tw->n, (unsigned long long)t->id);
+    return 0;
+}
+
+/* The tasks are those of the definition (join_tasks.h), in order, with their weights:
+ * the test of odd boards' tops takes the lowest free middle left of the centre and the
+ * centre only (join_tasks.c), the definition every middle. */
+Test(unit, tasks_are_those_of_the_definition)
+{
+    for (int n = 1; n <= 21; n++) {
+        task_walk tw = {n, n / 2 ? (1u << n / 2) - 1 : 0, 0};
+        uint32_t top, weight;
+        join_enumerate(n, check_by_definition, &tw, NULL);
+        cr_assert_not(next_by_definition(&tw, &top, &weight), "n=%d: a task left out", n);
+    }
+}
+
 /* The task count and the renaming's sample on the setup's threads (ranges of the top
  * column sets' colex ranks, each from its first set unranked: more than one range from
  * n = 18 on, 21 at n = 21) are join_enumerate's on one: the count, and the payloads of
