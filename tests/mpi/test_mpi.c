@@ -907,31 +907,36 @@ static void expect_prompt_mpi_stop(stop_times t, const char *what)
                  "%s: the ranks were gone %.2f s after the signal", what, t.gone);
 }
 
-/* At n = 27 the join's task count walks every column set of the top rows (6 s), on rank 0
- * before the coordinator starts, and, with a journal, to describe the task set first: the
- * first SIGINT ends it on every rank within the bound, one line, exit 130, nothing
- * counted, the journal not started (an empty file is a new one) and the hint to resume. */
-Test(unit, mpi_sigint_stops_the_task_count)
+/* At n = 27 the join's task count (0.17 s on one thread; 6 s before an odd board's top
+ * was tested by two middles), on rank 0 before the coordinator starts, and with a journal
+ * to describe the task set first, then the engine's tables (tens of seconds): the first
+ * SIGINT, 300 ms after the ranks have their handlers, lands in one or the other with the
+ * machine's load, and ends every rank within the bound, one line, exit 130, nothing
+ * counted, and with a journal the hint to resume; stopped in the count, the journal is
+ * not started (an empty file is a new one). */
+Test(unit, mpi_sigint_stops_the_setup)
 {
     char journal[SCRATCH_PATH], hint[SCRATCH_PATH + 128];
     const char *const count[] = {"count",     "27", "--engine", "join",
                                  "--threads", "1",  "--no-pin", NULL};
     const char *const resumable[] = {"count", "27",       "--engine",     "join",  "--threads",
                                      "1",     "--no-pin", "--checkpoint", journal, NULL};
-    const char *note = "nqueens-mpi count: interrupted by SIGINT while its tasks were counted, "
-                       "before any task ran;";
+    const char *counting = "nqueens-mpi count: interrupted by SIGINT while its tasks were "
+                           "counted, before any task ran;";
 
     expect_prompt_mpi_stop(sigint_ranks_early(2, count, 300), "count 27 --engine join");
-    cr_expect_eq(occurrences(o.err, note), 1, "%s", o.err);
+    cr_expect_eq(occurrences(o.err, "interrupted by SIGINT"), 1, "%s", o.err);
     cr_expect_eq(count_lines(o.err), 1, "one line: %s", o.err);
     cr_expect_str_eq(o.out, "");
 
     temp_path(journal, sizeof(journal), "journal");
     expect_prompt_mpi_stop(sigint_ranks_early(2, resumable, 300), "--checkpoint");
-    cr_expect_eq(occurrences(o.err, note), 1, "%s", o.err);
+    cr_expect_eq(occurrences(o.err, "interrupted by SIGINT"), 1, "%s", o.err);
     snprintf(hint, sizeof(hint), "resume with: nqueens-mpi count 27 --checkpoint %s\n", journal);
     cr_expect_eq(occurrences(o.err, hint), 1, "%s", o.err);
-    cr_expect_eq(journal_size(journal), 0, "the stopped run wrote to the journal");
+    if (occurrences(o.err, counting))
+        cr_expect_eq(journal_size(journal), 0,
+                     "stopped in the count, the run wrote to the journal");
     unlink(journal);
 }
 
