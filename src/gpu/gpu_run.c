@@ -121,7 +121,7 @@ int gpu_run(const gpu_job *job, const gpu_backend *be, nq_result *out)
 {
     gpu_ctx c;
     int devs[64], n_devs, rc;
-    crew hosts = {NULL, 0};
+    crew hosts = {0};
     uint64_t n_tasks, n_wanted;
     gpu_device_thread *threads = NULL;
 

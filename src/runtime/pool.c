@@ -134,7 +134,7 @@ int pool_run(run_state *rs, const pool_job *job, nq_result *out)
     queue q;
     run_stop stop;
     worker_arg *args = NULL;
-    crew workers = {NULL, 0};
+    crew workers = {0};
     affinity *aff = NULL;
     int rc = NQ_OK;
     u128 total, unique;
