@@ -417,7 +417,7 @@ static int make_renaming(join_tables *jt, const atomic_int *stop)
         free(count);
         return -1;
     }
-    /* every stride-th task; the count alone takes seconds at n = 27 */
+    /* every stride-th task, counted and picked on the setup's threads */
     stride = join_task_count(jt->n, jt->threads, stop) / sample_tasks(jt->n) + 1;
     k = join_tasks_every(jt->n, stride, top, SAMPLE_MOST, jt->threads, stop);
     failed = stop_seen(stop) || split_run(jt->threads, k, 1, sample_range, &sm) != 0;
