@@ -55,6 +55,31 @@ Test(unit, auto_settings_and_pinning)
     nq_destroy_solver(&sv);
 }
 
+/* Where hwloc knows the cores, a count on as many workers as this process has CPUs pins
+ * every one, the join's (whose pinning is planned on a thread of its own beside its
+ * tables, runtime/pool.c) as d4's; without hwloc none is pinned. */
+Test(unit, every_worker_pinned_where_hwloc_is)
+{
+    static const int engines[] = {NQ_ENGINE_JOIN, NQ_ENGINE_D4};
+    nq_topology t;
+
+    cr_assert_eq(nq_topology_info(&t), NQ_OK);
+    for (int i = 0; i < 2; i++) {
+        nq_settings s;
+        nq_solver *sv;
+        nq_result r;
+        nq_default_settings(&s);
+        s.n = 12;
+        s.engine = engines[i];
+        cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+        cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+        nq_destroy_solver(&sv);
+        cr_expect_eq(r.total.lo, oeis_value("A000170", 12));
+        cr_expect_eq(r.n_pinned, t.physical_cores > 0 ? r.n_threads : 0, "%s: %d of %d pinned",
+                     nq_engine_name(engines[i]), r.n_pinned, r.n_threads);
+    }
+}
+
 /* 0 is every CPU, anything else is itself, and past the limit is no thread count. */
 Test(unit, resolve_threads)
 {
