@@ -135,7 +135,8 @@ typedef struct nq_result {
     int simd;        /* enum nq_simd the hot loops ran; NQ_SIMD_AUTO (0) for an engine
                         without vector paths (all but join) */
     /* The start of a run that is not counting: planning the pinning (hwloc loads the
-     * machine's topology, milliseconds), starting the workers and pinning them. seconds
+     * machine's topology, milliseconds; made while an engine makes its shared tables,
+     * only what outlasts them is here), starting the workers and pinning them. seconds
      * starts once every worker is pinned, so that a small board's time is the count's,
      * not this; the cuda engine and nq_list leave it 0 and time from the call. */
     double setup_seconds;
