@@ -4,6 +4,7 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,40 @@ static inline int cli_wait(pid_t pid)
     int st;
     cr_assert_eq(waitpid(pid, &st, 0), pid);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Whether process pid has the tool's SIGINT handling: the signal blocked in its main
+ * thread (SigBlk of /proc/PID/status) and caught (SigCgt), as signals_install leaves it.
+ * The block alone is not enough: a process between fork and exec can carry a blocked
+ * mask it then drops with the default action, which a SIGINT sent then ends silently. */
+static inline int takes_sigint(long pid)
+{
+    char path[64], line[256];
+    unsigned long long blocked = 0, caught = 0, bit = 1ull << (SIGINT - 1);
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+    if (!(f = fopen(path, "r")))
+        return 0;
+    while (fgets(line, sizeof(line), f)) {
+        sscanf(line, "SigBlk: %llx", &blocked);
+        sscanf(line, "SigCgt: %llx", &caught);
+    }
+    fclose(f);
+    return (blocked & bit) && (caught & bit);
+}
+
+/* Wait, at most 30 s, until process pid takes SIGINT as the tool does (takes_sigint): a
+ * signal sent before that, on a loaded machine, ends it by the default action. Whether it
+ * came to. */
+static inline int cli_wait_takes_sigint(pid_t pid)
+{
+    for (int i = 0; i < 3000; i++) {
+        if (takes_sigint((long)pid))
+            return 1;
+        usleep(10 * 1000);
+    }
+    return 0;
 }
 
 /* Run the tool to its end with stdout and stderr on fo and fe; returns cli_wait's code. */

@@ -66,9 +66,9 @@ static void wait_until_read(pid_t pid, long long bytes)
                   bytes);
 }
 
-/* Start args, SIGINT after delay_ms and (read_bytes > 0) once it has read read_bytes,
- * and wait at most 30 s: the exit code, with stderr in o.err and the seconds from the
- * signal to the exit in *took. */
+/* Start args, SIGINT delay_ms after it takes the signal (cli_wait_takes_sigint) and,
+ * with read_bytes > 0, once it has read read_bytes, and wait at most 30 s: the exit
+ * code, with stderr in o.err and the seconds from the signal to the exit in *took. */
 static int stop_after(const char *const *args, long delay_ms, long long read_bytes, double *took)
 {
     char err_path[SCRATCH_PATH];
@@ -78,6 +78,7 @@ static int stop_after(const char *const *args, long delay_ms, long long read_byt
 
     cr_assert(fe >= 0);
     pid = cli_start(args, -1, fe);
+    cr_expect(cli_wait_takes_sigint(pid), "the tool never took SIGINT");
     sleep_ms(delay_ms);
     if (read_bytes > 0)
         wait_until_read(pid, read_bytes);

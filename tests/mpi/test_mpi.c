@@ -807,27 +807,6 @@ Test(slow, mpi_stop_does_not_wait_for_long_tasks)
 
 /* ---- the steps before the first task -------------------------------------------------- */
 
-/* Whether process pid has the tool's SIGINT handling: the signal blocked in its main
- * thread (SigBlk of /proc/PID/status) and caught (SigCgt), as signals_install leaves it.
- * The block alone is not enough: a process between fork and exec can carry a blocked
- * mask it then drops with the default action, which a SIGINT sent then ends silently. */
-static int takes_sigint(long pid)
-{
-    char path[64], line[256];
-    unsigned long long blocked = 0, caught = 0, bit = 1ull << (SIGINT - 1);
-    FILE *f;
-
-    snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-    if (!(f = fopen(path, "r")))
-        return 0;
-    while (fgets(line, sizeof(line), f)) {
-        sscanf(line, "SigBlk: %llx", &blocked);
-        sscanf(line, "SigCgt: %llx", &caught);
-    }
-    fclose(f);
-    return (blocked & bit) && (caught & bit);
-}
-
 /* Seconds since t0. */
 static double since(const struct timespec *t0)
 {
