@@ -4,6 +4,7 @@
 #include "core/split.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 typedef struct split_part {
     split_fn fn;
@@ -54,4 +55,31 @@ int split_run(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user)
         failed |= part[k].failed;
     }
     return failed | part[0].failed;
+}
+
+typedef struct split_share {
+    split_fn fn;
+    void *user;
+    uint64_t n, grain;
+    _Atomic uint64_t next;
+} split_share;
+
+/* Part `part` of a shared split (one step of split_run each): ranges while any is left. */
+static int take_ranges(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    split_share *sh = user;
+    int failed = 0;
+
+    (void)lo, (void)hi;
+    for (uint64_t a; (a = atomic_fetch_add(&sh->next, sh->grain)) < sh->n;)
+        failed |= sh->fn(sh->user, part, a, sh->n - a > sh->grain ? a + sh->grain : sh->n) != 0;
+    return failed;
+}
+
+int split_run_shared(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user)
+{
+    split_share sh = {fn, user, n, grain ? grain : 1, 0};
+    int parts = split_parts(threads, n, grain);
+
+    return split_run(parts, (uint64_t)parts, 1, take_ranges, &sh);
 }

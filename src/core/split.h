@@ -24,4 +24,12 @@ int split_parts(int threads, uint64_t n, uint64_t grain);
  * the caller. Returns nonzero when any range failed. Every range has ended on return. */
 int split_run(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user);
 
+/* Run fn over steps 0 .. n-1 on split_parts(threads, n, grain) threads that take ranges
+ * of grain steps (the last one shorter) from a shared counter until none is left, so that
+ * a thread slowed down (fresh pages that its kernel must zero, a busy core) leaves more
+ * to the others; part is the taking thread's, which sees several ranges in no set order.
+ * For loops whose ranges need no order (only sums per part). A failed range does not stop
+ * the others; returns nonzero when any failed. */
+int split_run_shared(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user);
+
 #endif

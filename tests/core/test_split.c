@@ -72,3 +72,56 @@ Test(unit, split_parts_follow_threads_and_grain)
     cr_expect_eq(split_parts(1000, 1u << 20, 1), SPLIT_MAX_THREADS);
     cr_expect_eq(split_parts(0, 100, 1), 1);
 }
+
+/* A shared split's ranges: grain steps each but the last, within split_parts' parts;
+ * range lo fails where fail_lo (else none). */
+typedef struct shared_seen {
+    atomic_uchar *step;
+    uint64_t grain, n, fail_lo;
+    int parts;
+} shared_seen;
+
+static int mark_shared(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    shared_seen *s = user;
+    cr_assert(part >= 0 && part < s->parts, "part %d of %d", part, s->parts);
+    cr_assert(lo < hi && lo % s->grain == 0, "range %llu..%llu", (unsigned long long)lo,
+              (unsigned long long)hi);
+    cr_assert_eq(hi, lo + s->grain < s->n ? lo + s->grain : s->n);
+    for (uint64_t i = lo; i < hi; i++)
+        atomic_fetch_add(&s->step[i], 1);
+    return lo == s->fail_lo;
+}
+
+static void check_shared(int threads, uint64_t n, uint64_t grain, uint64_t fail_lo)
+{
+    shared_seen s = {calloc(n ? n : 1, 1), grain, n, fail_lo, split_parts(threads, n, grain)};
+    int rc;
+
+    cr_assert(s.step);
+    rc = split_run_shared(threads, n, grain, mark_shared, &s);
+    for (uint64_t i = 0; i < n; i++)
+        cr_assert_eq(s.step[i], 1, "threads %d n %llu grain %llu: step %llu taken %d times",
+                     threads, (unsigned long long)n, (unsigned long long)grain,
+                     (unsigned long long)i, s.step[i]);
+    cr_assert_eq(rc != 0, fail_lo < n, "threads %d n %llu: rc %d", threads, (unsigned long long)n,
+                 rc);
+    free(s.step);
+}
+
+/* split_run_shared: every step once, a grain at a time, a failed range reported while
+ * the others still run. */
+Test(unit, shared_split_takes_every_step_once)
+{
+    static const int threads[] = {1, 2, 3, 7, 64, 65};
+    static const uint64_t ns[] = {0, 1, 2, 63, 64, 1000, 100003};
+
+    for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
+        for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+            check_shared(threads[t], ns[k], 1, UINT64_MAX);
+            check_shared(threads[t], ns[k], 16, UINT64_MAX);
+        }
+    check_shared(8, 100000, 10, 0);
+    check_shared(8, 100000, 10, 99990);
+    check_shared(2, 100000, 1000, 50000);
+}
