@@ -672,22 +672,15 @@ static void sample_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
 static void group_by_collisions(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
                                 uint64_t shared, uint64_t group[3])
 {
-    uint64_t ca[64], cb[64], score[64];
+    uint64_t ca[64], cb[64];
     int order[64], k = 0;
 
     sample_bit_counts(a, na, ca);
     sample_bit_counts(b, nb, cb);
-    for (int j = 63; j >= 0; j--)
-        if (shared >> j & 1) {
-            score[j] = ca[j] * cb[j];
+    for (int j = 63; j >= 0; j--) /* ties keep the renamed order */
+        if (shared >> j & 1)
             order[k++] = j;
-        }
-    for (int x = 1; x < k; x++) { /* insertion sort, descending; stable */
-        int j = order[x], y = x;
-        for (; y > 0 && score[order[y - 1]] < score[j]; y--)
-            order[y] = order[y - 1];
-        order[y] = j;
-    }
+    join_bits_by_collisions(order, k, ca, cb);
     group[0] = group[1] = 0;
     for (int x = 0; x < k && x < 16; x++)
         group[x / 8] |= (uint64_t)1 << order[x];

@@ -43,6 +43,19 @@ void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64])
     }
 }
 
+void join_bits_by_collisions(int *order, int k, const uint64_t ca[64], const uint64_t cb[64])
+{
+    for (int x = 1; x < k; x++) { /* insertion sort, descending; k <= 64, once per count */
+        int j = order[x], y = x;
+        double v = (double)ca[j] * (double)cb[j];
+        while (y > 0 && (double)ca[order[y - 1]] * (double)cb[order[y - 1]] < v) {
+            order[y] = order[y - 1];
+            y--;
+        }
+        order[y] = j;
+    }
+}
+
 /* Bits go to bit 63 downwards, the likeliest collision (the largest product of the two
  * counts) first; a bit only one side sets, which never collides, goes after those (it is
  * kept: the middle queen of an odd board is tested on it). */
@@ -53,15 +66,7 @@ void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t
 
     for (int j = 0; j < 64; j++)
         order[k++] = j;
-    for (int x = 1; x < k; x++) { /* insertion sort, descending; k <= 64, once per count */
-        int j = order[x], y = x;
-        double v = (double)ca[j] * (double)cb[j];
-        while (y > 0 && (double)ca[order[y - 1]] * (double)cb[order[y - 1]] < v) {
-            order[y] = order[y - 1];
-            y--;
-        }
-        order[y] = j;
-    }
+    join_bits_by_collisions(order, k, ca, cb);
     for (int x = 0; x < k; x++)
         to[order[x]] = (uint64_t)1 << (63 - x);
     join_renaming_of_bits(rn, to);
