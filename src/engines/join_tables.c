@@ -411,7 +411,6 @@ static int make_renaming(join_tables *jt, const atomic_int *stop)
     uint32_t top[SAMPLE_MOST];
     uint64_t(*count)[2][64] = calloc(SPLIT_MAX_THREADS, sizeof(*count)), sum[2][64] = {{0}};
     sample sm = {jt, top, count, stop};
-    uint64_t stride;
     size_t k;
     int failed;
 
@@ -420,9 +419,8 @@ static int make_renaming(join_tables *jt, const atomic_int *stop)
         free(count);
         return -1;
     }
-    /* every stride-th task, counted and picked on the setup's threads */
-    stride = join_task_count(jt->n, jt->threads, stop) / sample_tasks(jt->n) + 1;
-    k = join_tasks_every(jt->n, stride, top, SAMPLE_MOST, jt->threads, stop);
+    /* sample_tasks(n) tasks spread evenly, counted and picked on the setup's threads */
+    k = join_tasks_every(jt->n, sample_tasks(jt->n), top, SAMPLE_MOST, jt->threads, stop);
     failed = stop_seen(stop) || split_run(jt->threads, k, 1, sample_range, &sm) != 0;
     for (int p = 0; p < SPLIT_MAX_THREADS; p++)
         for (int side = 0; side < 2; side++)

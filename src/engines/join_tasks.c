@@ -168,16 +168,16 @@ static int pick_range(void *user, int part, uint64_t lo, uint64_t hi)
     return stop_seen(ts->stop);
 }
 
-size_t join_tasks_every(int n, uint64_t stride, uint32_t *top, size_t most, int threads,
+size_t join_tasks_every(int n, uint64_t spread, uint32_t *top, size_t most, int threads,
                         const atomic_int *stop)
 {
-    task_split ts = {.n = n, .stride = stride, .top = top, .most = most, .stop = stop};
+    task_split ts = {.n = n, .top = top, .most = most, .stop = stop};
     uint64_t tasks = count_split(&ts, threads);
 
-    assert(stride > 0);
+    ts.stride = tasks / (spread ? spread : 1) + 1; /* the parts' first ids are known now */
     if (stop_seen(stop) ||
         split_run(threads, join_binomial(n, n / 2), RANKS_GRAIN, pick_range, &ts) != 0)
         return 0;
-    tasks = (tasks + stride - 1) / stride;
+    tasks = (tasks + ts.stride - 1) / ts.stride;
     return tasks < most ? (size_t)tasks : most;
 }

@@ -37,9 +37,10 @@ uint64_t join_enumerate(int n, task_emit_fn emit, void *user, const atomic_int *
  * thread, polls the stop as join_enumerate does; 0 once stopped). */
 uint64_t join_task_count(int n, int threads, const atomic_int *stop);
 
-/* The payloads (top column sets) of tasks 0, stride, 2 stride, ... into top[0 ..), at
- * most `most` of them, on up to `threads` threads; returns how many (0 once stopped). */
-size_t join_tasks_every(int n, uint64_t stride, uint32_t *top, size_t most, int threads,
+/* The payloads (top column sets) of tasks 0, s, 2 s, ... into top[0 ..), s the tasks /
+ * spread + 1 (spread of them or fewer), at most `most`, on up to `threads` threads, the
+ * tasks counted once; returns how many (0 once stopped). */
+size_t join_tasks_every(int n, uint64_t spread, uint32_t *top, size_t most, int threads,
                         const atomic_int *stop);
 
 #endif

@@ -210,18 +210,18 @@ Test(unit, tasks_on_threads_are_those_of_one)
 
     for (int n = 1; n <= 21; n++) {
         uint64_t tasks = join_enumerate(n, NULL, NULL, NULL);
-        uint64_t strides[3] = {1, 7, tasks / 64 + 1};
+        uint64_t spreads[3] = {UINT64_MAX, 7, 64}; /* every task, then every (tasks / s + 1)-th */
         for (int t = 0; t < 3; t++)
             cr_assert_eq(join_task_count(n, threads[t], NULL), tasks, "n=%d threads=%d", n,
                          threads[t]);
         for (int i = 0; i < 3; i++) {
-            sampled one = {strides[i], {0}, 0};
+            sampled one = {tasks / spreads[i] + 1, {0}, 0};
             join_enumerate(n, sample, &one, NULL);
             for (int t = 0; t < 3; t++) {
                 uint32_t top[64];
-                size_t k = join_tasks_every(n, strides[i], top, 64, threads[t], NULL);
+                size_t k = join_tasks_every(n, spreads[i], top, 64, threads[t], NULL);
                 cr_assert_eq(k, (size_t)one.k, "n=%d threads=%d stride %llu", n, threads[t],
-                             (unsigned long long)strides[i]);
+                             (unsigned long long)one.stride);
                 cr_assert_eq(memcmp(top, one.top, k * sizeof(*top)), 0, "n=%d threads=%d", n,
                              threads[t]);
             }
