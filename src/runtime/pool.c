@@ -145,10 +145,14 @@ static void *plan_main(void *p)
     return NULL;
 }
 
+/* Only an engine with a shared_init has a start to hide the plan behind (the join's
+ * tables; prefix's board is instant, a thread start more for it); the others make it in
+ * plan_end, without a thread. */
 static void plan_start(planner *pl, run_state *rs, const pool_job *job)
 {
     *pl = (planner){.pin = job->pin, .n_threads = job->n_threads, .rs = rs};
-    pl->started = pl->pin && pthread_create(&pl->thread, NULL, plan_main, pl) == 0;
+    pl->started = pl->pin && job->engine->shared_init &&
+                  pthread_create(&pl->thread, NULL, plan_main, pl) == 0;
 }
 
 /* The plan (NULL: none, or not pinned), made here if its thread did not start. */
