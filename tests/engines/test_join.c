@@ -960,6 +960,44 @@ Test(unit, shared_bits_packed)
     free(work);
 }
 
+/* A count whose looked-up side holds JOIN_PAIRS_WIDE_MIN masks or more cuts the bits
+ * below the buckets' bytes into digits of up to ten bits, as equal as they can be: every
+ * span of bits used from 1 to 48 (the top bits, or half of them and the span's lowest
+ * bit alone, so that a digit in between holds no bit), in counts of one bucket, of
+ * buckets, and (a few spans) of sub-buckets; the side looked up is the longer. */
+Test(unit, wide_digits_cover_every_span)
+{
+    const size_t sizes[][2] = {{100, JOIN_PAIRS_WIDE_MIN + 100}, {300, JOIN_PAIRS_WIDE_MIN + 400}};
+    static const int densities[] = {6, 24};
+    size_t most = JOIN_PAIRS_WIDE_MIN + 400;
+    uint64_t *a = malloc((most + 1) * sizeof(uint64_t)), *b = malloc((most + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
+    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
+
+    cr_assert(a && b && tmp && work);
+    for (int span = 1; span <= 48; span++)
+        for (int shape = 0; shape < 2; shape++) {
+            uint64_t set = shape
+                               ? ~(uint64_t)0 << (64 - (span + 1) / 2) | (uint64_t)1 << (64 - span)
+                               : ~(uint64_t)0 << (64 - span);
+            for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+                for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++) {
+                    masks_on(a, sizes[i][0], set, densities[d]);
+                    masks_on(b, sizes[i][1], set, densities[d]);
+                    check_pairs_counted(a, sizes[i][0], b, sizes[i][1], tmp, work, densities[d]);
+                }
+        }
+    free(a);
+    free(b);
+    free(tmp);
+    free(work);
+    /* sub-buckets: few top two bytes, the bits below them spanning 9 to 30 */
+    static const uint8_t tops[] = {0x01, 0x12, 0x40}, seconds[] = {0x01, 0x02, 0x0c, 0x30};
+    const top_bytes tb = {tops, 3, seconds, 4};
+    check_pairs_shaped(9000, 8000, 6, &tb, &tb);
+    check_pairs_shaped(16000, 4500, 24, &tb, &tb);
+}
+
 /* Counts of 2^26 pairs and more sort on two bytes and prune by sub-buckets too. */
 Test(unit, sub_buckets_match_the_double_loop)
 {
