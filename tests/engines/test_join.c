@@ -921,6 +921,32 @@ static void masks_on(uint64_t *v, size_t k, uint64_t set, int density)
         v[i] = (v[i] | v[i] << 20) & set; /* random_masks fills bits 20 to 63 */
 }
 
+/* Count pairs of masks on the bit sets sa and sb, every size of sizes[0..ns) at every
+ * density of densities[0..nd), by every built path against the double loop. */
+static void check_pairs_on(uint64_t sa, uint64_t sb, const size_t (*sizes)[2], size_t ns,
+                           const int *densities, size_t nd)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < ns; i++)
+        for (int side = 0; side < 2; side++)
+            most = sizes[i][side] > most ? sizes[i][side] : most;
+    uint64_t *a = malloc((most + 1) * sizeof(uint64_t)), *b = malloc((most + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
+    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
+
+    cr_assert(a && b && tmp && work);
+    for (size_t i = 0; i < ns; i++)
+        for (size_t d = 0; d < nd; d++) {
+            masks_on(a, sizes[i][0], sa, densities[d]);
+            masks_on(b, sizes[i][1], sb, densities[d]);
+            check_pairs_counted(a, sizes[i][0], b, sizes[i][1], tmp, work, densities[d]);
+        }
+    free(a);
+    free(b);
+    free(tmp);
+    free(work);
+}
+
 /* A pair can meet only on the bits both sides use, and the counter packs those into the
  * top bits when they span fewer bytes than the side it transposes: every size of count
  * (the double loop, one bucket, buckets, sub-buckets), either side transposed, with the
@@ -930,12 +956,7 @@ Test(unit, shared_bits_packed)
 {
     static const size_t sizes[][2] = {{40, 60}, {63, 500}, {3001, 500}, {500, 3001}, {9000, 8000}};
     static const int densities[] = {6, 24, 48};
-    size_t most = 9000;
-    uint64_t *a = malloc((most + 1) * sizeof(uint64_t)), *b = malloc((most + 1) * sizeof(uint64_t));
-    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
-    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
 
-    cr_assert(a && b && tmp && work);
     for (int shape = 0; shape < 5; shape++) {
         uint64_t sa = 0, sb = 0;
         for (int bit = 10; bit < 64; bit++) {
@@ -947,51 +968,28 @@ Test(unit, shared_bits_packed)
                   : shape == 3 ? (r < 6 ? m : 0)                   /* all of a's: no packing */
                                : (bit != 37 && bit != 50 ? m : 0); /* all but two */
         }
-        for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-            for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++) {
-                masks_on(a, sizes[i][0], sa, densities[d]);
-                masks_on(b, sizes[i][1], sb, densities[d]);
-                check_pairs_counted(a, sizes[i][0], b, sizes[i][1], tmp, work, densities[d]);
-            }
+        check_pairs_on(sa, sb, sizes, 5, densities, 3);
     }
-    free(a);
-    free(b);
-    free(tmp);
-    free(work);
 }
 
 /* A count whose looked-up side holds JOIN_PAIRS_WIDE_MIN masks or more cuts the bits
  * below the buckets' bytes into digits of up to ten bits, as equal as they can be: every
  * span of bits used from 1 to 48 (the top bits, or half of them and the span's lowest
  * bit alone, so that a digit in between holds no bit), in counts of one bucket, of
- * buckets, and (a few spans) of sub-buckets; the side looked up is the longer. */
+ * buckets, and of sub-buckets (a few shapes); the side looked up is the longer. */
 Test(unit, wide_digits_cover_every_span)
 {
     const size_t sizes[][2] = {{100, JOIN_PAIRS_WIDE_MIN + 100}, {300, JOIN_PAIRS_WIDE_MIN + 400}};
     static const int densities[] = {6, 24};
-    size_t most = JOIN_PAIRS_WIDE_MIN + 400;
-    uint64_t *a = malloc((most + 1) * sizeof(uint64_t)), *b = malloc((most + 1) * sizeof(uint64_t));
-    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
-    void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
 
-    cr_assert(a && b && tmp && work);
     for (int span = 1; span <= 48; span++)
         for (int shape = 0; shape < 2; shape++) {
             uint64_t set = shape
                                ? ~(uint64_t)0 << (64 - (span + 1) / 2) | (uint64_t)1 << (64 - span)
                                : ~(uint64_t)0 << (64 - span);
-            for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-                for (size_t d = 0; d < sizeof(densities) / sizeof(densities[0]); d++) {
-                    masks_on(a, sizes[i][0], set, densities[d]);
-                    masks_on(b, sizes[i][1], set, densities[d]);
-                    check_pairs_counted(a, sizes[i][0], b, sizes[i][1], tmp, work, densities[d]);
-                }
+            check_pairs_on(set, set, sizes, 2, densities, 2);
         }
-    free(a);
-    free(b);
-    free(tmp);
-    free(work);
-    /* sub-buckets: few top two bytes, the bits below them spanning 9 to 30 */
+    /* sub-buckets: few top two bytes, random bits below them (20 to 47) */
     static const uint8_t tops[] = {0x01, 0x12, 0x40}, seconds[] = {0x01, 0x02, 0x0c, 0x30};
     const top_bytes tb = {tops, 3, seconds, 4};
     check_pairs_shaped(9000, 8000, 6, &tb, &tb);
