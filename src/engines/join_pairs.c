@@ -410,13 +410,13 @@ static inline int meets_all(entry e, size_t k)
 
 /* The pairs of a chunk (k masks) and bucket i that share no bit, but for the hits summed
  * into s, a sub-bucket at a time. A sub-bucket whose second byte meets a bit that every
- * mask of the chunk has meets the whole chunk: only the bucket's second bytes in free
+ * mask of the chunk has meets the whole chunk: only the bucket's second bytes in unmet
  * (those that meet none) are visited, as the set bits of a bitmap, a sub-bucket found
  * by its byte's rank (n = 24: a third of the visits were such, each a branch the CPU
  * could not predict). A sub-bucket whose entry meets every mask (top: the bucket's
  * entry) is skipped too; the others look their second byte up once. */
 static inline __attribute__((always_inline)) uint64_t sub_fits(const sides *sd, int i, size_t k,
-                                                               const uint64_t free[4], entry top,
+                                                               const uint64_t unmet[4], entry top,
                                                                const digit_tables tab, int digits,
                                                                bit_sums *s)
 {
@@ -425,7 +425,7 @@ static inline __attribute__((always_inline)) uint64_t sub_fits(const sides *sd, 
 
     for (int w = 0; w < 4; w++) {
         uint64_t seen = sd->seen[i][w];
-        for (uint64_t m = seen & free[w]; m; m &= m - 1) {
+        for (uint64_t m = seen & unmet[w]; m; m &= m - 1) {
             int b = __builtin_ctzll(m);
             entry e = entry_or(top, tab[1][64 * w + b]);
             if (meets_all(e, k))
@@ -441,14 +441,14 @@ static inline __attribute__((always_inline)) uint64_t sub_fits(const sides *sd, 
 
 /* The second bytes that meet no bit of all, as a bitmap of 256: the submasks of its
  * complement, by doubling over the low six bits, whole words for the top two. */
-static inline void free_bytes(uint32_t all, uint64_t free[4])
+static inline void unmet_bytes(uint32_t all, uint64_t unmet[4])
 {
     uint64_t low = 1;
     for (int i = 0; i < 6; i++)
         if (!(all >> i & 1))
             low |= low << (1 << i);
     for (int w = 0; w < 4; w++)
-        free[w] = (uint32_t)(w << 6) & all ? 0 : low;
+        unmet[w] = (uint32_t)(w << 6) & all ? 0 : low;
 }
 
 /* The pairs of the chunk t[c..c+k) and x that share no bit, but for the hits summed
@@ -463,11 +463,11 @@ chunk_fits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
 {
     uint32_t all = (uint32_t)(common >> 56);
     entry none;
-    uint64_t fits = 0, free[4];
+    uint64_t fits = 0, unmet[4];
 
     memset(&none, 0, sizeof(none));
     if (first == 2)
-        free_bytes((uint32_t)(common >> 48 & 0xff), free);
+        unmet_bytes((uint32_t)(common >> 48 & 0xff), unmet);
     for (int i = 0; i < sd->buckets; i++) {
         uint32_t v = sd->value[i];
         if (first && v & all)
@@ -476,7 +476,7 @@ chunk_fits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
         if (first && meets_all(top, k))
             continue;
         if (first == 2) {
-            fits += sub_fits(sd, i, k, free, top, tab, digits, s);
+            fits += sub_fits(sd, i, k, unmet, top, tab, digits, s);
         } else {
             size_t lo = sd->start[i], nx = sd->start[i + 1] - lo;
             fits += k * nx - bucket_hits(top, sd->off + lo, sd->nx, nx, tab, digits, first, s);
