@@ -90,7 +90,7 @@ static_assert(MAX_DIGITS <= 8, "sliced_pairs unrolls up to eight digits");
 typedef entry digit_tables[MAX_DIGITS][TABLE_VALUES];
 static_assert(sizeof(digit_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
 static_assert((TABLE_VALUES - 1) * sizeof(entry) <= UINT16_MAX, "an offset fits 16 bits");
-static_assert(2 * sizeof(uint64_t) + 5 + 1 + MAX_DIGITS * sizeof(uint16_t) <=
+static_assert(2 * sizeof(uint64_t) + 4 + 1 + MAX_DIGITS * sizeof(uint16_t) <=
                   JOIN_PAIRS_TMP(1) * sizeof(uint64_t),
               "tmp holds both sides sorted, the sub-buckets and a mask's offsets");
 static_assert(2 * 2 + 1 <= JOIN_PAIRS_TMP(1),
@@ -372,13 +372,13 @@ typedef struct sides {
     int buckets;         /* nonempty buckets */
     uint8_t value[256];  /* bucket i holds x's masks with top byte value[i] ... */
     uint32_t start[257]; /* ... at start[i]..start[i + 1]-1 */
-    /* first = 2: bucket i's sub-buckets are sub[i]..sub[i + 1]-1, sub-bucket j holding
-     * the masks of second byte sub_value[j] at sub_start[j]..sub_start[j + 1]-1 */
+    /* first = 2: bucket i's sub-buckets are sub[i]..sub[i + 1]-1, one per second byte
+     * that seen[i] has, in increasing order; sub-bucket j holds the masks at
+     * sub_start[j]..sub_start[j + 1]-1 */
     uint32_t sub[257];
     uint32_t *sub_start;
-    uint8_t *sub_value;
-    uint64_t seen[256][4]; /* first = 2: the second bytes of bucket i's sub-buckets */
-    const uint16_t *off;   /* digit_offsets of x */
+    uint64_t seen[256][4];
+    const uint16_t *off; /* digit_offsets of x */
 } sides;
 
 /* The entry of top byte v: the OR of its bits' planes, made per bucket rather than as a
@@ -598,30 +598,27 @@ static void sort_top(const uint64_t *v, size_t k, int bytes, uint64_t *scratch, 
 #endif
 
 /* The buckets of the sorted x (sd->nx masks, count[v] the start of top byte v), and
- * with first = 2 their sub-buckets, into sub_start and sub_value (room for nx + 1 and
- * nx). */
+ * with first = 2 their sub-buckets, into sub_start (room for nx + 1) and seen. */
 static void make_buckets(sides *sd, const uint64_t *x, const uint32_t count[257],
-                         uint32_t *sub_start, uint8_t *sub_value)
+                         uint32_t *sub_start)
 {
     uint32_t subs = 0;
 
     sd->buckets = 0;
     sd->sub_start = sub_start;
-    sd->sub_value = sub_value;
     for (int v = 0; v < 256; v++) {
         if (count[v + 1] == count[v])
             continue;
         sd->value[sd->buckets] = (uint8_t)v;
         sd->sub[sd->buckets] = subs;
         sd->start[sd->buckets++] = count[v];
-        /* branch-free: a sub-bucket's start is written at every mask and kept at a new
-         * byte (the branch mispredicted at every second one: 8% of n = 20, AMD Zen 4) */
         uint64_t *seen = sd->seen[sd->buckets - 1];
         if (sd->first == 2)
             memset(seen, 0, sizeof(sd->seen[0]));
+        /* branch-free: a sub-bucket's start is written at every mask and kept at a new
+         * byte (the branch mispredicted at every second one: 8% of n = 20, AMD Zen 4) */
         for (uint32_t i = count[v], prev = 256; sd->first == 2 && i < count[v + 1]; i++) {
             uint32_t b = (uint32_t)(x[i] >> 48 & 0xff);
-            sub_value[subs] = (uint8_t)b;
             sub_start[subs] = i;
             subs += b != prev;
             prev = b;
@@ -837,14 +834,14 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, siz
         rest = tmp + na + nb;
         /* the buckets' bytes are the first digits, used or not */
         sd.used = sd.first == 2 ? (uint64_t)0xffff << 48 : (uint64_t)0xff << 56;
-        make_buckets(&sd, b, count, (uint32_t *)rest, (uint8_t *)((uint32_t *)rest + nb + 1));
+        make_buckets(&sd, b, count, (uint32_t *)rest);
     } else {
         sd.value[0] = 0, sd.start[0] = 0, sd.start[1] = (uint32_t)nb, sd.buckets = 1;
-        sd.sub_start = NULL, sd.sub_value = NULL;
+        sd.sub_start = NULL;
     }
     assert(sd.first < 2 || sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN <= nb);
     if (sd.first == 2)
-        rest += (5 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes, nb values of 1 */
+        rest += (4 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes */
     sd.t = a;
     sd.used |= used; /* sorting moves a's masks, not their bits */
     sd.dg = digits_of(sd.used, sd.first, nb >= JOIN_PAIRS_WIDE_MIN);

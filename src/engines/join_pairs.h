@@ -16,7 +16,7 @@ struct engine_worker;
  * less where that drops a digit (2^11 to 2^16 measured alike at n = 18 to 21, AMD Zen 4). */
 #define JOIN_PAIRS_WIDE_MIN ((size_t)1 << 12)
 /* Entries of tmp for sides of up to k masks: both sides packed, and sorted, with a
- * sort's scratch; then the sub-buckets (five bytes a mask) and the lookup offsets (two
+ * sort's scratch; then the sub-buckets (four bytes a mask) and the lookup offsets (two
  * bytes for each of up to 8 digits). */
 #define JOIN_PAIRS_TMP(k) (5 * (k))
 
