@@ -134,11 +134,24 @@ static int keep_range(void *user, const uint64_t *m, size_t k)
     return 0;
 }
 
+/* The value bits that no mask of values lo..hi-1 has: the zeros of the prefix that lo
+ * and hi - 1 share. */
+static uint64_t prefix_zeros(uint32_t lo, uint32_t hi)
+{
+    uint32_t differ = lo ^ (hi - 1), prefix = differ ? ~0u << (32 - __builtin_clz(differ)) : ~0u;
+    return (uint64_t)(~lo & prefix & (JOIN_RANGE_VALUES - 1)) << JOIN_RANGE_SHIFT;
+}
+
 size_t join_range_make(const join_maker *mk, const join_ranges *r, uint32_t i, join_buf *out)
 {
     range_keep rk;
+    join_maker in = *mk;
 
     assert(i < r->n);
+    /* a mask with a bit that the range's prefix lacks is none of its: the maker drops
+     * it unmade, and with it every half-board of a block entry that has the bit */
+    in.forbid |= prefix_zeros(r->start[i], r->start[i + 1]);
+    mk = &in;
     /* its count is known: room for it, and one more for the last store past the end */
     if (join_buf_need(out, (size_t)r->masks[i] + 1) != 0)
         return SIZE_MAX;
@@ -182,9 +195,12 @@ int join_pieces_kept(const join_maker *mk, uint32_t avoid, size_t most, join_buf
                      join_piece_fn fn, void *user)
 {
     pieces_kept pk = {out, 0, most, mk->step, avoid, fn, user};
+    join_maker in = *mk;
     int rc;
 
     assert(mk->step <= most);
+    in.forbid |= (uint64_t)avoid << JOIN_RANGE_SHIFT; /* dropped by the maker, unmade */
+    mk = &in;
     rc = each_step(mk, keep_pieces, &pk);
     return rc == 0 && pk.k ? fn(user, out->v, pk.k) : rc; /* the last piece */
 }
