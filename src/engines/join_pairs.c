@@ -196,7 +196,7 @@ static digit_plan digits_of(uint64_t used, int first, int wide)
         dg.shift[dg.count] = top;
         dg.width[dg.count++] = w;
     }
-    assert(top == (rest ? low : top) && dg.count <= MAX_DIGITS);
+    assert((rest == 0 || top == low) && dg.count <= MAX_DIGITS);
     for (int q = 0; q < dg.count; q++)
         dg.cover |= (((uint64_t)1 << dg.width[q]) - 1) << dg.shift[q];
     return dg;

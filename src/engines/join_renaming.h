@@ -27,11 +27,11 @@ void join_renaming_of_bits(join_renaming *rn, const uint64_t to[64]);
 void join_renaming_identity(join_renaming *rn);
 /* Add how often each bit is set in v[0..k) to cnt. */
 void join_bit_counts(const uint64_t *v, size_t k, uint64_t cnt[64]);
-/* The renaming for sides whose bit counts are ca and cb. */
 /* order[0..k) (bit numbers) sorted stably by the product of the two sides' counts of
  * each bit, largest first: the likeliest collisions first, ties in the order given. The
  * rule of the renaming (the whole board's) and of a large count's top bytes (its own). */
 void join_bits_by_collisions(int *order, int k, const uint64_t ca[64], const uint64_t cb[64]);
+/* The renaming for sides whose bit counts are ca and cb. */
 void join_renaming_make(join_renaming *rn, const uint64_t ca[64], const uint64_t cb[64]);
 
 #endif
