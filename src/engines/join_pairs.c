@@ -216,7 +216,8 @@ static inline __attribute__((always_inline)) void make_table(const entry *plane,
 }
 
 /* The table of each digit from first on; bytes by a loop of constant bounds (at n = 18
- * a chunk's tables weigh as much as some 3,000 lookups). */
+ * a chunk's tables weigh as much as some 3,000 lookups: one loop for every width took
+ * n = 16 to 1.02-1.06x, AMD Zen 4). */
 static void make_tables(const entry plane[64], const digit_plan *dg, int first, digit_tables tab)
 {
     for (int q = first; q < dg->count; q++) {
