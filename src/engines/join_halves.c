@@ -45,51 +45,76 @@ static const uint32_t compress_idx[16][8] = {
 };
 #endif
 
-/* Append to out the masks of the entries of in that fit with placement (fdiag, fm) of
- * the other block and, with check_forbid, have none of the bits forbid (fm has none).
- * The vector forms run whole vectors, reading past in's last entry (the view's slack)
- * and storing past the count: out needs JOIN_HALVES_SLACK entries of room. */
+/* What a pass of fit writes: to out[o], for each of outs outputs, src[o][i] | add[o] of
+ * each entry i that it keeps. */
+typedef struct fit_out {
+    const uint64_t *src[3];
+    uint64_t add[3];
+    uint64_t *out[3];
+} fit_out;
+
+/* Of the k entries of (diag, mask), keep those whose diagonals miss fdiag and, with
+ * check_forbid, whose masks have none of the bits forbid, written as wo says: how many.
+ * The vector forms run whole vectors, reading past the last entry (the view's slack) and
+ * storing past the count: each output needs JOIN_HALVES_SLACK entries of room. */
 static inline __attribute__((always_inline)) size_t
-fit(entries in, uint64_t fdiag, uint64_t fm, uint64_t forbid, int check_forbid, uint64_t *out)
+fit_each(const uint64_t *diag, const uint64_t *mask, size_t k, uint64_t fdiag, uint64_t forbid,
+         int check_forbid, int outs, const fit_out *wo)
 {
     size_t o = 0, i = 0;
 #if defined(__AVX512F__)
-    __m512i vdiag = _mm512_set1_epi64((long long)fdiag), vm = _mm512_set1_epi64((long long)fm);
-    __m512i vf = _mm512_set1_epi64((long long)forbid);
-    for (; i < in.k; i += 8) {
-        __mmask8 live = in.k - i >= 8 ? 0xff : (__mmask8)((1u << (in.k - i)) - 1);
-        __m512i d = _mm512_loadu_si512((const void *)(in.diag + i)),
-                m = _mm512_loadu_si512((const void *)(in.mask + i));
-        __mmask8 ok = _mm512_mask_testn_epi64_mask(live, d, vdiag);
+    __m512i vdiag = _mm512_set1_epi64((long long)fdiag), vf = _mm512_set1_epi64((long long)forbid);
+    for (; i < k; i += 8) {
+        __mmask8 live = k - i >= 8 ? 0xff : (__mmask8)((1u << (k - i)) - 1);
+        __mmask8 ok =
+            _mm512_mask_testn_epi64_mask(live, _mm512_loadu_si512((const void *)(diag + i)), vdiag);
         if (check_forbid)
-            ok = _mm512_mask_testn_epi64_mask(ok, m, vf);
-        _mm512_storeu_si512((void *)(out + o),
-                            _mm512_maskz_compress_epi64(ok, _mm512_or_si512(m, vm)));
+            ok = _mm512_mask_testn_epi64_mask(ok, _mm512_loadu_si512((const void *)(mask + i)), vf);
+        for (int w = 0; w < outs; w++) {
+            __m512i m = _mm512_loadu_si512((const void *)(wo->src[w] + i));
+            _mm512_storeu_si512(
+                (void *)(wo->out[w] + o),
+                _mm512_maskz_compress_epi64(
+                    ok, _mm512_or_si512(m, _mm512_set1_epi64((long long)wo->add[w]))));
+        }
         o += (size_t)__builtin_popcount(ok);
     }
 #elif defined(__AVX2__)
-    __m256i vdiag = _mm256_set1_epi64x((long long)fdiag), vm = _mm256_set1_epi64x((long long)fm);
-    __m256i vf = _mm256_set1_epi64x((long long)forbid), zero = _mm256_setzero_si256();
-    for (; i < in.k; i += 4) {
-        unsigned live = in.k - i >= 4 ? 0xf : (1u << (in.k - i)) - 1;
-        __m256i d = _mm256_loadu_si256((const void *)(in.diag + i)),
-                m = _mm256_loadu_si256((const void *)(in.mask + i));
-        __m256i hit = _mm256_and_si256(d, vdiag);
+    __m256i vdiag = _mm256_set1_epi64x((long long)fdiag),
+            vf = _mm256_set1_epi64x((long long)forbid);
+    __m256i zero = _mm256_setzero_si256();
+    for (; i < k; i += 4) {
+        unsigned live = k - i >= 4 ? 0xf : (1u << (k - i)) - 1;
+        __m256i hit = _mm256_and_si256(_mm256_loadu_si256((const void *)(diag + i)), vdiag);
         if (check_forbid)
-            hit = _mm256_or_si256(hit, _mm256_and_si256(m, vf));
+            hit = _mm256_or_si256(
+                hit, _mm256_and_si256(_mm256_loadu_si256((const void *)(mask + i)), vf));
         unsigned ok =
             live & (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
         __m256i idx = _mm256_loadu_si256((const void *)compress_idx[ok]);
-        _mm256_storeu_si256((void *)(out + o),
-                            _mm256_permutevar8x32_epi32(_mm256_or_si256(m, vm), idx));
+        for (int w = 0; w < outs; w++) {
+            __m256i m = _mm256_or_si256(_mm256_loadu_si256((const void *)(wo->src[w] + i)),
+                                        _mm256_set1_epi64x((long long)wo->add[w]));
+            _mm256_storeu_si256((void *)(wo->out[w] + o), _mm256_permutevar8x32_epi32(m, idx));
+        }
         o += (size_t)__builtin_popcount(ok);
     }
 #endif
-    for (; i < in.k; i++) {
-        out[o] = in.mask[i] | fm;
-        o += ((in.diag[i] & fdiag) | (check_forbid ? in.mask[i] & forbid : 0)) == 0;
+    for (; i < k; i++) {
+        for (int w = 0; w < outs; w++)
+            wo->out[w][o] = wo->src[w][i] | wo->add[w];
+        o += ((diag[i] & fdiag) | (check_forbid ? mask[i] & forbid : 0)) == 0;
     }
     return o;
+}
+
+/* Append to out the masks of the entries of in that fit with placement (fdiag, fm) of
+ * the other block and, with check_forbid, have none of the bits forbid (fm has none). */
+static inline __attribute__((always_inline)) size_t
+fit(entries in, uint64_t fdiag, uint64_t fm, uint64_t forbid, int check_forbid, uint64_t *out)
+{
+    fit_out wo = {{in.mask}, {fm}, {out}};
+    return fit_each(in.diag, in.mask, in.k, fdiag, forbid, check_forbid, 1, &wo);
 }
 
 /* Append to out past its first k masks the half-boards of a near block's entries and a
@@ -133,15 +158,45 @@ static size_t fit_blocks(entries a, entries b, uint64_t forbid, join_piece *pc, 
     return k;
 }
 
+/* Whether some entry of e has none of the bits forbid; *common gets the diagonals that
+ * every such entry has. */
+static int near_common(entries e, uint64_t forbid, uint64_t *common)
+{
+    uint64_t all = ~(uint64_t)0;
+    int any = 0;
+    for (size_t i = 0; i < e.k; i++)
+        if (!(e.mask[i] & forbid)) {
+            all &= e.diag[i];
+            any = 1;
+        }
+    *common = all;
+    return any;
+}
+
+/* The most placements of a block on one column set: 6! (JOIN_MAX_N <= 27: at most six
+ * rows a block). */
+#define BLOCK_SET_MOST 720
+
+/* A far block's entries on one column set that can be part of a kept half-board (see
+ * compose), copied with room for the vector loops' slack. */
+typedef struct far_kept {
+    uint64_t diag2[BLOCK_SET_MOST + JOIN_HALVES_SLACK], diag[BLOCK_SET_MOST + JOIN_HALVES_SLACK],
+        mask[BLOCK_SET_MOST + JOIN_HALVES_SLACK];
+} far_kept;
+
 /* Make f the far part of a three-block side on cols: over the splits of cols between
  * its mid and far blocks, the pairs of their placements that fit each other, with their
- * diagonals where the near block meets them and their part of the mask. Each output
- * word is a pass of fit over the far block's entries, which tests the pair on the
- * diagonals where mid and far meet (diag2): both passes keep the same entries, in the
- * order of the scalar double loop this replaced, which was a quarter of a task's time
- * at n = 26 (now 0.92x the task's time, AMD Zen 4). How many entries, or SIZE_MAX
- * without memory. */
-static size_t compose(const join_tables *jt, int side, uint32_t cols, join_far *f)
+ * diagonals where the near block meets them and their part of the mask; but none with a
+ * bit of forbid, nor any that meets the diagonals near, which every near entry to be
+ * paired with it has (it would fit none). The far block's entries so kept are copied
+ * once a split, then each mid entry is one pass over them, which tests the pair on the
+ * diagonals where mid and far meet (diag2) and writes both words of each kept one.
+ * Tested here, not only on the whole half-board, the forbidden bits halve the far parts
+ * a value range makes (n = 26, AMD Zen 4: 1.1e9 entries to 0.55e9, and 0.50e9 with the
+ * near entries' diagonals; their time 3.4 s to 2.1 s of a 6-9 s task). How many
+ * entries, or SIZE_MAX without memory. */
+static size_t compose(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
+                      uint64_t near, join_far *f)
 {
     int km = jt->k[side][1], m = __builtin_popcount(cols);
     const join_block *bm = join_tables_block(jt, km), *bf = join_tables_block(jt, m - km);
@@ -149,24 +204,28 @@ static size_t compose(const join_tables *jt, int side, uint32_t cols, join_far *
     join_cols cl = join_list_cols(cols);
     uint32_t x = km ? (1u << km) - 1 : 0;
     size_t k = 0;
+    far_kept fk;
 
     assert(jt->parts == 3 && m == jt->k[side][1] + jt->k[side][2]);
     for (;;) {
         uint32_t c2 = join_pick(&cl, x), r2 = join_colex_rank(jt, c2),
                  r3 = join_colex_rank(jt, cols & ~c2);
         uint32_t lo2 = bm->start[r2], hi2 = bm->start[r2 + 1];
-        uint32_t lo3 = bf->start[r3], hi3 = bf->start[r3 + 1];
-        entries diag = {vf->diag2 + lo3, vf->diag + lo3, hi3 - lo3},
-                mask = {vf->diag2 + lo3, vf->mask + lo3, hi3 - lo3};
-        if (join_buf_need(&f->diag, k + (size_t)(hi2 - lo2) * diag.k) != 0 ||
-            join_buf_need(&f->mask, k + (size_t)(hi2 - lo2) * diag.k) != 0)
+        uint32_t lo3 = bf->start[r3], nf = bf->start[r3 + 1] - lo3;
+        fit_out keep = {{vf->diag2 + lo3, vf->diag + lo3, vf->mask + lo3},
+                        {0, 0, 0},
+                        {fk.diag2, fk.diag, fk.mask}};
+        assert(nf <= BLOCK_SET_MOST);
+        nf = fit_each(vf->diag + lo3, vf->mask + lo3, nf, near, forbid, 1, 3, &keep);
+        if (join_buf_need(&f->diag, k + (size_t)(hi2 - lo2) * nf) != 0 ||
+            join_buf_need(&f->mask, k + (size_t)(hi2 - lo2) * nf) != 0)
             return SIZE_MAX;
-        for (uint32_t i = lo2; i < hi2; i++) {
-            size_t kept = fit(diag, vm->diag2[i], vm->diag[i], 0, 0, f->diag.v + k);
-            size_t same = fit(mask, vm->diag2[i], vm->mask[i], 0, 0, f->mask.v + k);
-            assert(kept == same);
-            (void)same;
-            k += kept;
+        for (uint32_t i = lo2; i < hi2 && nf; i++) {
+            if ((vm->mask[i] & forbid) | (vm->diag[i] & near))
+                continue;
+            fit_out wo = {
+                {fk.diag, fk.mask}, {vm->diag[i], vm->mask[i]}, {f->diag.v + k, f->mask.v + k}};
+            k += fit_each(fk.diag2, fk.mask, nf, vm->diag2[i], 0, 0, 2, &wo);
         }
         if (km == 0 || km == m || (x = join_next_subset(x)) >> m)
             break;
@@ -176,10 +235,11 @@ static size_t compose(const join_tables *jt, int side, uint32_t cols, join_far *
 
 /* The far part's entries on cols: a block's view, or (three blocks a side) the mid and
  * far blocks' placements that fit, made now into pc->far. */
-static int far_part(const join_tables *jt, int side, uint32_t cols, join_piece *pc, entries *far)
+static int far_part(const join_tables *jt, int side, uint32_t cols, uint64_t forbid, uint64_t near,
+                    join_piece *pc, entries *far)
 {
     if (jt->parts == 3) {
-        size_t k = compose(jt, side, cols, pc->far);
+        size_t k = compose(jt, side, cols, forbid, near, pc->far);
         *far = (entries){pc->far->diag.v, pc->far->mask.v, k};
         return k == SIZE_MAX ? -1 : 0;
     }
@@ -200,10 +260,13 @@ size_t CPU_BUILD_NAME(join_halves)(const join_tables *jt, int side, uint32_t col
     while (k < limit) {
         uint32_t c1 = join_pick(&cl, pc->x), r1 = join_colex_rank(jt, c1);
         entries near = view_range(&jt->view[side][0], bn->start[r1], bn->start[r1 + 1]), far;
-        int stopped;
-        if (far_part(jt, side, cols & ~c1, pc, &far) != 0)
-            return SIZE_MAX;
-        k = fit_blocks(near, far, forbid, pc, k, limit, out, &stopped);
+        uint64_t common;
+        int stopped = 0;
+        if (near_common(near, forbid, &common)) { /* else c1 has none: its far part unmade */
+            if (far_part(jt, side, cols & ~c1, forbid, common, pc, &far) != 0)
+                return SIZE_MAX;
+            k = fit_blocks(near, far, forbid, pc, k, limit, out, &stopped);
+        }
         if (stopped)
             break; /* the limit, or no room: the caller grows out or ends the piece */
         if (kn == 0 || kn == m || (pc->x = join_next_subset(pc->x)) >> m) {

@@ -446,27 +446,49 @@ static size_t sorted_halves(const join_kernel *jk, const join_tables *jt, int si
     return k;
 }
 
-/* Both sides of the task (top, middle), with and without the middle queen's bits
- * forbidden, by every usable kernel against the scalar one. */
-static void check_halves(const join_tables *jt, uint32_t top, int middle, join_buf *want,
-                         join_buf *got)
+/* The masks of v[0..k) without the bits forbid, moved to its front: how many. */
+static size_t without_bits(uint64_t *v, size_t k, uint64_t forbid)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!(v[i] & forbid))
+            v[kept++] = v[i];
+    return kept;
+}
+
+/* Both sides of the task (top, middle) by every usable kernel from the tables of two
+ * blocks a side (jt2) and of three (jt3), without the bits forbid: the middle queen's,
+ * none, or those and two value bits besides (as a value range's maker forbids them),
+ * against the scalar kernel's half-boards from two blocks made without forbidden bits
+ * and filtered after, so that the makers' early tests (a near block entry's, and with
+ * three blocks a mid or far one's) stand against a plain filter. */
+static void check_halves(const join_tables *jt2, const join_tables *jt3, uint32_t top, int middle,
+                         join_buf *all, join_buf *want, join_buf *got)
 {
     const join_kernel *scalar = join_kernel_find(NQ_SIMD_SCALAR);
-    join_sides sd = join_task_sides(jt, top, middle);
+    join_sides sd = join_task_sides(jt2, top, middle);
+    const uint64_t value_bits = (uint64_t)0x8001 << 48;
 
-    for (int side = 0; side < 2; side++)
-        for (int f = 0; f < (sd.forbid ? 2 : 1); f++) {
-            uint64_t forbid = f ? sd.forbid : 0;
-            size_t k = sorted_halves(scalar, jt, side, sd.cols[side], forbid, want);
-            for (int p = engine_check_next_simd(NQ_SIMD_SCALAR); p; p = engine_check_next_simd(p)) {
-                size_t kp =
-                    sorted_halves(join_kernel_find(p), jt, side, sd.cols[side], forbid, got);
-                cr_expect(kp == k && memcmp(got->v, want->v, k * sizeof(uint64_t)) == 0,
-                          "%s: n=%d side %d cols %#x forbid %#llx: %zu half-boards, scalar %zu%s",
-                          nq_simd_name(p), jt->n, side, sd.cols[side], (unsigned long long)forbid,
-                          kp, k, kp == k ? " (other masks)" : "");
-            }
+    for (int side = 0; side < 2; side++) {
+        size_t n_all = sorted_halves(scalar, jt2, side, sd.cols[side], 0, all);
+        for (int f = 0; f < 3; f++) {
+            uint64_t forbid = f == 0 ? 0 : f == 1 ? sd.forbid : sd.forbid | value_bits;
+            cr_assert(join_buf_need(want, n_all) == 0);
+            memcpy(want->v, all->v, n_all * sizeof(uint64_t));
+            size_t k = without_bits(want->v, n_all, forbid);
+            for (int parts = 2; parts <= 3; parts++)
+                for (int p = NQ_SIMD_SCALAR; p; p = engine_check_next_simd(p)) {
+                    const join_tables *jt = parts == 2 ? jt2 : jt3;
+                    size_t kp =
+                        sorted_halves(join_kernel_find(p), jt, side, sd.cols[side], forbid, got);
+                    cr_expect(kp == k && memcmp(got->v, want->v, k * sizeof(uint64_t)) == 0,
+                              "%s, %d blocks: n=%d side %d cols %#x forbid %#llx: %zu "
+                              "half-boards, want %zu%s",
+                              nq_simd_name(p), parts, jt->n, side, sd.cols[side],
+                              (unsigned long long)forbid, kp, k, kp == k ? " (other masks)" : "");
+                }
         }
+    }
 }
 
 static uint32_t mirrored(int n, uint32_t c)
@@ -477,31 +499,34 @@ static uint32_t mirrored(int n, uint32_t c)
     return r;
 }
 
-/* Each kernel makes the same half-boards as the scalar one: on the column sets of some
- * tasks of several boards and their mirror images (which are no task's), each middle
- * queen of an odd board in turn. */
+/* Each kernel makes the same half-boards from two blocks a side and from three, with
+ * and without forbidden bits: on the column sets of some tasks of several boards and
+ * their mirror images (which are no task's), each middle queen of an odd board in turn. */
 Test(unit, halves_agree_on_every_path)
 {
     static const int boards[] = {2, 4, 5, 8, 9, 12, 13, 16, 17};
-    join_buf want = {NULL, 0, 0}, got = {NULL, 0, 0};
+    join_buf all = {NULL, 0, 0}, want = {NULL, 0, 0}, got = {NULL, 0, 0};
 
     for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
         int n = boards[i];
         sampled sm = {join_enumerate(n, NULL, NULL, NULL) / 24 + 1, {0}, 0};
-        join_tables jt;
+        const join_kernel *scalar = join_kernel_find(NQ_SIMD_SCALAR);
+        join_tables jt2, jt3;
 
-        cr_assert_eq(join_tables_init(&jt, n, join_kernel_find(NQ_SIMD_SCALAR), NULL), 0, "n=%d",
-                     n);
+        cr_assert_eq(join_tables_init_parts(&jt2, n, scalar, 2, 1, NULL), 0, "n=%d", n);
+        cr_assert_eq(join_tables_init_parts(&jt3, n, scalar, 3, 1, NULL), 0, "n=%d", n);
         join_enumerate(n, sample, &sm, NULL);
         for (int t = 0; t < sm.k; t++)
             for (int mirror = 0; mirror < 2; mirror++) {
                 uint32_t top = mirror ? mirrored(n, sm.top[t]) : sm.top[t];
                 for (int m = n % 2 ? 0 : -1; m < (n % 2 ? n : 0); m++)
                     if (m < 0 || !(top >> m & 1))
-                        check_halves(&jt, top, m, &want, &got);
+                        check_halves(&jt2, &jt3, top, m, &all, &want, &got);
             }
-        join_tables_free(&jt);
+        join_tables_free(&jt2);
+        join_tables_free(&jt3);
     }
+    free(all.v);
     free(want.v);
     free(got.v);
 }
