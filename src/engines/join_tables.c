@@ -72,14 +72,25 @@ static int side_rows(int n, int side)
     return side == JOIN_TOP || n % 2 ? n / 2 : n - n / 2;
 }
 
-/* The rows of side's blocks, near first: two halves, or three thirds (the far block
- * the largest). */
+/* The rows of side's blocks, near first: two halves, or three thirds with the near
+ * block the largest (on fewer than three rows, the far block takes them). A side makes
+ * one far part per column set of its near block, the longer the fewer rows the near
+ * block takes, and most of a far part fits no near entry: near blocks of five rows of
+ * thirteen rather than four took a task of n = 26 to 0.62x the time, n = 27 0.68x
+ * (AMD Zen 4; docs/join.md). Twelve rows keep three blocks of four: five near rows
+ * gained nothing at n = 25, and cost the setup half again. */
 static void split_rows(int n, int side, int parts, int k[3])
 {
     int rows = side_rows(n, side);
-    k[0] = parts == 2 ? rows / 2 : rows / 3;
-    k[1] = parts == 2 ? rows - k[0] : (rows - k[0]) / 2;
-    k[2] = parts == 2 ? 0 : rows - k[0] - k[1];
+    if (parts == 2) {
+        k[0] = rows / 2;
+        k[1] = rows - k[0];
+        k[2] = 0;
+        return;
+    }
+    k[1] = rows / 3;
+    k[2] = rows < 3 ? rows - k[1] : k[1];
+    k[0] = rows - k[1] - k[2];
 }
 
 /* A side's step_most and compose_most (join_tables) from its blocks' rows k, a block
