@@ -17,6 +17,8 @@
 #include "core/board.h"
 #include "core/clock.h"
 #include "core/engine.h"
+#include "core/split.h"
+#include "core/stop.h"
 #include "engines/join.h"
 #include "engines/join_halves.h"
 #include "engines/join_kernel.h"
@@ -266,34 +268,60 @@ static int same_blocks(const join_tables *jt)
     return memcmp(jt->k[0], jt->k[1], sizeof(jt->k[0])) == 0;
 }
 
+/* The column sets a thread of the cost table takes at a time: some 1,300 products each
+ * at n = 27, a few milliseconds, so that a stop is seen within a second. */
+#define COST_GRAIN ((uint64_t)1 << 12)
+
+/* The cost table under way: the counts it sums, where it goes, the sets' size. */
+typedef struct cost_fill {
+    const join_shared *sh;
+    float *by;
+    int rows;
+    const atomic_int *stop;
+} cost_fill;
+
+static int cost_range(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    const cost_fill *cf = user;
+    uint32_t c = join_colex_unrank(lo, cf->rows);
+
+    (void)part;
+    if (stop_seen(cf->stop))
+        return -1;
+    for (uint64_t r = lo; r < hi; r++) {
+        cf->by[r] = (float)side_candidates(cf->sh, JOIN_TOP, c);
+        if (r + 1 < hi) /* Gosper's step has no set after the last (nor of none) */
+            c = join_next_subset(c);
+    }
+    return 0;
+}
+
 /* Three blocks a side: every side column set's candidates by colex rank, once (the
- * sides are alike: n / 2 rows each), then the counts per set they came from go. */
-static int cost_table(join_shared *sh)
+ * sides are alike: n / 2 rows each), on the setup's threads (n = 27: 20 million sets of
+ * 1,287 products each, minutes of one thread), then the counts per set they came from
+ * go. */
+static int cost_table(join_shared *sh, const atomic_int *stop)
 {
     const join_tables *jt = &sh->jt;
     int rows = jt->rows[JOIN_TOP];
-    float *by = malloc((size_t)jt->binom[jt->n][rows] * sizeof(*by));
-    uint32_t r = 0;
+    uint64_t sets = jt->binom[jt->n][rows];
+    cost_fill cf = {sh, malloc((size_t)sets * sizeof(float)), rows, stop};
 
     assert(same_blocks(jt) && jt->rows[JOIN_BOTTOM] == rows);
-    if (!by)
+    if (!cf.by || split_run_shared(jt->threads, sets, COST_GRAIN, cost_range, &cf) != 0) {
+        free(cf.by);
         return -1;
-    /* Gosper's order is colex order; the empty set (n = 1) is the one set of no columns */
-    for (uint32_t c = (1u << rows) - 1; !(c >> jt->n); c = join_next_subset(c)) {
-        by[r++] = (float)side_candidates(sh, JOIN_TOP, c);
-        if (!c)
-            break;
     }
     free(sh->near_by[0]);
     free(sh->far_by[0]);
     sh->near_by[0] = sh->near_by[1] = NULL;
     sh->far_by[0] = sh->far_by[1] = NULL;
-    sh->cost_by_rank = by;
+    sh->cost_by_rank = cf.by;
     return 0;
 }
 
 /* The cost model's counts per column set, the limits of the workers' lists. */
-static int shared_counts(join_shared *sh)
+static int shared_counts(join_shared *sh, const atomic_int *stop)
 {
     const join_tables *jt = &sh->jt;
     for (int side = 0; side < 2; side++) {
@@ -304,7 +332,7 @@ static int shared_counts(join_shared *sh)
                    !(sh->far_by[side] = far_by_set(jt, side)))
             return -1;
     }
-    if (jt->parts == 3 && cost_table(sh) != 0)
+    if (jt->parts == 3 && cost_table(sh, stop) != 0)
         return -1;
     sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
     sh->compose_most =
@@ -333,7 +361,7 @@ void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
         free(sh);
         return NULL;
     }
-    if (shared_counts(sh) != 0) {
+    if (shared_counts(sh, stop) != 0) {
         join_shared_free(sh);
         return NULL;
     }

@@ -63,9 +63,9 @@ static int has_middle(int n, uint32_t top)
     return !(top >> centre & 1) && join_orbit_size(n, top, centre) != 0;
 }
 
-/* The column set of colex rank r among the sets of k columns: its i-th largest column is
- * the largest c with C(c, i) <= what is left of r (the combinatorial number system). */
-static uint32_t colex_unrank(uint64_t r, int k)
+/* Its i-th largest column is the largest c with C(c, i) <= what is left of r (the
+ * combinatorial number system). */
+uint32_t join_colex_unrank(uint64_t r, int k)
 {
     uint32_t set = 0;
     int c = 32;
@@ -89,7 +89,7 @@ static uint64_t enumerate_range(int n, uint64_t lo, uint64_t hi, uint64_t first_
     uint64_t id = first_id;
 
     assert(n >= 1 && n <= JOIN_MAX_N); /* the column sets fit 32 bits with room to spare */
-    for (uint32_t c = colex_unrank(lo, h), r = 0; lo + r < hi; r++) {
+    for (uint32_t c = join_colex_unrank(lo, h), r = 0; lo + r < hi; r++) {
         if (stop_poll(stop, r + 1))
             break;
         uint32_t w = n % 2 ? (uint32_t)has_middle(n, c) : join_orbit_size(n, c, -1);

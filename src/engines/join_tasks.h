@@ -18,6 +18,9 @@ static inline uint32_t join_reversed(int n, uint32_t c)
     return r;
 }
 
+/* The column set of colex rank r among the sets of k columns. */
+uint32_t join_colex_unrank(uint64_t r, int k);
+
 /* The size of the orbit of the pair (top columns, middle column) under the mirror and
  * the turn over of the board (middle -1 on even boards), or 0 when it is not the orbit's
  * representative (nor a pair at all: the middle column among the top's). */
