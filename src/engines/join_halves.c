@@ -53,57 +53,67 @@ typedef struct fit_out {
     uint64_t *out[3];
 } fit_out;
 
-/* Of the k entries of (diag, mask), keep those whose diagonals miss fdiag and, with
- * check_forbid, whose masks have none of the bits forbid, written as wo says: how many.
- * The vector forms run whole vectors, reading past the last entry (the view's slack) and
- * storing past the count: each output needs JOIN_HALVES_SLACK entries of room. */
-static inline __attribute__((always_inline)) size_t
-fit_each(const uint64_t *diag, const uint64_t *mask, size_t k, uint64_t fdiag, uint64_t forbid,
-         int check_forbid, int outs, const fit_out *wo)
+/* Of the k entries whose diagonals are diag[0..k), keep those that miss fdiag and, with
+ * check_forbid, whose first output's source word (a mask) has none of the bits forbid,
+ * written as wo says: how many. The vector forms run whole vectors, reading past the last
+ * entry (the view's slack) and storing past the count: each output needs
+ * JOIN_HALVES_SLACK entries of room. The mask is loaded once for the test and the first
+ * output, and the outputs' words are broadcast before the loop: either left to the
+ * compiler cost the AVX2 path 2-3% at n = 16 (AMD Zen 4). */
+static inline __attribute__((always_inline)) size_t fit_each(const uint64_t *diag, size_t k,
+                                                             uint64_t fdiag, uint64_t forbid,
+                                                             int check_forbid, int outs,
+                                                             const fit_out *wo)
 {
+    const uint64_t *src[3] = {wo->src[0], wo->src[1], wo->src[2]};
+    uint64_t *out[3] = {wo->out[0], wo->out[1], wo->out[2]};
     size_t o = 0, i = 0;
 #if defined(__AVX512F__)
     __m512i vdiag = _mm512_set1_epi64((long long)fdiag), vf = _mm512_set1_epi64((long long)forbid);
+    __m512i add[3];
+    for (int w = 0; w < outs; w++)
+        add[w] = _mm512_set1_epi64((long long)wo->add[w]);
     for (; i < k; i += 8) {
         __mmask8 live = k - i >= 8 ? 0xff : (__mmask8)((1u << (k - i)) - 1);
+        __m512i m[3];
+        for (int w = 0; w < outs; w++)
+            m[w] = _mm512_loadu_si512((const void *)(src[w] + i));
         __mmask8 ok =
             _mm512_mask_testn_epi64_mask(live, _mm512_loadu_si512((const void *)(diag + i)), vdiag);
         if (check_forbid)
-            ok = _mm512_mask_testn_epi64_mask(ok, _mm512_loadu_si512((const void *)(mask + i)), vf);
-        for (int w = 0; w < outs; w++) {
-            __m512i m = _mm512_loadu_si512((const void *)(wo->src[w] + i));
-            _mm512_storeu_si512(
-                (void *)(wo->out[w] + o),
-                _mm512_maskz_compress_epi64(
-                    ok, _mm512_or_si512(m, _mm512_set1_epi64((long long)wo->add[w]))));
-        }
+            ok = _mm512_mask_testn_epi64_mask(ok, m[0], vf);
+        for (int w = 0; w < outs; w++)
+            _mm512_storeu_si512((void *)(out[w] + o),
+                                _mm512_maskz_compress_epi64(ok, _mm512_or_si512(m[w], add[w])));
         o += (size_t)__builtin_popcount(ok);
     }
 #elif defined(__AVX2__)
     __m256i vdiag = _mm256_set1_epi64x((long long)fdiag),
             vf = _mm256_set1_epi64x((long long)forbid);
-    __m256i zero = _mm256_setzero_si256();
+    __m256i zero = _mm256_setzero_si256(), add[3];
+    for (int w = 0; w < outs; w++)
+        add[w] = _mm256_set1_epi64x((long long)wo->add[w]);
     for (; i < k; i += 4) {
         unsigned live = k - i >= 4 ? 0xf : (1u << (k - i)) - 1;
+        __m256i m[3];
+        for (int w = 0; w < outs; w++)
+            m[w] = _mm256_loadu_si256((const void *)(src[w] + i));
         __m256i hit = _mm256_and_si256(_mm256_loadu_si256((const void *)(diag + i)), vdiag);
         if (check_forbid)
-            hit = _mm256_or_si256(
-                hit, _mm256_and_si256(_mm256_loadu_si256((const void *)(mask + i)), vf));
+            hit = _mm256_or_si256(hit, _mm256_and_si256(m[0], vf));
         unsigned ok =
             live & (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
         __m256i idx = _mm256_loadu_si256((const void *)compress_idx[ok]);
-        for (int w = 0; w < outs; w++) {
-            __m256i m = _mm256_or_si256(_mm256_loadu_si256((const void *)(wo->src[w] + i)),
-                                        _mm256_set1_epi64x((long long)wo->add[w]));
-            _mm256_storeu_si256((void *)(wo->out[w] + o), _mm256_permutevar8x32_epi32(m, idx));
-        }
+        for (int w = 0; w < outs; w++)
+            _mm256_storeu_si256((void *)(out[w] + o),
+                                _mm256_permutevar8x32_epi32(_mm256_or_si256(m[w], add[w]), idx));
         o += (size_t)__builtin_popcount(ok);
     }
 #endif
     for (; i < k; i++) {
         for (int w = 0; w < outs; w++)
-            wo->out[w][o] = wo->src[w][i] | wo->add[w];
-        o += ((diag[i] & fdiag) | (check_forbid ? mask[i] & forbid : 0)) == 0;
+            out[w][o] = src[w][i] | wo->add[w];
+        o += ((diag[i] & fdiag) | (check_forbid ? src[0][i] & forbid : 0)) == 0;
     }
     return o;
 }
@@ -114,7 +124,7 @@ static inline __attribute__((always_inline)) size_t
 fit(entries in, uint64_t fdiag, uint64_t fm, uint64_t forbid, int check_forbid, uint64_t *out)
 {
     fit_out wo = {{in.mask}, {fm}, {out}};
-    return fit_each(in.diag, in.mask, in.k, fdiag, forbid, check_forbid, 1, &wo);
+    return fit_each(in.diag, in.k, fdiag, forbid, check_forbid, 1, &wo);
 }
 
 /* Append to out past its first k masks the half-boards of a near block's entries and a
@@ -212,11 +222,11 @@ static size_t compose(const join_tables *jt, int side, uint32_t cols, uint64_t f
                  r3 = join_colex_rank(jt, cols & ~c2);
         uint32_t lo2 = bm->start[r2], hi2 = bm->start[r2 + 1];
         uint32_t lo3 = bf->start[r3], nf = bf->start[r3 + 1] - lo3;
-        fit_out keep = {{vf->diag2 + lo3, vf->diag + lo3, vf->mask + lo3},
+        fit_out keep = {{vf->mask + lo3, vf->diag2 + lo3, vf->diag + lo3},
                         {0, 0, 0},
-                        {fk.diag2, fk.diag, fk.mask}};
+                        {fk.mask, fk.diag2, fk.diag}};
         assert(nf <= BLOCK_SET_MOST);
-        nf = fit_each(vf->diag + lo3, vf->mask + lo3, nf, near, forbid, 1, 3, &keep);
+        nf = fit_each(vf->diag + lo3, nf, near, forbid, 1, 3, &keep);
         if (join_buf_need(&f->diag, k + (size_t)(hi2 - lo2) * nf) != 0 ||
             join_buf_need(&f->mask, k + (size_t)(hi2 - lo2) * nf) != 0)
             return SIZE_MAX;
@@ -225,7 +235,7 @@ static size_t compose(const join_tables *jt, int side, uint32_t cols, uint64_t f
                 continue;
             fit_out wo = {
                 {fk.diag, fk.mask}, {vm->diag[i], vm->mask[i]}, {f->diag.v + k, f->mask.v + k}};
-            k += fit_each(fk.diag2, fk.mask, nf, vm->diag2[i], 0, 0, 2, &wo);
+            k += fit_each(fk.diag2, nf, vm->diag2[i], 0, 0, 2, &wo);
         }
         if (km == 0 || km == m || (x = join_next_subset(x)) >> m)
             break;
@@ -260,9 +270,11 @@ size_t CPU_BUILD_NAME(join_halves)(const join_tables *jt, int side, uint32_t col
     while (k < limit) {
         uint32_t c1 = join_pick(&cl, pc->x), r1 = join_colex_rank(jt, c1);
         entries near = view_range(&jt->view[side][0], bn->start[r1], bn->start[r1 + 1]), far;
-        uint64_t common;
+        uint64_t common = 0;
         int stopped = 0;
-        if (near_common(near, forbid, &common)) { /* else c1 has none: its far part unmade */
+        /* three blocks: a near subset none of whose entries is kept has no far part made;
+         * two have theirs in a view, and the scan would cost n = 16 7% (AMD Zen 4) */
+        if (jt->parts == 2 || near_common(near, forbid, &common)) {
             if (far_part(jt, side, cols & ~c1, forbid, common, pc, &far) != 0)
                 return SIZE_MAX;
             k = fit_blocks(near, far, forbid, pc, k, limit, out, &stopped);
