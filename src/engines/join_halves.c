@@ -45,8 +45,8 @@ static const uint32_t compress_idx[16][8] = {
 };
 #endif
 
-/* What a pass of fit writes: to out[o], for each of outs outputs, src[o][i] | add[o] of
- * each entry i that it keeps. */
+/* What a pass of fit writes: for each of its outputs w, src[w][i] | add[w] of each entry
+ * i that it keeps, in turn into out[w]. */
 typedef struct fit_out {
     const uint64_t *src[3];
     uint64_t add[3];
