@@ -91,6 +91,9 @@ static void split_rows(int n, int side, int parts, int k[3])
     k[1] = rows / 3;
     k[2] = rows < 3 ? rows - k[1] : k[1];
     k[0] = rows - k[1] - k[2];
+    /* an entry keeps bit c - i + k of each queen in a 32-bit half (block_record): six rows
+     * at n = 27 passed it, and counted wrong */
+    assert(n - 1 + k[0] <= 31 && n - 1 + k[1] <= 31 && n - 1 + k[2] <= 31);
 }
 
 /* A side's step_most and compose_most (join_tables) from its blocks' rows k, a block
