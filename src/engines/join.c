@@ -64,7 +64,7 @@ typedef struct join_scratch {
  * entries each; join_task_cost). Sides of the same blocks share them. */
 typedef struct join_shared {
     join_tables jt;       /* first: the kernels take it alone */
-    uint16_t *near_by[2]; /* at most 6 rows: at most 720 placements on a set */
+    uint16_t *near_by[2]; /* at most JOIN_BLOCK_SET_MOST placements on a set */
     uint32_t *far_by[2];  /* the far block's placements, or the far part's mid x far pairs */
     /* three blocks a side (the sides alike): each side column set's candidates, by colex
      * rank, so that a task's cost is a few lookups, not a sum per side and middle column
@@ -76,7 +76,8 @@ typedef struct join_shared {
     uint64_t compose_most; /* the larger side's jt.compose_most */
 } join_shared;
 
-_Static_assert(JOIN_MAX_N <= 27, "a block has at most 6 rows (720 placements on a set)");
+_Static_assert(JOIN_MAX_N <= 27 && JOIN_BLOCK_SET_MOST <= UINT16_MAX,
+               "a block has at most 6 rows, whose placements on a set near_by counts");
 
 /* The placements of the k-row block on each column set, indexed by the set. */
 static uint16_t *placements_by_set(const join_tables *jt, int k)

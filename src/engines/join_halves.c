@@ -183,15 +183,12 @@ static int near_common(entries e, uint64_t forbid, uint64_t *common)
     return any;
 }
 
-/* The most placements of a block on one column set: 6! (JOIN_MAX_N <= 27: at most six
- * rows a block). */
-#define BLOCK_SET_MOST 720
-
 /* A far block's entries on one column set that can be part of a kept half-board (see
  * compose), copied with room for the vector loops' slack. */
 typedef struct far_kept {
-    uint64_t diag2[BLOCK_SET_MOST + JOIN_HALVES_SLACK], diag[BLOCK_SET_MOST + JOIN_HALVES_SLACK],
-        mask[BLOCK_SET_MOST + JOIN_HALVES_SLACK];
+    uint64_t diag2[JOIN_BLOCK_SET_MOST + JOIN_HALVES_SLACK],
+        diag[JOIN_BLOCK_SET_MOST + JOIN_HALVES_SLACK],
+        mask[JOIN_BLOCK_SET_MOST + JOIN_HALVES_SLACK];
 } far_kept;
 
 /* Make f the far part of a three-block side on cols: over the splits of cols between
@@ -225,7 +222,7 @@ static size_t compose(const join_tables *jt, int side, uint32_t cols, uint64_t f
         fit_out keep = {{vf->mask + lo3, vf->diag2 + lo3, vf->diag + lo3},
                         {0, 0, 0},
                         {fk.mask, fk.diag2, fk.diag}};
-        assert(nf <= BLOCK_SET_MOST);
+        assert(nf <= JOIN_BLOCK_SET_MOST);
         nf = fit_each(vf->diag + lo3, nf, near, forbid, 1, 3, &keep);
         if (join_buf_need(&f->diag, k + (size_t)(hi2 - lo2) * nf) != 0 ||
             join_buf_need(&f->mask, k + (size_t)(hi2 - lo2) * nf) != 0)

@@ -31,6 +31,10 @@ typedef struct join_block {
     uint64_t entries; /* placements in all */
 } join_block;
 
+/* The most placements of a block on one column set: 6!, a block having at most six rows
+ * (two blocks a side up to n = 24; three, of at most five, from 25 to JOIN_MAX_N). */
+#define JOIN_BLOCK_SET_MOST 720
+
 /* A block's entries as one side places them (near or far block), per entry: its
  * diagonals where the side's other block can meet them (join_block_diagonals), and its
  * part of the half-board mask at row h, renamed. Both arrays have JOIN_VIEW_SLACK
