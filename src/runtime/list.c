@@ -461,7 +461,7 @@ static void list_teardown(list_ctx *c, list_setup *u)
 int list_run(const engine_lister *lister, const list_job *job, nq_result *out)
 {
     list_ctx c;
-    list_setup u = {{NULL, 0}, 0, 0};
+    list_setup u = {0}; /* no crew, queue or wait yet */
     affinity *aff = NULL;
     int rows, rc, stopped = 0;
     uint64_t tasks = 0;
