@@ -47,11 +47,11 @@ static int turn_may_fix(int n, uint32_t top, int middle)
 /* ---- counting one task ------------------------------------------------------------------ */
 
 typedef struct join_scratch {
-    join_buf side[2], tmp, fit; /* fit: the top half-boards that fit one middle queen */
-    join_far far;               /* three blocks a side: a far part's entries */
-    size_t piece;               /* the masks a piece of half-boards reaches */
-    uint64_t fixed_id, fixed;   /* the last task's turn-fixed solutions, for join_unique */
-    void *work;                 /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
+    join_buf side[2], tmp;    /* the two sides' half-boards, the pair counter's tmp */
+    join_far far;             /* three blocks a side: a far part's entries */
+    size_t piece;             /* the masks a piece of half-boards reaches */
+    uint64_t fixed_id, fixed; /* the last task's turn-fixed solutions, for join_unique */
+    void *work;               /* the pair counter's tables (JOIN_PAIRS_WORK bytes) */
     /* a task whose tops pass a piece: their values and ranges (join_ranges.h; untouched,
      * and so not resident, until such a task) */
     join_values values;
@@ -189,14 +189,18 @@ static uint64_t far_bytes(uint64_t compose)
     return compose ? 2 * (compose + JOIN_VIEW_SLACK) * sizeof(uint64_t) : 0;
 }
 
-/* The masks one list of a worker holds at most: three lists (the two sides, the tops
- * that fit a middle queen) and the pair counter's tmp of four lists share what
- * JOIN_WORKER_BYTES leaves past the rest. */
+/* The lists of a worker: the two sides and the pair counter's tmp (JOIN_PAIRS_TMP), in
+ * lists as long as a side. Their length is what bounds the pieces, and longer pieces
+ * prune far better (docs/join.md): nothing else takes a list's room. */
+#define WORKER_LISTS (2 + JOIN_PAIRS_TMP_LISTS)
+
+/* The masks one list of a worker holds at most: its lists share what JOIN_WORKER_BYTES
+ * leaves past the rest. */
 static size_t list_most(uint64_t compose)
 {
-    uint64_t lists =
-        JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK - far_bytes(compose);
-    return (size_t)(lists / sizeof(uint64_t) / (3 + JOIN_PAIRS_TMP(1))) - JOIN_HALVES_SLACK;
+    uint64_t lists = JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK -
+                     JOIN_PAIRS_TMP_SMALL * sizeof(uint64_t) - far_bytes(compose);
+    return (size_t)(lists / sizeof(uint64_t) / WORKER_LISTS) - JOIN_HALVES_SLACK;
 }
 
 /* The masks a piece of half-boards reaches: a list's most, less the room one more
@@ -219,16 +223,19 @@ static size_t list_reserve(uint64_t largest, uint64_t compose)
 
 /* The tables, exact, the cost model's counts per column set (the near block's and the
  * far part's, and while they are made with three blocks, the mid and far blocks'), and
- * each worker's scratch: its pair-counter tables, its far part and its lists of
- * half-boards (two sides, the tops that fit a middle queen, and the counter's tmp of
- * four times a side) at their reservation, which no measured count outgrew and none
- * can pass from n = 21 on, where it is the lists' most (JOIN_WORKER_BYTES). */
+ * each worker's scratch: its pair-counter tables, its far part and its lists
+ * (WORKER_LISTS) at their reservation, which no measured count of two blocks a side
+ * outgrew and none can pass from n = 21 on, where it is the lists' most; or with three
+ * blocks (n >= 25), whose lists are a near block times a far part and grow past a
+ * quarter of a block to a piece, at their most (JOIN_WORKER_BYTES in all: n = 27 on 256
+ * workers 17.5 GiB, where the reservation said 14.8, and at n = 25 16.4 GiB, not 1.3). */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
     int parts = join_parts(s->n);
     join_census c = join_tables_census(s->n, parts);
-    uint64_t reserve = list_reserve(c.largest, c.compose_most);
-    uint64_t lists = (3 + JOIN_PAIRS_TMP(1)) * (reserve + JOIN_HALVES_SLACK);
+    uint64_t reserve =
+        parts == 3 ? list_most(c.compose_most) : list_reserve(c.largest, c.compose_most);
+    uint64_t lists = WORKER_LISTS * (reserve + JOIN_HALVES_SLACK) + JOIN_PAIRS_TMP_SMALL;
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
                       lists * sizeof(uint64_t);
     uint64_t costs =
@@ -380,7 +387,6 @@ static void join_worker_free(void *p)
     free(js->side[0].v);
     free(js->side[1].v);
     free(js->tmp.v);
-    free(js->fit.v);
     join_far_free(&js->far);
     free(js->work);
     free(js);
@@ -399,13 +405,12 @@ static void *join_worker_init(const nq_settings *s, const void *shared)
     if (!js)
         return NULL;
     js->piece = sh->piece;
-    js->side[JOIN_TOP].most = js->side[JOIN_BOTTOM].most = js->fit.most = most;
+    js->side[JOIN_TOP].most = js->side[JOIN_BOTTOM].most = most;
     js->tmp.most = JOIN_PAIRS_TMP(most);
     js->far.diag.most = js->far.mask.most = (size_t)sh->compose_most;
     if (!(js->work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK)) ||
         join_buf_reserve(&js->side[JOIN_TOP], sh->reserve) != 0 ||
         join_buf_reserve(&js->side[JOIN_BOTTOM], sh->reserve) != 0 ||
-        join_buf_reserve(&js->fit, sh->reserve) != 0 ||
         join_buf_reserve(&js->tmp, JOIN_PAIRS_TMP(sh->reserve)) != 0) {
         join_worker_free(js);
         return NULL;
@@ -447,13 +452,13 @@ typedef struct task_count {
 } task_count;
 
 /* The maker of side's half-boards of sd, stepping through js->tmp in steps as long as it
- * holds (the pair counter's four lists and a piece's: a step makes the far part of its
+ * holds (the pair counter's lists for a piece: a step makes the far part of its
  * first near subset again, which at a step of a piece took the unit tests' pieces of one
  * mask most of their time). */
 static join_maker side_maker(const join_tables *jt, join_scratch *js, int side,
                              const join_sides *sd)
 {
-    size_t step = JOIN_PAIRS_TMP(js->piece) + 4 * (size_t)jt->step_most[side];
+    size_t step = JOIN_PAIRS_TMP(js->piece) + JOIN_PAIRS_TMP_LISTS * (size_t)jt->step_most[side];
     return (join_maker){jt, side, sd->cols[side], sd->forbid, step, &js->tmp, &js->far};
 }
 
@@ -473,9 +478,10 @@ static uint32_t values_common(const uint64_t *v, size_t k)
     return (uint32_t)(all >> JOIN_RANGE_SHIFT);
 }
 
-/* Adds to *pairs those of tops[0..k) with bottoms[0..nb), then looks at the stop. */
-static engine_status count_pairs(task_count *tc, const uint64_t *tops, size_t k,
-                                 const uint64_t *bottoms, size_t nb, uint64_t *pairs)
+/* Adds to *pairs those of tops[0..k) with bottoms[0..nb) (which the counter overwrites:
+ * a side's home), then looks at the stop. */
+static engine_status count_pairs(task_count *tc, const uint64_t *tops, size_t k, uint64_t *bottoms,
+                                 size_t nb, uint64_t *pairs)
 {
     join_scratch *js = tc->js;
 
@@ -493,7 +499,7 @@ typedef struct piece_pairs {
     uint64_t pairs;
 } piece_pairs;
 
-static int count_bottom_piece(void *user, const uint64_t *v, size_t nb)
+static int count_bottom_piece(void *user, uint64_t *v, size_t nb)
 {
     piece_pairs *pp = user;
     engine_status st = count_pairs(pp->tc, pp->tops, pp->k, v, nb, &pp->pairs);
@@ -541,10 +547,47 @@ static engine_status pairs_by_bottom_block(task_count *tc, const join_sides *sd,
     return st;
 }
 
-/* The pairs of (top, middle) from the whole list of top half-boards, tops[0..k), made
- * without a middle queen: against the bottom ones in one list, or by their values when
- * they pass a piece. *fixed gets its turn-fixed solutions. Reorders the buffers, and
- * grows one that is too short. */
+/* The tops in js->side[JOIN_TOP] (k) that have none of the bits forbid, set apart from
+ * them (the next middle column takes them all again): *fit gets them, and their count
+ * is returned (SIZE_MAX without memory). Copied past the tops, in the order the maker
+ * left them, which the counter prunes best on (in place, n = 21 took 1.035x the time),
+ * where the tops' buffer holds both within its most; else moved to its front in place,
+ * the others after them in their order by way of the bottoms' buffer, idle until the
+ * bottoms are made: no list of a worker is kept for them alone. */
+static size_t tops_that_fit(join_scratch *js, size_t k, uint64_t forbid, uint64_t **fit)
+{
+    join_buf *tops = &js->side[JOIN_TOP], *others = &js->side[JOIN_BOTTOM];
+    size_t nf = 0, no = 0;
+
+    if (!tops->most || 2 * k <= tops->most) {
+        if (join_buf_need(tops, 2 * k) != 0)
+            return SIZE_MAX;
+        *fit = tops->v + k;
+        for (size_t i = 0; i < k; i++) {
+            (*fit)[nf] = tops->v[i];
+            nf += (tops->v[i] & forbid) == 0;
+        }
+        return nf;
+    }
+    if (join_buf_need(others, k) != 0)
+        return SIZE_MAX;
+    for (size_t i = 0; i < k; i++) { /* without a branch: nf <= i */
+        uint64_t x = tops->v[i];
+        int fits = (x & forbid) == 0;
+        tops->v[nf] = x;
+        others->v[no] = x;
+        nf += fits;
+        no += !fits;
+    }
+    memcpy(tops->v + nf, others->v, no * sizeof(uint64_t));
+    *fit = tops->v;
+    return nf;
+}
+
+/* The pairs of (top, middle) from the whole list of top half-boards, tops[0..k) (in
+ * js->side[JOIN_TOP]), made without a middle queen: against the bottom ones in one
+ * list, or by their values when they pass a piece. *fixed gets its turn-fixed
+ * solutions. Reorders the buffers, and grows one that is too short. */
 static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t *pairs,
                                   uint64_t *fixed)
 {
@@ -553,18 +596,10 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t
     join_sides sd = join_task_sides(jt, tc->top, middle);
     join_piece pc = join_piece_first(jt, JOIN_BOTTOM, &js->far);
     uint64_t *fit = js->side[JOIN_TOP].v;
-    size_t nf = k, nb;
+    size_t nf = sd.forbid ? tops_that_fit(js, k, sd.forbid, &fit) : k, nb;
 
-    if (sd.forbid) { /* the ones that fit the middle queen, apart: the next middle needs all */
-        if (join_buf_need(&js->fit, k) != 0)
-            return ENGINE_FAILED;
-        nf = 0;
-        for (size_t i = 0; i < k; i++) {
-            js->fit.v[nf] = fit[i];
-            nf += (fit[i] & sd.forbid) == 0;
-        }
-        fit = js->fit.v;
-    }
+    if (nf == SIZE_MAX)
+        return ENGINE_FAILED;
     *fixed = turn_fixed(jt, tc->top, middle, fit, nf, 1);
     *pairs = 0;
     nb = join_halves_piece(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM], sd.forbid, js->piece, &pc,

@@ -16,12 +16,14 @@ typedef struct join_kernel {
     int simd; /* enum nq_simd */
     int pext; /* whether pairs_count packs masks by BMI2's pext (else by tables) */
     /* The number of pairs (a[i], b[j]) with a[i] & b[j] == 0, for renamed masks.
-     * tmp must have room for JOIN_PAIRS_TMP(max(na, nb)) entries, work is
-     * JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. w (NULL: none) is asked whether
-     * its run is stopping after each chunk of one side (a count of two lists of millions
-     * takes seconds, n = 24): the count is then cut short, and the caller drops it. */
-    uint64_t (*pairs_count)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                            uint64_t *tmp, void *work, const struct engine_worker *w);
+     * b's masks (apart from a's) are overwritten: its room is one of the counter's
+     * homes (join_pairs.c). tmp must have room for JOIN_PAIRS_TMP(max(na, nb))
+     * entries, work is JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. w (NULL:
+     * none) is asked whether its run is stopping after each chunk of one side (a count
+     * of two lists of millions takes seconds, n = 24): the count is then cut short, and
+     * the caller drops it. */
+    uint64_t (*pairs_count)(const uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp,
+                            void *work, const struct engine_worker *w);
     /* Append to out, past its first at masks, the masks of the half-boards of side on
      * column set cols that have none of the bits forbid, from the near column subset
      * pc->x on: until the list holds limit masks or more, or out has no room for the

@@ -90,11 +90,9 @@ static_assert(MAX_DIGITS <= 8, "sliced_pairs unrolls up to eight digits");
 typedef entry digit_tables[MAX_DIGITS][TABLE_VALUES];
 static_assert(sizeof(digit_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
 static_assert((TABLE_VALUES - 1) * sizeof(entry) <= UINT16_MAX, "an offset fits 16 bits");
-static_assert(2 * sizeof(uint64_t) + 4 + 1 + MAX_DIGITS * sizeof(uint16_t) <=
-                  JOIN_PAIRS_TMP(1) * sizeof(uint64_t),
-              "tmp holds both sides sorted, the sub-buckets and a mask's offsets");
-static_assert(2 * 2 + 1 <= JOIN_PAIRS_TMP(1),
-              "tmp holds both sides sorted, a sort's scratch and both sides packed");
+static_assert(JOIN_PAIRS_TMP_LISTS >= 3, "tmp holds a side's home and two scratches");
+static_assert(MAX_DIGITS * sizeof(uint16_t) <= 2 * sizeof(uint64_t),
+              "past the homes, tmp holds a mask's offsets (and the sub-buckets': below)");
 
 static int digit_shift(int q)
 {
@@ -563,19 +561,6 @@ static inline __attribute__((always_inline)) void sort_byte(const uint64_t *v, s
         out[at[SORT_WAYS - 1][v[r] >> shift & 0xff]++] = v[r];
 }
 
-/* v sorted into out on its top byte, or (bytes = 2) its top two (through scratch, of k
- * masks: the second byte first, then the top one, both sorts stable); count as
- * sort_byte's for the top byte. */
-static void sort_top(const uint64_t *v, size_t k, int bytes, uint64_t *scratch, uint64_t *out,
-                     uint32_t count[257])
-{
-    if (bytes == 2) {
-        sort_byte(v, k, 48, scratch, count);
-        v = scratch;
-    }
-    sort_byte(v, k, 56, out, count);
-}
-
 /* A chunk's transposition and tables cost about as much as testing a few thousand masks
  * against it (measured: weighing them so took n = 18 from 3.9 s to 3.5 s, AVX2), which
  * decides the side to transpose. */
@@ -669,11 +654,12 @@ static int bytes_spanned(uint64_t used)
 typedef struct packing {
     uint64_t group[3];
     int shift[3]; /* where each group's lowest bit goes */
+    int packs;    /* 0: the masks are kept as they are */
 } packing;
 
 static packing packing_of(const uint64_t group[3])
 {
-    packing pk;
+    packing pk = {.packs = 1};
     int top = 64;
     for (int g = 0; g < 3; g++) {
         pk.group[g] = group[g];
@@ -776,38 +762,82 @@ static void group_by_collisions(const uint64_t *a, size_t na, const uint64_t *b,
  * renamed order. Moved to the top, the shared bits span fewer bytes, so that a lookup
  * is spared per mask and chunk where they drop a byte (n = 23: 38 bits or fewer of 46),
  * and the top byte, which the buckets prune on, holds bits that can meet; large counts
- * choose their top two bytes besides (n = 22 to 24: 0.76-0.81x). *a and *b are then
- * the packed copies in out (room for na + nb). Returns the bits that *a's masks have,
- * packed or not: 0 if no bit is shared. */
-static uint64_t pack_shared(const uint64_t **a, size_t na, const uint64_t **b, size_t nb,
-                            uint64_t *out, void *work, int pext)
+ * choose their top two bytes besides (n = 22 to 24: 0.76-0.81x). *pk is how a count of
+ * a and b packs them (pk->packs 0: it keeps them as they are). Returns the bits that a's
+ * masks have, packed or not: 0 if no bit is shared. */
+static uint64_t packing_plan(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+                             packing *pk)
 {
-    uint64_t used = bits_used(*a, na), shared = used & bits_used(*b, nb), group[3] = {shared};
+    uint64_t used = bits_used(a, na), shared = used & bits_used(b, nb), group[3] = {shared};
 
+    pk->packs = 0;
     if (!shared)
         return 0;
     if (na * nb >= GROUP_MIN)
-        group_by_collisions(*a, na, *b, nb, shared, group);
+        group_by_collisions(a, na, b, nb, shared, group);
     else if ((__builtin_popcountll(shared) + 7) / 8 >= bytes_spanned(used))
         return used; /* nothing to spare: the lookups are a's bytes */
-    packing pk = packing_of(group);
-    if (pext) {
-        pack_by_pext(*a, na, &pk, out);
-        pack_by_pext(*b, nb, &pk, out + na);
-    } else {
-        pack_by_tables(*a, na, &pk, out, work);
-        pack_by_tables(*b, nb, &pk, out + na, work);
-    }
-    *a = out, *b = out + na;
+    *pk = packing_of(group);
     return ~(uint64_t)0 << (64 - __builtin_popcountll(shared)); /* every shared bit, packed */
 }
 
-static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                            uint64_t *tmp, void *work, int pext, const engine_worker *w)
+/* v[0..k) packed by pk into out, or v itself where pk packs nothing. */
+static const uint64_t *pack_side(const uint64_t *v, size_t k, const packing *pk, uint64_t *out,
+                                 void *work, int pext)
 {
+    if (!pk->packs)
+        return v;
+    if (pext)
+        pack_by_pext(v, k, pk, out);
+    else
+        pack_by_tables(v, k, pk, out, work);
+    return out;
+}
+
+/* v[0..k) sorted into home on its top byte, or (bytes = 2) its top two, through scratch
+ * (room for k); count as sort_byte's for the top byte. */
+static const uint64_t *sort_home(const uint64_t *v, size_t k, int bytes, uint64_t *home,
+                                 uint64_t *scratch, uint32_t count[257])
+{
+    if (bytes == 2) { /* the second byte first, then the top one, both sorts stable */
+        sort_byte(v, k, 48, scratch, count);
+        v = scratch;
+    }
+    sort_byte(v, k, 56, home, count);
+    return home;
+}
+
+/* Where a count's sides end packed and sorted (their homes), the scratches that the
+ * packing and the sorts go through, and what the sub-buckets and offsets take over once
+ * both sides are home: the caller's b is its own home where the count packs it (b is
+ * overwritten), any other side's home is in tmp, then come two scratches of max(na, nb)
+ * (JOIN_PAIRS_TMP). No copy of a side lies idle: the lists a side takes are what bound a
+ * worker's pieces (docs/join.md). */
+typedef struct homes {
+    uint64_t *a, *b, *scratch, *scratch2;
+} homes;
+
+static homes homes_of(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *own,
+                      int packs, uint64_t *tmp)
+{
+    homes h;
+    uint64_t *at = tmp;
+
+    h.a = packs && a == own ? own : (at += na) - na;
+    h.b = packs && b == own ? own : (at += nb) - nb;
+    h.scratch = at;
+    h.scratch2 = at + (na > nb ? na : nb);
+    return h;
+}
+
+/* The pairs of a[0..na) and b[0..nb) that share no bit; b (apart from a) is overwritten. */
+static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t nb, uint64_t *tmp,
+                            void *work, int pext, const engine_worker *w)
+{
+    const uint64_t *b = own;
     sides sd;
-    uint64_t *rest;
-    uint32_t count[257];
+    packing pk;
+    uint32_t count[257], count_a[257];
 
     if (na * nb <= 2048)
         return join_pairs_naive(a, na, b, nb);
@@ -817,43 +847,47 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, const uint64_t *b, siz
         size_t ns = na;
         a = b, na = nb, b = s, nb = ns;
     }
-    /* packed past what the sorts write (both sides, then a sort's scratch of a side) */
-    uint64_t used = pack_shared(&a, na, &b, nb, tmp + na + nb + (na > nb ? na : nb), work, pext);
+    uint64_t used = packing_plan(a, na, b, nb, &pk);
     if (!used)
         return (uint64_t)na * nb; /* every pair fits */
+    homes h = homes_of(a, na, b, nb, own, pk.packs, tmp);
     sd.nt = na, sd.nx = nb, sd.used = 0;
     sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
+    /* b first: its sub-buckets are weighed on it packed, and its counts are kept */
+    b = pack_side(b, nb, &pk, sd.first ? h.scratch : h.b, work, pext);
     if (sd.first == 2 && top_two_bytes(b, nb, work) * (uint64_t)SUB_MEAN_MIN > nb)
         sd.first = 1; /* sub-buckets too small to pay their way */
-    /* tmp: a sorted, b sorted, then the sub-buckets (a sort's scratch before that), then
-     * the offsets */
-    rest = tmp;
+    if (sd.first)
+        b = sort_home(b, nb, sd.first, h.b, h.scratch2, count);
+    a = pack_side(a, na, &pk, sd.first ? h.scratch : h.a, work, pext);
     if (sd.first) {
-        sort_top(a, na, sd.first, tmp + na + nb, tmp, count);
-        sort_top(b, nb, sd.first, tmp + na + nb, tmp + na, count);
-        a = tmp, b = tmp + na;
-        rest = tmp + na + nb;
+        a = sort_home(a, na, sd.first, h.a, h.scratch2, count_a);
         /* the buckets' bytes are the first digits, used or not */
         sd.used = sd.first == 2 ? (uint64_t)0xffff << 48 : (uint64_t)0xff << 56;
-        make_buckets(&sd, b, count, (uint32_t *)rest);
+        make_buckets(&sd, b, count, (uint32_t *)h.scratch);
     } else {
         sd.value[0] = 0, sd.start[0] = 0, sd.start[1] = (uint32_t)nb, sd.buckets = 1;
         sd.sub_start = NULL;
     }
     assert(sd.first < 2 || sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN <= nb);
-    if (sd.first == 2)
-        rest += (4 * nb + 4 + 7) / 8; /* nb + 1 starts of 4 bytes */
     sd.t = a;
     sd.used |= used; /* sorting moves a's masks, not their bits */
     sd.dg = digits_of(sd.used, sd.first, nb >= JOIN_PAIRS_WIDE_MIN);
-    digit_offsets(b, nb, &sd.dg, sd.first, (uint16_t *)rest);
-    sd.off = (const uint16_t *)rest;
+    uint16_t *off = (uint16_t *)(h.scratch + (sd.first == 2 ? (4 * nb + 4 + 7) / 8 : 0));
+    /* the homes in tmp, then b's nb + 1 sub-bucket starts and two bytes a mask and digit
+     * (at most seven digits where sub-buckets come with 2^13 masks a side or more, and
+     * so wide digits): JOIN_PAIRS_TMP has the room */
+    assert((char *)(off + (size_t)(sd.dg.count - sd.first) * nb) <=
+           (char *)(tmp + JOIN_PAIRS_TMP(na > nb ? na : nb)));
+    assert(sd.first < 2 || (pk.packs && h.scratch2 + (na > nb ? na : nb) <=
+                                            tmp + JOIN_PAIRS_TMP(na > nb ? na : nb)));
+    digit_offsets(b, nb, &sd.dg, sd.first, off);
+    sd.off = off;
     return sliced_pairs(&sd, work, w);
 }
 
-uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const uint64_t *b,
-                                          size_t nb, uint64_t *tmp, void *work,
-                                          const engine_worker *w)
+uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, uint64_t *b, size_t nb,
+                                          uint64_t *tmp, void *work, const engine_worker *w)
 {
 #if defined(__BMI2__)
     return count_pairs(a, na, b, nb, tmp, work, 1, w);
@@ -863,7 +897,7 @@ uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, const ui
 }
 
 #if defined(__BMI2__)
-uint64_t CPU_BUILD_NAME(join_pairs_count_tables)(const uint64_t *a, size_t na, const uint64_t *b,
+uint64_t CPU_BUILD_NAME(join_pairs_count_tables)(const uint64_t *a, size_t na, uint64_t *b,
                                                  size_t nb, uint64_t *tmp, void *work,
                                                  const engine_worker *w)
 {

@@ -15,13 +15,18 @@ struct engine_worker;
  * up to ten bits rather than bytes: a chunk's tables cost more, and each mask a lookup
  * less where that drops a digit (2^11 to 2^16 measured alike at n = 18 to 21, AMD Zen 4). */
 #define JOIN_PAIRS_WIDE_MIN ((size_t)1 << 12)
-/* Entries of tmp for sides of up to k masks: both sides packed, and sorted, with a
- * sort's scratch; then the sub-buckets (four bytes a mask) and the lookup offsets (two
- * bytes for each of up to 8 digits). */
-#define JOIN_PAIRS_TMP(k) (5 * (k))
+/* Entries of tmp for sides of up to k masks: the home of a side that is not its own
+ * (where it ends packed and sorted), and two scratches for the packing and the sorts,
+ * which then hold the sub-buckets (four bytes a mask) and the lookup offsets (two bytes
+ * for each of up to 8 digits, at most two entries a mask): three lists of k. Counts
+ * that do not pack keep both homes in tmp, which with the offsets' room passes three
+ * lists only where a side is under 2^13 masks: JOIN_PAIRS_TMP_SMALL covers it. */
+#define JOIN_PAIRS_TMP_LISTS 3
+#define JOIN_PAIRS_TMP_SMALL 8192
+#define JOIN_PAIRS_TMP(k) (JOIN_PAIRS_TMP_LISTS * (k) + JOIN_PAIRS_TMP_SMALL)
 
 #define JOIN_PAIRS_DECLARE(isa)                                                                    \
-    uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,    \
+    uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, uint64_t *b, size_t nb,          \
                                     uint64_t *tmp, void *work, const struct engine_worker *w)
 JOIN_PAIRS_DECLARE(scalar);
 JOIN_PAIRS_DECLARE(avx2);
@@ -29,8 +34,8 @@ JOIN_PAIRS_DECLARE(avx512);
 /* The BMI2 builds' own count packs masks by pext; these by tables, as the scalar
  * build's does, for CPUs whose pext is slow (cpu_pext_fast). */
 #define JOIN_PAIRS_TABLES_DECLARE(isa)                                                             \
-    uint64_t join_pairs_count_tables_##isa(const uint64_t *a, size_t na, const uint64_t *b,        \
-                                           size_t nb, uint64_t *tmp, void *work,                   \
+    uint64_t join_pairs_count_tables_##isa(const uint64_t *a, size_t na, uint64_t *b, size_t nb,   \
+                                           uint64_t *tmp, void *work,                              \
                                            const struct engine_worker *w)
 JOIN_PAIRS_TABLES_DECLARE(avx2);
 JOIN_PAIRS_TABLES_DECLARE(avx512);

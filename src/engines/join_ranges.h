@@ -58,8 +58,8 @@ size_t join_ranges_find(const join_maker *mk, size_t most, join_values *val, joi
  * without memory. */
 size_t join_range_make(const join_maker *mk, const join_ranges *r, uint32_t i, join_buf *out);
 
-/* What join_pieces_kept does with each piece: 0 to go on. */
-typedef int (*join_piece_fn)(void *user, const uint64_t *v, size_t k);
+/* What join_pieces_kept does with each piece (which it may overwrite): 0 to go on. */
+typedef int (*join_piece_fn)(void *user, uint64_t *v, size_t k);
 
 /* mk's side, its masks without the bits avoid in their value, a piece at a time into
  * out: fn(user, out, k) on each, of at least most - mk->step masks (bar the last) and at
