@@ -729,6 +729,28 @@ Test(unit, table_bytes_are_those_the_tables_take)
         }
 }
 
+/* From n = 25 a side is three blocks, whose lists (a near block times a far part) pass
+ * a piece: the estimate counts each worker at the most its lists reach, its share of the
+ * 64 MiB a worker (join.c), not at a quarter of the near block (1.3 GiB for 256 workers
+ * at n = 25, where they may take 16.4). */
+Test(unit, memory_estimate_holds_three_block_lists_at_their_most)
+{
+    nq_settings s;
+    uint64_t one, two, limit;
+
+    nq_default_settings(&s);
+    s.engine = NQ_ENGINE_JOIN;
+    for (int n = 25; n <= 27; n++) {
+        s.n = n;
+        s.n_threads = 1;
+        cr_assert_eq(nq_memory_estimate(&s, &one, &limit), NQ_OK);
+        s.n_threads = 2;
+        cr_assert_eq(nq_memory_estimate(&s, &two, &limit), NQ_OK);
+        cr_expect(two - one > ((uint64_t)60 << 20) && two - one <= ((uint64_t)64 << 20),
+                  "n=%d: a worker %llu bytes", n, (unsigned long long)(two - one));
+    }
+}
+
 Test(unit, count_past_its_memory_limit_is_refused)
 {
     nq_settings s;
