@@ -92,7 +92,7 @@ static_assert(sizeof(digit_tables) <= JOIN_PAIRS_WORK, "the caller's work area h
 static_assert((TABLE_VALUES - 1) * sizeof(entry) <= UINT16_MAX, "an offset fits 16 bits");
 static_assert(JOIN_PAIRS_TMP_LISTS >= 3, "tmp holds a side's home and two scratches");
 static_assert(MAX_DIGITS * sizeof(uint16_t) <= 2 * sizeof(uint64_t),
-              "past the homes, tmp holds a mask's offsets (and the sub-buckets': below)");
+              "the two scratches hold a mask's offsets (count_pairs asserts the sub-buckets')");
 
 static int digit_shift(int q)
 {
