@@ -874,9 +874,10 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
     sd.used |= used; /* sorting moves a's masks, not their bits */
     sd.dg = digits_of(sd.used, sd.first, nb >= JOIN_PAIRS_WIDE_MIN);
     uint16_t *off = (uint16_t *)(h.scratch + (sd.first == 2 ? (4 * nb + 4 + 7) / 8 : 0));
-    /* the homes in tmp, then b's nb + 1 sub-bucket starts and two bytes a mask and digit
-     * (at most seven digits where sub-buckets come with 2^13 masks a side or more, and
-     * so wide digits): JOIN_PAIRS_TMP has the room */
+    /* the homes in tmp, then b's nb + 1 sub-bucket starts and two bytes a mask and digit:
+     * sub-buckets come with na * nb >= 2^26, so either nb >= JOIN_PAIRS_WIDE_MIN and the
+     * digits are wide (at most seven), or na > 2^14 > 4 nb and the scratches are larger;
+     * unpacked counts have both homes in tmp and JOIN_PAIRS_TMP_SMALL for the offsets */
     assert((char *)(off + (size_t)(sd.dg.count - sd.first) * nb) <=
            (char *)(tmp + JOIN_PAIRS_TMP(na > nb ? na : nb)));
     assert(sd.first < 2 || (pk.packs && h.scratch2 + (na > nb ? na : nb) <=
