@@ -190,9 +190,9 @@ static uint64_t far_bytes(uint64_t compose)
 }
 
 /* The lists of a worker: the two sides and the pair counter's tmp (JOIN_PAIRS_TMP), in
- * lists as long as a side. Their length is what bounds the pieces, and longer pieces
- * prune far better (docs/join.md): nothing else takes a list's room. */
-#define WORKER_LISTS (2 + JOIN_PAIRS_TMP_LISTS)
+ * quarters of a list as long as a side. Their length is what bounds the pieces, and
+ * longer pieces prune far better (docs/join.md): nothing else takes a list's room. */
+#define WORKER_QUARTERS (2 * 4 + JOIN_PAIRS_TMP_QUARTERS)
 
 /* The masks one list of a worker holds at most: its lists share what JOIN_WORKER_BYTES
  * leaves past the rest. */
@@ -200,7 +200,7 @@ static size_t list_most(uint64_t compose)
 {
     uint64_t lists = JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK -
                      JOIN_PAIRS_TMP_SMALL * sizeof(uint64_t) - far_bytes(compose);
-    return (size_t)(lists / sizeof(uint64_t) / WORKER_LISTS) - JOIN_HALVES_SLACK;
+    return (size_t)(lists / sizeof(uint64_t) * 4 / WORKER_QUARTERS) - JOIN_HALVES_SLACK;
 }
 
 /* The masks a piece of half-boards reaches: a list's most, less the room one more
@@ -224,7 +224,7 @@ static size_t list_reserve(uint64_t largest, uint64_t compose)
 /* The tables, exact, the cost model's counts per column set (the near block's and the
  * far part's, and while they are made with three blocks, the mid and far blocks'), and
  * each worker's scratch: its pair-counter tables, its far part and its lists
- * (WORKER_LISTS) at their reservation, which no measured count of two blocks a side
+ * (WORKER_QUARTERS) at their reservation, which no measured count of two blocks a side
  * outgrew and none can pass from n = 21 on, where it is the lists' most; or with three
  * blocks (n >= 25), whose lists are a near block times a far part and grow past a
  * quarter of a block to a piece, at their most (JOIN_WORKER_BYTES in all: n = 27 on 256
@@ -235,7 +235,8 @@ static uint64_t join_memory_bytes(const nq_settings *s)
     join_census c = join_tables_census(s->n, parts);
     uint64_t reserve =
         parts == 3 ? list_most(c.compose_most) : list_reserve(c.largest, c.compose_most);
-    uint64_t lists = WORKER_LISTS * (reserve + JOIN_HALVES_SLACK) + JOIN_PAIRS_TMP_SMALL;
+    uint64_t lists =
+        (WORKER_QUARTERS * (reserve + JOIN_HALVES_SLACK) + 3) / 4 + JOIN_PAIRS_TMP_SMALL;
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
                       lists * sizeof(uint64_t);
     uint64_t costs =
@@ -458,7 +459,7 @@ typedef struct task_count {
 static join_maker side_maker(const join_tables *jt, join_scratch *js, int side,
                              const join_sides *sd)
 {
-    size_t step = JOIN_PAIRS_TMP(js->piece) + JOIN_PAIRS_TMP_LISTS * (size_t)jt->step_most[side];
+    size_t step = JOIN_PAIRS_TMP(js->piece + (size_t)jt->step_most[side]);
     return (join_maker){jt, side, sd->cols[side], sd->forbid, step, &js->tmp, &js->far};
 }
 

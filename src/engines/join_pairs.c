@@ -90,9 +90,8 @@ static_assert(MAX_DIGITS <= 8, "sliced_pairs unrolls up to eight digits");
 typedef entry digit_tables[MAX_DIGITS][TABLE_VALUES];
 static_assert(sizeof(digit_tables) <= JOIN_PAIRS_WORK, "the caller's work area holds them");
 static_assert((TABLE_VALUES - 1) * sizeof(entry) <= UINT16_MAX, "an offset fits 16 bits");
-static_assert(JOIN_PAIRS_TMP_LISTS >= 3, "tmp holds a side's home and two scratches");
-static_assert(MAX_DIGITS * sizeof(uint16_t) <= 2 * sizeof(uint64_t),
-              "the two scratches hold a mask's offsets (count_pairs asserts the sub-buckets')");
+static_assert(JOIN_PAIRS_TMP_QUARTERS >= 9,
+              "tmp holds a side's home, a scratch and a quarter list for the offsets");
 
 static int digit_shift(int q)
 {
@@ -378,6 +377,7 @@ typedef struct sides {
     uint32_t *sub_start;
     uint64_t seen[256][4];
     const uint16_t *off; /* digit_offsets of x */
+    const uint64_t *x;   /* x's masks, sorted (and packed) */
 } sides;
 
 /* The entry of top byte v: the OR of its bits' planes, made per bucket rather than as a
@@ -795,39 +795,91 @@ static const uint64_t *pack_side(const uint64_t *v, size_t k, const packing *pk,
 }
 
 /* v[0..k) sorted into home on its top byte, or (bytes = 2) its top two, through scratch
- * (room for k); count as sort_byte's for the top byte. */
+ * (room for k; v may be home, and is then sorted into scratch and copied back); count as
+ * sort_byte's for the top byte. */
 static const uint64_t *sort_home(const uint64_t *v, size_t k, int bytes, uint64_t *home,
                                  uint64_t *scratch, uint32_t count[257])
 {
     if (bytes == 2) { /* the second byte first, then the top one, both sorts stable */
         sort_byte(v, k, 48, scratch, count);
         v = scratch;
+    } else if (v == home) {
+        sort_byte(v, k, 56, scratch, count);
+        memcpy(home, scratch, k * sizeof(uint64_t));
+        return home;
     }
     sort_byte(v, k, 56, home, count);
     return home;
 }
 
-/* Where a count's sides end packed and sorted (their homes), the scratches that the
- * packing and the sorts go through, and what the sub-buckets and offsets take over once
- * both sides are home: the caller's b is its own home where the count packs it (b is
- * overwritten), any other side's home is in tmp, then come two scratches of max(na, nb)
- * (JOIN_PAIRS_TMP). No copy of a side lies idle: the lists a side takes are what bound a
- * worker's pieces (docs/join.md). */
+/* Where a count's sides end packed and sorted (their homes): the side in the caller's b
+ * ("own", which the count may overwrite) in own, the other (the caller's a) in tmp's
+ * first list of max(na, nb) masks (a, below), each packed and sorted by way of the
+ * second (b). Sorted on one byte, a side is packed into b and sorted home from there;
+ * sorted on two, packed in place (own) or into a, and sorted through b. So b and what
+ * lies past it (a quarter list more and JOIN_PAIRS_TMP_SMALL) are free for the
+ * sub-buckets and the offsets (offsets_room): two lists and a quarter in all
+ * (JOIN_PAIRS_TMP), not three. An unpacked own side sorted on one byte stays in b, and
+ * goes home by a copy only where the offsets need b; a count of sub-buckets too small,
+ * packed before it knew, sorts on one byte by way of b and a copy back. No copy of a
+ * side lies idle: the lists a count takes are what bound a worker's pieces (docs/join.md). */
 typedef struct homes {
-    uint64_t *a, *b, *scratch, *scratch2;
+    uint64_t *a, *b, *end; /* tmp's two lists, and the end of tmp */
+    size_t most;           /* the lists' length */
+    size_t subs;           /* where the sub-buckets were weighed: how many */
 } homes;
 
-static homes homes_of(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *own,
-                      int packs, uint64_t *tmp)
+/* The caller's a (c, nc masks) and own (no masks) packed by pk and, from sd->first on,
+ * sorted as homes says, into sd->t and sd->x (x: the looked-up side, own where x_own);
+ * a count of sub-buckets (sd->first = 2) weighs them on x packed, and sorts on one byte
+ * where they are too small. count[0] gets x's top byte's starts. */
+static void go_home(const uint64_t *c, size_t nc, uint64_t *own, size_t no, int x_own,
+                    const packing *pk, homes *h, sides *sd, uint32_t count[2][257], void *work,
+                    int pext)
 {
-    homes h;
-    uint64_t *at = tmp;
+    const uint64_t *o = own;
+    int weigh = sd->first == 2;
 
-    h.a = packs && a == own ? own : (at += na) - na;
-    h.b = packs && b == own ? own : (at += nb) - nb;
-    h.scratch = at;
-    h.scratch2 = at + (na > nb ? na : nb);
-    return h;
+    if (sd->first == 1) { /* packed into b, then sorted home; own unpacked into b */
+        c = sort_home(pack_side(c, nc, pk, h->b, work, pext), nc, 1, h->a, h->b, count[x_own]);
+        o = sort_home(pack_side(o, no, pk, h->b, work, pext), no, 1, pk->packs ? own : h->b, h->b,
+                      count[!x_own]);
+    } else {
+        o = pack_side(o, no, pk, own, work, pext);
+        c = pack_side(c, nc, pk, h->a, work, pext);
+    }
+    if (weigh) {
+        h->subs = top_two_bytes(x_own ? o : c, sd->nx, work);
+        if (h->subs * (uint64_t)SUB_MEAN_MIN > sd->nx)
+            sd->first = 1; /* sub-buckets too small to pay their way */
+        c = sort_home(c, nc, sd->first, h->a, h->b, count[x_own]);
+        o = sort_home(o, no, sd->first, own, h->b, count[!x_own]);
+    }
+    sd->t = x_own ? c : o;
+    sd->x = x_own ? o : c;
+}
+
+/* Room for need words that neither side's home takes: b and past it where b is free, else
+ * past it, else own (no words) where it is free; else own's side, sorted into b, is
+ * copied home. NULL where even that is short (a count that does not sort). */
+static uint64_t *offsets_room(homes *h, sides *sd, uint64_t *own, size_t no, size_t need)
+{
+    uint64_t *past = h->b + h->most;
+    int b_taken = sd->t == h->b || sd->x == h->b;
+    uint64_t *r = b_taken ? past : h->b;
+
+    if (r + need <= h->end)
+        return r;
+    if (sd->t != own && sd->x != own && need <= no)
+        return own;
+    if (!b_taken)
+        return NULL;
+    memcpy(own, h->b, no * sizeof(uint64_t));
+    if (sd->t == h->b)
+        sd->t = own;
+    else
+        sd->x = own;
+    return h->b + need <= h->end ? h->b : NULL;
 }
 
 /* The pairs of a[0..na) and b[0..nb) that share no bit; b (apart from a) is overwritten. */
@@ -835,9 +887,11 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
                             void *work, int pext, const engine_worker *w)
 {
     const uint64_t *b = own;
+    size_t most = na > nb ? na : nb;
+    homes h = {tmp, tmp + most, tmp + JOIN_PAIRS_TMP(most), most, 0};
     sides sd;
     packing pk;
-    uint32_t count[257], count_a[257];
+    uint32_t count[2][257]; /* x's sort's, then t's */
 
     if (na * nb <= 2048)
         return join_pairs_naive(a, na, b, nb);
@@ -850,39 +904,32 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
     uint64_t used = packing_plan(a, na, b, nb, &pk);
     if (!used)
         return (uint64_t)na * nb; /* every pair fits */
-    homes h = homes_of(a, na, b, nb, own, pk.packs, tmp);
-    sd.nt = na, sd.nx = nb, sd.used = 0;
+    int x_own = b == own;
+    sd.nt = na, sd.nx = nb;
     sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
-    /* b first: its sub-buckets are weighed on it packed, and its counts are kept */
-    b = pack_side(b, nb, &pk, sd.first ? h.scratch : h.b, work, pext);
-    if (sd.first == 2 && top_two_bytes(b, nb, work) * (uint64_t)SUB_MEAN_MIN > nb)
-        sd.first = 1; /* sub-buckets too small to pay their way */
-    if (sd.first)
-        b = sort_home(b, nb, sd.first, h.b, h.scratch2, count);
-    a = pack_side(a, na, &pk, sd.first ? h.scratch : h.a, work, pext);
+    go_home(x_own ? a : b, x_own ? na : nb, own, x_own ? nb : na, x_own, &pk, &h, &sd, count, work,
+            pext);
+    sd.used = (sd.first == 2   ? (uint64_t)0xffff << 48
+               : sd.first == 1 ? (uint64_t)0xff << 56
+                               : 0) | /* the buckets' bytes are the first digits */
+              used;                   /* sorting moves t's masks, not their bits */
+    sd.dg = digits_of(sd.used, sd.first, nb >= JOIN_PAIRS_WIDE_MIN);
+    size_t subs = sd.first == 2 ? (4 * h.subs + 4 + 7) / 8 : 0;
+    uint64_t *room =
+        offsets_room(&h, &sd, own, x_own ? nb : na, subs + (sd.dg.count - sd.first) * nb / 4 + 1);
+    if (!room) { /* a count that does not sort, its looked-up side long, the other short */
+        assert(sd.first == 0 && na * nb < BUCKET_MIN);
+        return join_pairs_naive(sd.t, na, sd.x, nb);
+    }
+    uint16_t *off = (uint16_t *)(room + subs);
     if (sd.first) {
-        a = sort_home(a, na, sd.first, h.a, h.scratch2, count_a);
-        /* the buckets' bytes are the first digits, used or not */
-        sd.used = sd.first == 2 ? (uint64_t)0xffff << 48 : (uint64_t)0xff << 56;
-        make_buckets(&sd, b, count, (uint32_t *)h.scratch);
+        make_buckets(&sd, sd.x, count[0], (uint32_t *)room);
     } else {
         sd.value[0] = 0, sd.start[0] = 0, sd.start[1] = (uint32_t)nb, sd.buckets = 1;
         sd.sub_start = NULL;
     }
-    assert(sd.first < 2 || sd.sub[sd.buckets] * (uint64_t)SUB_MEAN_MIN <= nb);
-    sd.t = a;
-    sd.used |= used; /* sorting moves a's masks, not their bits */
-    sd.dg = digits_of(sd.used, sd.first, nb >= JOIN_PAIRS_WIDE_MIN);
-    uint16_t *off = (uint16_t *)(h.scratch + (sd.first == 2 ? (4 * nb + 4 + 7) / 8 : 0));
-    /* the homes in tmp, then b's nb + 1 sub-bucket starts and two bytes a mask and digit:
-     * sub-buckets come with na * nb >= 2^26, so either nb >= JOIN_PAIRS_WIDE_MIN and the
-     * digits are wide (at most seven), or na > 2^14 > 4 nb and the scratches are larger;
-     * unpacked counts have both homes in tmp and JOIN_PAIRS_TMP_SMALL for the offsets */
-    assert((char *)(off + (size_t)(sd.dg.count - sd.first) * nb) <=
-           (char *)(tmp + JOIN_PAIRS_TMP(na > nb ? na : nb)));
-    assert(sd.first < 2 || (pk.packs && h.scratch2 + (na > nb ? na : nb) <=
-                                            tmp + JOIN_PAIRS_TMP(na > nb ? na : nb)));
-    digit_offsets(b, nb, &sd.dg, sd.first, off);
+    assert(sd.first < 2 || sd.sub[sd.buckets] == h.subs);
+    digit_offsets(sd.x, nb, &sd.dg, sd.first, off);
     sd.off = off;
     return sliced_pairs(&sd, work, w);
 }

@@ -15,15 +15,16 @@ struct engine_worker;
  * up to ten bits rather than bytes: a chunk's tables cost more, and each mask a lookup
  * less where that drops a digit (2^11 to 2^16 measured alike at n = 18 to 21, AMD Zen 4). */
 #define JOIN_PAIRS_WIDE_MIN ((size_t)1 << 12)
-/* Entries of tmp for sides of up to k masks: the home of a side that is not its own
- * (where it ends packed and sorted), and two scratches for the packing and the sorts,
- * which then hold the sub-buckets (four bytes a mask) and the lookup offsets (two bytes
- * for each of up to 8 digits, at most two entries a mask): three lists of k. Counts
- * that do not pack keep both homes in tmp, which with the offsets' room passes three
- * lists only where a side is under 2^13 masks: JOIN_PAIRS_TMP_SMALL covers it. */
-#define JOIN_PAIRS_TMP_LISTS 3
+/* Entries of tmp for sides of up to k masks: the home of the side that is not the
+ * caller's own list (where it ends packed and sorted), a scratch for the packing and the
+ * sorts, and past it a quarter list and JOIN_PAIRS_TMP_SMALL entries, which with the
+ * scratch then hold the sub-buckets' starts (under a twelfth of a side) and the lookup
+ * offsets (two bytes for each digit past the buckets': at most four of up to ten bits,
+ * or five past one byte at n = 26 and 27; more only under 2^12 masks, where digits are
+ * bytes): nine quarter lists (join_pairs.c, homes). */
+#define JOIN_PAIRS_TMP_QUARTERS 9
 #define JOIN_PAIRS_TMP_SMALL 8192
-#define JOIN_PAIRS_TMP(k) (JOIN_PAIRS_TMP_LISTS * (k) + JOIN_PAIRS_TMP_SMALL)
+#define JOIN_PAIRS_TMP(k) ((JOIN_PAIRS_TMP_QUARTERS * (k) + 3) / 4 + JOIN_PAIRS_TMP_SMALL)
 
 #define JOIN_PAIRS_DECLARE(isa)                                                                    \
     uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, uint64_t *b, size_t nb,          \

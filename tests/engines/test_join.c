@@ -371,16 +371,38 @@ static void set_top_bytes(uint64_t *v, size_t k, const top_bytes *tb)
     }
 }
 
+/* Words past the room that a count is given, which it must leave as they were. */
+#define GUARD 64
+#define GUARD_WORD UINT64_C(0xa5a5a5a5a5a5a5a5)
+
+static void guard(uint64_t *past)
+{
+    for (int i = 0; i < GUARD; i++)
+        past[i] = GUARD_WORD;
+}
+
+static int guarded(const uint64_t *past)
+{
+    for (int i = 0; i < GUARD; i++)
+        if (past[i] != GUARD_WORD)
+            return 0;
+    return 1;
+}
+
 /* a[0..na) against b[0..nb) by every built path, packing by pext and by tables, against
  * the double loop; each count on a copy of b, which it may overwrite, and a's masks as
- * they were after it (the engine counts one list of tops against many of bottoms). */
+ * they were after it (the engine counts one list of tops against many of bottoms); and
+ * neither past b's nb masks nor past JOIN_PAIRS_TMP(max(na, nb)) of tmp. */
 static void check_pairs_counted(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                                uint64_t *tmp, void *work, int density)
+                                void *work, int density)
 {
     uint64_t want = join_pairs_naive(a, na, b, nb);
-    uint64_t *own = malloc((nb + 1) * sizeof(uint64_t)), *was = malloc((na + 1) * sizeof(uint64_t));
+    size_t room = JOIN_PAIRS_TMP(na > nb ? na : nb);
+    uint64_t *own = malloc((nb + GUARD) * sizeof(uint64_t)),
+             *was = malloc((na + 1) * sizeof(uint64_t));
+    uint64_t *tmp = malloc((room + GUARD) * sizeof(uint64_t));
 
-    cr_assert(own && was);
+    cr_assert(own && was && tmp);
     memcpy(was, a, na * sizeof(uint64_t));
     for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++)
         for (int pext = 0; pext <= 1; pext++) {
@@ -388,15 +410,22 @@ static void check_pairs_counted(const uint64_t *a, size_t na, const uint64_t *b,
             if (!jk)
                 continue;
             memcpy(own, b, nb * sizeof(uint64_t));
+            guard(own + nb);
+            guard(tmp + room);
             cr_expect_eq(jk->pairs_count(a, na, own, nb, tmp, work, NULL), want,
                          "%s, pext %d: %zu x %zu, density %d", nq_simd_name(simd), pext, na, nb,
                          density);
+            cr_expect(guarded(own + nb) && guarded(tmp + room),
+                      "%s, pext %d: %zu x %zu, density %d: past its room (b's %d, tmp's %d)",
+                      nq_simd_name(simd), pext, na, nb, density, !guarded(own + nb),
+                      !guarded(tmp + room));
             cr_expect(na == 0 || memcmp(a, was, na * sizeof(uint64_t)) == 0,
                       "%s, pext %d: %zu x %zu, density %d: a's masks kept", nq_simd_name(simd),
                       pext, na, nb, density);
         }
     free(own);
     free(was);
+    free(tmp);
 }
 
 /* Random masks of the given density on each side, their top bytes (and second) set from
@@ -404,20 +433,17 @@ static void check_pairs_counted(const uint64_t *a, size_t na, const uint64_t *b,
 static void check_pairs_shaped(size_t na, size_t nb, int density, const top_bytes *ta,
                                const top_bytes *tb)
 {
-    size_t most = na > nb ? na : nb;
     uint64_t *a = malloc((na + 1) * sizeof(uint64_t)), *b = malloc((nb + 1) * sizeof(uint64_t));
-    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
     void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
 
-    cr_assert(a && b && tmp && work);
+    cr_assert(a && b && work);
     random_masks(a, na, density);
     random_masks(b, nb, density);
     set_top_bytes(a, na, ta);
     set_top_bytes(b, nb, tb);
-    check_pairs_counted(a, na, b, nb, tmp, work, density);
+    check_pairs_counted(a, na, b, nb, work, density);
     free(a);
     free(b);
-    free(tmp);
     free(work);
 }
 
@@ -982,7 +1008,7 @@ static void masks_on(uint64_t *v, size_t k, uint64_t set, int density)
 {
     random_masks(v, k, density);
     for (size_t i = 0; i < k; i++)
-        v[i] = (v[i] | v[i] << 20) & set; /* random_masks fills bits 20 to 63 */
+        v[i] = (v[i] | v[i] >> 20) & set; /* random_masks fills bits 20 to 63: all 64 */
 }
 
 /* Count pairs of masks on the bit sets sa and sb, every size of sizes[0..ns) at every
@@ -995,19 +1021,17 @@ static void check_pairs_on(uint64_t sa, uint64_t sb, const size_t (*sizes)[2], s
         for (int side = 0; side < 2; side++)
             most = sizes[i][side] > most ? sizes[i][side] : most;
     uint64_t *a = malloc((most + 1) * sizeof(uint64_t)), *b = malloc((most + 1) * sizeof(uint64_t));
-    uint64_t *tmp = malloc(JOIN_PAIRS_TMP(most + 1) * sizeof(uint64_t));
     void *work = aligned_alloc(JOIN_PAIRS_ALIGN, JOIN_PAIRS_WORK);
 
-    cr_assert(a && b && tmp && work);
+    cr_assert(a && b && work);
     for (size_t i = 0; i < ns; i++)
         for (size_t d = 0; d < nd; d++) {
             masks_on(a, sizes[i][0], sa, densities[d]);
             masks_on(b, sizes[i][1], sb, densities[d]);
-            check_pairs_counted(a, sizes[i][0], b, sizes[i][1], tmp, work, densities[d]);
+            check_pairs_counted(a, sizes[i][0], b, sizes[i][1], work, densities[d]);
         }
     free(a);
     free(b);
-    free(tmp);
     free(work);
 }
 
@@ -1058,6 +1082,21 @@ Test(unit, wide_digits_cover_every_span)
     const top_bytes tb = {tops, 3, seconds, 4};
     check_pairs_shaped(9000, 8000, 6, &tb, &tb);
     check_pairs_shaped(16000, 4500, 24, &tb, &tb);
+}
+
+/* The counter keeps to its room (check_pairs_counted's guards) whatever a count's shape:
+ * masks of 54 bits (n = 27's, which no count packs here: both sides use every bit), a side
+ * of 40,000 against one of 20 (no sort: the offsets of six digits would pass tmp, and the
+ * pairs are tested one by one), 30 and 600 (sorted on one byte: the long side's offsets,
+ * five digits, take the short side's list of tmp, and the side there goes home first),
+ * either side the caller's own. */
+Test(unit, pairs_keep_to_their_room)
+{
+    static const size_t sizes[][2] = {{20, 40000}, {40000, 20},  {30, 40000},
+                                      {40000, 30}, {600, 40000}, {40000, 600}};
+    static const int densities[] = {24};
+
+    check_pairs_on(~(uint64_t)0 << 10, ~(uint64_t)0 << 10, sizes, 6, densities, 1);
 }
 
 /* Counts of 2^26 pairs and more sort on two bytes and prune by sub-buckets too. */
