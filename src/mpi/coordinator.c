@@ -2,7 +2,9 @@
  * subtotal (and journals it), computes with its own thread pool too, shows progress, and
  * at the end reduces the subtotals into the exact total. A signal on any rank, or a
  * failure, stops the hand-out and every rank's running batch; rank 0 waits a bounded
- * time for what finished and never longer.
+ * time for what finished and never longer. So does a rank that sends nothing for
+ * --worker-timeout, from the plan to its last message: no send or receive of rank 0's
+ * waits on a worker, so the watch runs while any of them is in flight.
  *
  * Ownership: the main thread alone calls MPI (MPI_THREAD_FUNNELED); the local compute
  * thread, the progress thread and the main thread share the coordinator state under one
@@ -225,75 +227,201 @@ static void *local_main(void *p)
 
 /* ---- serving the other ranks ------------------------------------------------------ */
 
+/* A message between rank 0 and a worker that MPI moves in the background: a batch or a
+ * stop on its way out (its buffer freed once it is out), or a result on its way in
+ * (recorded and answered once it is whole). A blocking send or receive would hold the
+ * serving loop, and the watch with it, for as long as the other rank does not take part:
+ * a rendezvous-sized batch for a rank that was stopped (SIGSTOP) just after asking for it
+ * held rank 0 for ever, whatever --worker-timeout said. */
+typedef struct transfer {
+    uint64_t *buf; /* NULL for an empty message */
+    int rank;
+    int result; /* a TAG_RESULT coming in, of count words */
+    int count;
+} transfer;
+
 typedef struct serve_state {
     int n_ranks;
     int open;       /* workers that may still send a request */
+    int running;    /* workers whose TAG_DONE has not come */
     int *requests;  /* per rank: requests received */
     int *handed;    /* per rank: non-empty batches sent */
     uint8_t *stops; /* per rank: TAG_STOP sent */
-    uint8_t *done;  /* per rank: its last request is answered */
+    uint8_t *done;  /* per rank: its TAG_DONE came, its last message */
     uint8_t *mute;  /* per rank: sent nothing for the timeout; not waited for */
     double *heard;  /* per rank: when a message of it came last */
     double timeout; /* seconds a rank may send nothing; 0: no limit */
     double turn;    /* when the serving loop last looked */
-    uint64_t *msg, *ids;
+    double cpu;     /* the workers' CPU seconds, from their TAG_DONE */
+    uint64_t *ids;  /* the next batch, before it is copied out */
+    /* the transfers in flight, the request of each, and room for MPI_Testsome's answer */
+    transfer *xfers;
+    MPI_Request *reqs;
+    int *finished;
+    int n_xfers, cap_xfers;
 } serve_state;
+
+/* The serving loop's memory: without it a worker could not be answered or released, so a
+ * failed allocation aborts the job, as coord_create's do (every record written so far
+ * is in the journal). */
+static void *serve_alloc(void *old, size_t size)
+{
+    void *p = realloc(old, size ? size : 1);
+    if (!p)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    return p;
+}
+
+/* Holds t until MPI has moved it; returns the request to start it in. */
+static MPI_Request *xfer_add(serve_state *ss, transfer t)
+{
+    if (ss->n_xfers == ss->cap_xfers) {
+        ss->cap_xfers *= 2;
+        ss->xfers = serve_alloc(ss->xfers, sizeof(*ss->xfers) * (size_t)ss->cap_xfers);
+        ss->reqs = serve_alloc(ss->reqs, sizeof(*ss->reqs) * (size_t)ss->cap_xfers);
+        ss->finished = serve_alloc(ss->finished, sizeof(*ss->finished) * (size_t)ss->cap_xfers);
+    }
+    ss->xfers[ss->n_xfers] = t;
+    return &ss->reqs[ss->n_xfers++];
+}
+
+/* k ids (a copy: the send outlives this turn), or an empty message, to rank. */
+static void serve_send(serve_state *ss, int rank, int tag, const uint64_t *ids, size_t k)
+{
+    transfer t = {NULL, rank, 0, (int)k};
+
+    if (k) {
+        t.buf = serve_alloc(NULL, sizeof(uint64_t) * k);
+        memcpy(t.buf, ids, sizeof(uint64_t) * k);
+    }
+    MPI_Isend(t.buf, t.count, MPI_UINT64_T, rank, tag, MPI_COMM_WORLD, xfer_add(ss, t));
+}
 
 static void send_stop(serve_state *ss, int rank)
 {
     if (ss->stops[rank])
         return;
     ss->stops[rank] = 1;
-    MPI_Send(NULL, 0, MPI_UINT64_T, rank, TAG_STOP, MPI_COMM_WORLD);
+    serve_send(ss, rank, TAG_STOP, NULL, 0);
 }
 
-/* One TAG_RESULT from rank: record it and answer with the next batch. */
-static void serve_one(coord *c, serve_state *ss, int rank)
+/* Under the mutex. What a TAG_RESULT of count words from rank says: its rank's status
+ * and every finished task. */
+static void serve_record(coord *c, int rank, const uint64_t *msg, int count)
 {
-    MPI_Status st;
-    int count;
-    size_t k;
     double seconds;
-    uint64_t *msg = ss->msg;
+    int status;
 
-    MPI_Recv(msg, MPI_RESULT_HEAD + 2 * MPI_BATCH_MAX, MPI_UINT64_T, rank, TAG_RESULT,
-             MPI_COMM_WORLD, &st);
-    ss->heard[rank] = clock_seconds();
-    MPI_Get_count(&st, MPI_UINT64_T, &count);
-    pthread_mutex_lock(&c->mu);
-    if (count < MPI_RESULT_HEAD || (count - MPI_RESULT_HEAD) % 2) {
+    if (count < MPI_RESULT_HEAD || (count - MPI_RESULT_HEAD) % 2 ||
+        count > MPI_RESULT_HEAD + 2 * MPI_BATCH_MAX) {
         coord_fail(c, NQ_EINVAL);
-    } else {
-        int status = (int)(int64_t)msg[0];
-        if (status == NQ_ECANCELED && msg[3])
-            coord_interrupt(c, (int)msg[3]); /* that rank was signalled */
-        else if (status != NQ_OK && status != NQ_ECANCELED)
-            coord_fail(c, status);
-        for (int i = MPI_RESULT_HEAD; i + 1 < count; i += 2)
-            coord_record(c, msg[i], msg[i + 1]);
-        c->computed_weighted += u128_unpack((nq_u128){msg[4], msg[5]});
-        memcpy(&seconds, &msg[1], sizeof(double));
-        coord_measure(c, rank, (uint64_t)(count - MPI_RESULT_HEAD) / 2, seconds);
-        if ((int)msg[2] > c->pinned[rank])
-            c->pinned[rank] = (int)msg[2];
+        return;
     }
+    status = (int)(int64_t)msg[0];
+    if (status == NQ_ECANCELED && msg[3])
+        coord_interrupt(c, (int)msg[3]); /* that rank was signalled */
+    else if (status != NQ_OK && status != NQ_ECANCELED)
+        coord_fail(c, status);
+    for (int i = MPI_RESULT_HEAD; i + 1 < count; i += 2)
+        coord_record(c, msg[i], msg[i + 1]);
+    c->computed_weighted += u128_unpack((nq_u128){msg[4], msg[5]});
+    memcpy(&seconds, &msg[1], sizeof(double));
+    coord_measure(c, rank, (uint64_t)(count - MPI_RESULT_HEAD) / 2, seconds);
+    if ((int)msg[2] > c->pinned[rank])
+        c->pinned[rank] = (int)msg[2];
+}
+
+/* A TAG_RESULT in whole: record it and answer with the next batch. */
+static void serve_result(coord *c, serve_state *ss, const transfer *t)
+{
+    int rank = t->rank;
+    size_t k;
+
+    pthread_mutex_lock(&c->mu);
+    serve_record(c, rank, t->buf, t->count);
     k = coord_next_batch(c, rank, ss->ids);
     pthread_mutex_unlock(&c->mu);
     /* Replies go out even after a stop (empty), so that every worker ends. */
-    MPI_Send(ss->ids, (int)k, MPI_UINT64_T, rank, TAG_WORK, MPI_COMM_WORLD);
+    serve_send(ss, rank, TAG_WORK, ss->ids, k);
     ss->handed[rank] += k > 0;
     /* A worker sends MPI_PIPELINE opening requests plus one per batch it was given. */
     if (++ss->requests[rank] == MPI_PIPELINE + ss->handed[rank]) {
         ss->open--;
-        ss->done[rank] = 1;
         send_stop(ss, rank);
     }
 }
 
-/* Take the ranks' TAG_ALIVE messages, and stop the run when a rank that still owes an
- * answer has sent nothing for the timeout. Rank 0 itself stalled (stopped, swapped out)
- * would see every rank silent: a turn that comes late starts every clock afresh. Returns
- * how many open ranks are still heard from. */
+/* Start taking in the next TAG_RESULT, if one has come. Returns 1 if one had. */
+static int serve_take(serve_state *ss)
+{
+    MPI_Message m;
+    MPI_Status st;
+    transfer t = {NULL, 0, 1, 0};
+    int flag = 0;
+
+    MPI_Improbe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &m, &st);
+    if (!flag)
+        return 0;
+    MPI_Get_count(&st, MPI_UINT64_T, &t.count);
+    t.rank = st.MPI_SOURCE;
+    t.buf = serve_alloc(NULL, sizeof(uint64_t) * (size_t)t.count);
+    ss->heard[t.rank] = clock_seconds();
+    MPI_Imrecv(t.buf, t.count, MPI_UINT64_T, &m, xfer_add(ss, t));
+    return 1;
+}
+
+/* Finish the transfers MPI has moved: a result is recorded and answered, a sent buffer
+ * freed. Returns how many finished. */
+static int serve_transfers(coord *c, serve_state *ss)
+{
+    int n_done = 0, kept = 0;
+
+    if (ss->n_xfers == 0)
+        return 0;
+    MPI_Testsome(ss->n_xfers, ss->reqs, &n_done, ss->finished, MPI_STATUSES_IGNORE);
+    if (n_done == MPI_UNDEFINED)
+        n_done = 0;
+    for (int i = 0; i < n_done; i++) {
+        transfer t = ss->xfers[ss->finished[i]]; /* a copy: a reply may move the array */
+        if (t.result)
+            serve_result(c, ss, &t);
+        free(t.buf);
+    }
+    for (int i = 0; i < ss->n_xfers; i++) {
+        if (ss->reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        ss->reqs[kept] = ss->reqs[i];
+        ss->xfers[kept++] = ss->xfers[i];
+    }
+    ss->n_xfers = kept;
+    return n_done;
+}
+
+/* Take the workers' TAG_DONE: each has ended, and says its CPU seconds. Eight bytes,
+ * whole once probed. */
+static void serve_goodbyes(serve_state *ss)
+{
+    int flag = 1;
+    MPI_Status st;
+    uint64_t word;
+    double cpu;
+
+    for (;;) {
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &flag, &st);
+        if (!flag)
+            return;
+        MPI_Recv(&word, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_DONE, MPI_COMM_WORLD, &st);
+        memcpy(&cpu, &word, sizeof(cpu));
+        ss->cpu += cpu;
+        ss->done[st.MPI_SOURCE] = 1;
+        ss->running--;
+    }
+}
+
+/* Take the ranks' TAG_ALIVE messages, and stop the run when a rank that has not ended
+ * has sent nothing for the timeout. Rank 0 itself stalled (stopped, swapped out) would
+ * see every rank silent: a turn that comes late starts every clock afresh. Returns how
+ * many ranks that have not ended are still heard from. */
 static int serve_watch(coord *c, serve_state *ss)
 {
     double now = clock_seconds();
@@ -328,15 +456,18 @@ static int serve_watch(coord *c, serve_state *ss)
     return live;
 }
 
-/* Until every worker and the local thread are done, or the grace after a stop is over.
- * Returns 1 if it gave up waiting. */
+/* Until every worker has ended, what was sent to them is out and the local thread is
+ * done, or the grace after a stop is over. Returns 1 if it gave up waiting. No call here
+ * waits on another rank, so the watch runs at every turn. */
 static int serve_ranks(coord *c, serve_state *ss)
 {
     for (;;) {
-        MPI_Status st;
-        int flag = 0, sig = signals_caught(), halted, local_finished, live;
+        int sig = signals_caught(), halted, local_finished, live, moved;
         double halted_at;
 
+        moved = serve_transfers(c, ss);
+        /* before the watch: a worker's last TAG_ALIVE comes before its TAG_DONE */
+        serve_goodbyes(ss);
         live = serve_watch(c, ss);
         pthread_mutex_lock(&c->mu);
         if (sig)
@@ -352,18 +483,18 @@ static int serve_ranks(coord *c, serve_state *ss)
         if (halted)
             for (int r = 1; r < ss->n_ranks; r++)
                 send_stop(ss, r);
-        if (ss->open == 0 && local_finished)
+        if (ss->running == 0 && ss->n_xfers == 0 && local_finished)
             return 0;
-        /* the silent ranks are not waited for: they are left to MPI_Abort */
-        if (halted && local_finished && live == 0)
+        /* the workers still running are all silent: left to MPI_Abort */
+        if (halted && local_finished && ss->running > 0 && live == 0)
             return 1;
         if (halted && clock_seconds() - halted_at > STOP_GRACE_SECONDS)
             return 1;
         if (ss->open > 0)
-            MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
-        if (flag) {
-            serve_one(c, ss, st.MPI_SOURCE);
-        } else if (ss->open > 0) {
+            moved += serve_take(ss);
+        if (moved) {
+            continue;
+        } else if (ss->running > 0) {
             mpi_job_nap();
         } else {
             /* only the local thread and the signals to watch: no hurry */
@@ -443,6 +574,33 @@ static void coord_free(coord *c)
     free(c);
 }
 
+/* The serving loop's state for n_ranks; a failed allocation aborts, as in serve_alloc. */
+static void serve_state_init(serve_state *ss, int n_ranks)
+{
+    size_t n = (size_t)n_ranks;
+
+    ss->n_ranks = n_ranks;
+    ss->open = ss->running = n_ranks - 1;
+    ss->requests = calloc(n, sizeof(*ss->requests));
+    ss->handed = calloc(n, sizeof(*ss->handed));
+    ss->stops = calloc(n, 1);
+    ss->done = calloc(n, 1);
+    ss->mute = calloc(n, 1);
+    ss->heard = calloc(n, sizeof(*ss->heard));
+    ss->ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
+    /* to start with, room for each worker's requests, their replies and its stop */
+    ss->cap_xfers = n_ranks * (2 * MPI_PIPELINE + 1);
+    ss->xfers = malloc(sizeof(*ss->xfers) * (size_t)ss->cap_xfers);
+    ss->reqs = malloc(sizeof(*ss->reqs) * (size_t)ss->cap_xfers);
+    ss->finished = malloc(sizeof(*ss->finished) * (size_t)ss->cap_xfers);
+    if (!ss->requests || !ss->handed || !ss->stops || !ss->done || !ss->mute || !ss->heard ||
+        !ss->ids || !ss->xfers || !ss->reqs || !ss->finished)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    ss->turn = clock_seconds();
+    for (int r = 0; r < n_ranks; r++)
+        ss->heard[r] = ss->turn;
+}
+
 /* The coordinator's state and the serving loop's, for n_ranks; without them the workers
  * could not be released, so a failed allocation aborts the job. */
 static coord *coord_create(const nq_settings *s, const int *rank_threads, int n_ranks,
@@ -464,23 +622,10 @@ static coord *coord_create(const nq_settings *s, const int *rank_threads, int n_
     c->given = calloc(c->n_tasks + 1, 1);
     c->rate = calloc((size_t)n_ranks, sizeof(*c->rate));
     c->pinned = calloc((size_t)n_ranks, sizeof(*c->pinned));
-    ss->n_ranks = n_ranks;
-    ss->open = n_ranks - 1;
-    ss->requests = calloc((size_t)n_ranks, sizeof(*ss->requests));
-    ss->handed = calloc((size_t)n_ranks, sizeof(*ss->handed));
-    ss->stops = calloc((size_t)n_ranks, 1);
-    ss->done = calloc((size_t)n_ranks, 1);
-    ss->mute = calloc((size_t)n_ranks, 1);
-    ss->heard = calloc((size_t)n_ranks, sizeof(*ss->heard));
-    ss->turn = clock_seconds();
-    for (int r = 0; ss->heard && r < n_ranks; r++)
-        ss->heard[r] = ss->turn;
-    ss->msg = malloc(sizeof(uint64_t) * (MPI_RESULT_HEAD + 2 * (size_t)MPI_BATCH_MAX));
-    ss->ids = malloc(sizeof(uint64_t) * MPI_BATCH_MAX);
-    if (!c->sub || !c->have || !c->given || !c->rate || !c->pinned || !ss->requests ||
-        !ss->handed || !ss->stops || !ss->done || !ss->mute || !ss->heard || !ss->msg || !ss->ids)
+    if (!c->sub || !c->have || !c->given || !c->rate || !c->pinned)
         MPI_Abort(MPI_COMM_WORLD, 1);
     pthread_mutex_init(&c->mu, NULL);
+    serve_state_init(ss, n_ranks);
     return c;
 }
 
@@ -492,8 +637,10 @@ static void serve_state_free(serve_state *ss)
     free(ss->done);
     free(ss->mute);
     free(ss->heard);
-    free(ss->msg);
     free(ss->ids);
+    free(ss->xfers);
+    free(ss->reqs);
+    free(ss->finished);
 }
 
 /* Rank 0's own share runs in a thread beside the serving loop; 1 if it started. */
@@ -575,6 +722,7 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
     out->abandoned = gave_up;
     out->computed = c->computed;
     out->silent_rank = c->silent_rank;
+    out->workers_cpu = ss.cpu;
     rc = coord_outcome(c, n_ranks, out);
     /* After giving up, nothing records any more, so every subtotal stays as it is. */
     if (rc == NQ_OK) {
@@ -589,8 +737,11 @@ int coordinator_run(const nq_settings *s, const int *rank_threads, int n_ranks,
             c->sub = NULL;
         }
     }
-    serve_state_free(&ss);
-    if (!gave_up)
+    /* After giving up, the local thread still uses c, and MPI the buffers of the transfers
+     * in flight: both are left to MPI_Abort. */
+    if (!gave_up) {
+        serve_state_free(&ss);
         coord_free(c);
+    }
     return rc;
 }

@@ -30,6 +30,7 @@ typedef struct mpi_outcome {
     uint64_t *sub;          /* with keep_subtotals and NQ_OK: subtotal of each task id (free it) */
     int silent_rank;        /* the first rank that sent nothing for worker_timeout (the run was
                                stopped, NQ_ECANCELED, and that rank abandoned); 0: none */
+    double workers_cpu;     /* unless abandoned: the other ranks' CPU seconds, summed */
 } mpi_outcome;
 
 /* Rank 0. s is resolved (same task ids on every rank) with this rank's n_threads;

@@ -241,14 +241,14 @@ static int run_rank0(const mpi_args *a, const nq_settings *s, const int *rank_th
     coordinator_opts opts = {job->journal, job->ts.tasks, progress_mode(a->c.r.progress),
                              a->c.r.subtotals != NULL, (double)a->c.worker_timeout};
     mpi_outcome m;
-    double cpu, cpu_sum = -1.0;
+    double cpu_sum = -1.0;
     int rc = coordinator_run(s, rank_threads, n_ranks, &opts, &m);
 
     m.r.seconds = MPI_Wtime() - t0;
-    /* every rank's CPU time, over the same span; not from ranks that were left busy */
-    cpu = clock_cpu() - cpu0;
+    /* every rank's CPU time, each from the job's start to its end; not from ranks that
+     * were left busy */
     if (!m.abandoned)
-        MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        cpu_sum = clock_cpu() - cpu0 + m.workers_cpu;
     rc = finish(a, rc, &m, job, rank_threads, n_ranks, cpu_sum);
     count_job_close(job); /* the journal closed before any MPI_Abort */
     free(m.sub);
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
     int provided, rank, n_ranks, mine, rc;
     int *rank_threads = NULL;
     count_job job = {0};
-    double t0, cpu0, cpu;
+    double t0, cpu0;
 
     args_program = "nqueens-mpi";
     /* the completions' query, answered without MPI (its start alone takes half a second) */
@@ -304,9 +304,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         rc = run_rank0(&a, &s, rank_threads, n_ranks, &job, t0, cpu0);
     } else {
-        worker_run(&s); /* a failure here reached rank 0, which reports it */
-        cpu = clock_cpu() - cpu0;
-        MPI_Reduce(&cpu, NULL, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        worker_run(&s, cpu0); /* a failure here reached rank 0, which reports it */
     }
     signals_restore();
     /* Every rank leaves with rank 0's verdict, so mpirun's exit code is the tool's. */

@@ -17,12 +17,16 @@
  *   0 -> worker, TAG_STOP: empty, exactly once per worker: stop what is running (no more
  *       work will come). Sent as soon as rank 0 stops the run (a signal, a failure), or
  *       else once the worker's last request is answered.
- *   worker -> 0, TAG_ALIVE: empty, every MPI_ALIVE_SECONDS while the worker holds work or
- *       waits for it, so that rank 0 tells a long batch from a rank that is stopped,
- *       hung or cut off (--worker-timeout).
+ *   worker -> 0, TAG_ALIVE: empty, every MPI_ALIVE_SECONDS until the worker's stop, so
+ *       that rank 0 tells a long batch from a rank that is stopped, hung or cut off
+ *       (--worker-timeout).
+ *   worker -> 0, TAG_DONE: [CPU seconds since the job started (double bits)], once, the
+ *       worker's last message: it has every reply and its stop, and goes on to
+ *       MPI_Finalize. Rank 0 watches a worker until then: a collective in its place
+ *       would wait, unwatched, for ever on a worker stopped at the end.
  * Every TAG_RESULT gets exactly one TAG_WORK reply, in order, so a worker always holds
  * its next batch while it computes the current one. */
-enum { TAG_RESULT = 1, TAG_WORK = 2, TAG_STOP = 3, TAG_ALIVE = 4 };
+enum { TAG_RESULT = 1, TAG_WORK = 2, TAG_STOP = 3, TAG_ALIVE = 4, TAG_DONE = 5 };
 #define MPI_ALIVE_SECONDS 0.5
 enum { MPI_RESULT_HEAD = 6, MPI_PIPELINE = 2 };
 

@@ -30,15 +30,14 @@ void mpi_job_nap(void)
 typedef struct worker {
     nq_solver *sv;
     int stopped;   /* TAG_STOP received */
-    int alive;     /* send TAG_ALIVE: while the worker holds work or waits for it */
-    double beaten; /* when it sent one last */
+    double beaten; /* when it sent TAG_ALIVE last */
 } worker;
 
 /* Tell rank 0 this rank still runs (see TAG_ALIVE), at most every MPI_ALIVE_SECONDS. */
 static void beat(worker *w)
 {
     double now;
-    if (!w->alive || w->stopped)
+    if (w->stopped)
         return;
     now = clock_seconds();
     if (now - w->beaten < MPI_ALIVE_SECONDS)
@@ -230,10 +229,10 @@ static void drain(worker *w, uint64_t *buf, int outstanding)
     }
 }
 
-int worker_run(const nq_settings *s)
+int worker_run(const nq_settings *s, double cpu0)
 {
-    uint64_t *buf[2], *res;
-    worker w = {NULL, 0, 1, 0.0};
+    uint64_t *buf[2], *res, cpu;
+    worker w = {NULL, 0, 0.0};
     MPI_Request req;
     MPI_Status st;
     int cur = 0, outstanding = 0, status, pinned = 0, failed = NQ_OK;
@@ -259,10 +258,8 @@ int worker_run(const nq_settings *s)
         wait_polling(&w, &req, &st);
         outstanding--;
         MPI_Get_count(&st, MPI_UINT64_T, &k);
-        if (k == 0) {
-            w.alive = 0; /* no more work: rank 0 no longer waits for this rank */
+        if (k == 0)
             break;
-        }
         /* the reply to the other open request lands in the other buffer meanwhile */
         MPI_Irecv(buf[!cur], MPI_BATCH_MAX, MPI_UINT64_T, 0, TAG_WORK, MPI_COMM_WORLD, &req);
         len = run_batch(&w, buf[cur], k, res, &failed, &pinned);
@@ -276,5 +273,7 @@ int worker_run(const nq_settings *s)
     free(buf[0]);
     free(buf[1]);
     free(res);
+    memcpy(&cpu, &(double){clock_cpu() - cpu0}, sizeof(cpu));
+    MPI_Send(&cpu, 1, MPI_UINT64_T, 0, TAG_DONE, MPI_COMM_WORLD);
     return failed;
 }

@@ -4,9 +4,10 @@
 
 #include "nqueens/nqueens.h"
 
-/* Every other rank: run batches until rank 0 says there is no more work. Returns the
+/* Every other rank: run batches until rank 0 says there is no more work, then tell it
+ * this process's CPU seconds since cpu0 (clock_cpu when the job started). Returns the
  * first failure of a local count (already reported to rank 0), or NQ_OK. */
-int worker_run(const nq_settings *s);
+int worker_run(const nq_settings *s, double cpu0);
 
 /* Sleep a little between polls: Open MPI's blocking calls spin a core, and here a core
  * is worth more to the counting threads than a message's microseconds. */

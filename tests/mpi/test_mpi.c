@@ -599,11 +599,58 @@ enum { TO_EVERY_RANK = -1, TO_MPIRUN = -2 };
 
 /* How start_and_signal signals: sig (twice when twice is set) to rank `to`, every rank or
  * mpirun; freeze >= 0 first stops that rank (SIGSTOP), so that it answers nothing, as a
- * rank deep in a task that does not look at its stop flag would. */
+ * rank deep in a task that does not look at its stop flag would. hold: rank 0 is paused
+ * before the freeze until that rank has sent what it owes and waits for rank 0's answers,
+ * and let go after it, so that rank 0 goes on by answering a stopped rank. */
 typedef struct signal_plan {
     int to, sig, twice;
     int freeze;
+    int hold;
 } signal_plan;
+
+/* Whether process pid runs a batch: has a thread named nq-mpi-batch (worker.c). */
+static int runs_batch(long pid)
+{
+    char path[64], comm[32];
+    struct dirent *e;
+    DIR *d;
+    int found = 0;
+
+    snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+    d = opendir(path);
+    while (d && !found && (e = readdir(d))) {
+        FILE *f;
+        snprintf(path, sizeof(path), "/proc/%ld/task/%.16s/comm", pid, e->d_name);
+        f = e->d_name[0] != '.' ? fopen(path, "r") : NULL;
+        if (f && fgets(comm, sizeof(comm), f))
+            found = strcmp(comm, "nq-mpi-batch\n") == 0;
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* SIGSTOP rank pid; with rank0 (its pid, else 0), pause rank 0 first: the rank finishes
+ * the batches it holds, sends their results and waits for the answers, which a paused
+ * rank 0 cannot send; once it has run no batch for 100 ms it is stopped, and rank 0 let
+ * go to answer it. */
+static void freeze_rank(long pid, long rank0)
+{
+    if (rank0) {
+        int idle = 0;
+        kill((pid_t)rank0, SIGSTOP);
+        for (int waited = 0; idle < 100 && waited < 20000; waited++) {
+            idle = runs_batch(pid) ? 0 : idle + 1;
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
+        cr_expect_eq(idle, 100, "the rank to freeze still ran a batch after 20 s");
+    }
+    kill((pid_t)pid, SIGSTOP);
+    if (rank0)
+        kill((pid_t)rank0, SIGCONT);
+}
 
 /* Start nqueens-mpi args on np ranks, wait until its journal holds that many records and
  * then after_ms more, signal as plan says, and wait for the end: o has the exit code and
@@ -615,7 +662,7 @@ static int start_and_signal(int np, const char *const *args, const char *journal
     char out_path[SCRATCH_PATH], err_path[SCRATCH_PATH];
     int fo = scratch_file(out_path, sizeof(out_path), "mpi-out"),
         fe = scratch_file(err_path, sizeof(err_path), "mpi-err"), n_kids, n_hit = 0, in_time = 1;
-    long kids[64], hit[64], frozen = 0;
+    long kids[64], hit[64], frozen = 0, rank0 = 0;
     pid_t pid;
 
     cr_assert(fo >= 0 && fe >= 0);
@@ -639,11 +686,13 @@ static int start_and_signal(int np, const char *const *args, const char *journal
             hit[n_hit++] = kids[i];
         if (plan.freeze >= 0 && r == plan.freeze)
             frozen = kids[i];
+        if (r == 0)
+            rank0 = kids[i];
     }
     cr_assert_gt(n_hit, 0, "no rank %d among mpirun's children", plan.to);
     cr_assert(plan.freeze < 0 || frozen, "no rank %d to freeze", plan.freeze);
     if (frozen)
-        kill((pid_t)frozen, SIGSTOP);
+        freeze_rank(frozen, plan.hold ? rank0 : 0);
     for (int k = 0; k < 1 + !!plan.twice; k++) {
         /* past the 200 ms in which a second signal is the same stop as the first */
         struct timespec gap = {0, 300000000};
@@ -701,8 +750,9 @@ static void expect_interrupted(const char *journal, int n, const char *sig_name,
 }
 
 /* Resume the journal (np ranks, or nqueens when np is 0) with --progress=json: the total
- * and the final progress line, which counts the journal's tasks too, are the published. */
-static void expect_resume(int np, int n, const char *journal)
+ * and the final progress line, which counts the journal's tasks too, are the published.
+ * partial: the journal must hold some of the tasks, not all; else any share. */
+static void resume_journal(int np, int n, const char *journal, int partial)
 {
     char n_s[8], want[64];
     const char *const args[] = {"count",        n_s,     "--threads",       "1", "--no-pin",
@@ -713,8 +763,18 @@ static void expect_resume(int np, int n, const char *journal)
     else
         cli_run(&o, args);
     snprintf(want, sizeof(want), "%llu\n", (unsigned long long)oeis_value("A000170", n));
-    expect_partial_resume(&o, want);
+    if (partial) {
+        expect_partial_resume(&o, want);
+    } else {
+        cr_assert_eq(o.status, 0, "stderr: %s", o.err);
+        cr_expect_str_eq(o.out, want);
+    }
     expect_progress(o.err, n, NULL);
+}
+
+static void expect_resume(int np, int n, const char *journal)
+{
+    resume_journal(np, n, journal, 1);
 }
 
 /* n=16 on three ranks of one thread: about a second, so the signal lands inside the run. */
@@ -724,7 +784,7 @@ static void signal_and_resume(int to, int sig, const char *sig_name)
     const char *const args[] = {"count",    "16",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
-    start_and_signal(3, args, journal, 5, 0, (signal_plan){to, sig, 0, -1}, 0);
+    start_and_signal(3, args, journal, 5, 0, (signal_plan){to, sig, 0, -1, 0}, 0);
     expect_interrupted(journal, 16, sig_name, 128 + sig);
     expect_resume(2, 16, journal);
     unlink(journal);
@@ -758,7 +818,7 @@ static int signal_frozen_worker(const char *n, const char *journal, int sig, int
                                 "1",     "--threads", "1",        "--no-pin", "--checkpoint",
                                 journal, NULL};
     /* the header is written before any task starts: give the ranks time to start some */
-    return start_and_signal(2, args, journal, 0, 300, (signal_plan){0, sig, twice, 1}, deadline);
+    return start_and_signal(2, args, journal, 0, 300, (signal_plan){0, sig, twice, 1, 0}, deadline);
 }
 
 /* A second signal does not wait for the first one's way out, here rank 0 waiting for a
@@ -783,7 +843,7 @@ Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
     const char *const args[] = {"count",    "17",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
-    start_and_signal(2, args, journal, 5, 0, (signal_plan){TO_MPIRUN, SIGINT, 0, -1}, 0);
+    start_and_signal(2, args, journal, 5, 0, (signal_plan){TO_MPIRUN, SIGINT, 0, -1, 0}, 0);
     cr_expect_neq(o.status, 0, "stderr: %s", o.err);
     o.status = 0; /* mpirun's own code, not the tool's */
     expect_interrupted(journal, 17, "SIGTERM", 0);
@@ -921,22 +981,15 @@ Test(unit, mpi_sigint_stops_the_setup)
 
 /* ---- a rank that sends nothing ---------------------------------------------------------- */
 
-/* A rank stopped with SIGSTOP (as a hung or cut-off one) ends the run once it has sent
- * nothing for --worker-timeout: exit 1, the rank named, the journal whole and resumable,
- * and rank 0 does not wait for the grace of a stop. n = 18: under ASan on a loaded
- * 2-core machine n = 17's whole run once ended before the freeze (exit 0, every task
- * done), its journal showing 5 records only near the end. */
-Test(unit, mpi_silent_worker_ends_the_run_resumable)
+/* The end of a run whose rank 1 was stopped (SIGSTOP), n = 18 on three ranks with
+ * --worker-timeout 2 and the journal: rank 0 ended it in time (in_time), exit 1, rank 1
+ * named, the journal whole and resumable. Rank 1 may have been stopped before it was
+ * given any task: the others may then have recorded every one. */
+static void expect_silent_rank_1(int in_time, const char *journal)
 {
-    char journal[SCRATCH_PATH];
-    const char *const args[] = {"count",        "18",    "--threads",        "1", "--no-pin",
-                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
     char hint[SCRATCH_PATH + 128];
 
-    temp_path(journal, sizeof(journal), "journal");
-    /* signal 0 to rank 1: nothing but the freeze */
-    cr_expect(start_and_signal(3, args, journal, 5, 0, (signal_plan){1, 0, 0, 1}, 30.0),
-              "rank 0 waited for ever on the stopped rank: %s", o.err);
+    cr_expect(in_time, "rank 0 waited for ever on the stopped rank: %s", o.err);
     cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
     cr_expect_str_eq(o.out, "", "no total from a stopped run");
     cr_expect_not_null(strstr(o.err, "rank 1 sent nothing for 2 s"), "%s", o.err);
@@ -945,7 +998,43 @@ Test(unit, mpi_silent_worker_ends_the_run_resumable)
     cr_expect_eq(occurrences(o.err, hint), 1, "%s", o.err);
     cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
                  "whole records only");
-    expect_resume(2, 18, journal);
+    resume_journal(2, 18, journal, 0);
+}
+
+/* A rank stopped with SIGSTOP (as a hung or cut-off one) ends the run once it has sent
+ * nothing for --worker-timeout, and rank 0 does not wait for the grace of a stop. n = 18:
+ * under ASan on a loaded 2-core machine n = 17's whole run once ended before the freeze
+ * (exit 0, every task done), its journal showing 5 records only near the end. */
+Test(unit, mpi_silent_worker_ends_the_run_resumable)
+{
+    char journal[SCRATCH_PATH];
+    const char *const args[] = {"count",        "18",    "--threads",        "1", "--no-pin",
+                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
+    int in_time;
+
+    temp_path(journal, sizeof(journal), "journal");
+    /* signal 0 to rank 1: nothing but the freeze */
+    in_time = start_and_signal(3, args, journal, 5, 0, (signal_plan){1, 0, 0, 1, 0}, 30.0);
+    expect_silent_rank_1(in_time, journal);
+    unlink(journal);
+}
+
+/* Rank 1 stopped while rank 0 answers it: rank 0 paused until rank 1 has sent the
+ * results of the batches it held, then rank 1 frozen and rank 0 let go, so that the next
+ * batch rank 0 sends it (thousands of bytes: a send that waits for the receiver) goes to
+ * a stopped rank. Rank 0 once waited in that send for ever, past the timeout and with
+ * the watch with it, until rank 1 was let go (exit 0). */
+Test(unit, mpi_worker_stopped_before_its_answer_ends_the_run)
+{
+    char journal[SCRATCH_PATH];
+    const char *const args[] = {"count",        "18",    "--threads",        "1", "--no-pin",
+                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
+    int in_time;
+
+    temp_path(journal, sizeof(journal), "journal");
+    /* rank 0 serves once the journal has a record */
+    in_time = start_and_signal(3, args, journal, 1, 0, (signal_plan){1, 0, 0, 1, 1}, 30.0);
+    expect_silent_rank_1(in_time, journal);
     unlink(journal);
 }
 
@@ -959,7 +1048,7 @@ Test(slow, mpi_long_batches_are_not_silence)
                                 "1",     "--no-pin", "--checkpoint", journal, "--worker-timeout",
                                 "1",     NULL};
     temp_path(journal, sizeof(journal), "journal");
-    start_and_signal(2, args, journal, 0, 3500, (signal_plan){TO_EVERY_RANK, SIGINT, 0, -1}, 0);
+    start_and_signal(2, args, journal, 0, 3500, (signal_plan){TO_EVERY_RANK, SIGINT, 0, -1, 0}, 0);
     cr_expect_null(strstr(o.err, "sent nothing"), "%s", o.err);
     expect_interrupted(journal, 18, "SIGINT", 128 + SIGINT);
     unlink(journal);
