@@ -835,19 +835,20 @@ Test(unit, mpi_second_signal_exits_at_once)
 }
 
 /* Ctrl-C on mpirun: Open MPI 4.1's mpirun sends the ranks SIGCONT, a second later SIGTERM
- * and a second after that SIGKILL, and exits 1 whatever they return. n=17 runs long
- * enough for the SIGTERM to land inside the run. */
+ * and a second after that SIGKILL, and exits 1 whatever they return. n = 19 runs long
+ * enough for the SIGTERM to land inside the run (some 3 s on two ranks of one thread);
+ * n = 17, a second in all since the join engine, ended before it. */
 Test(slow, mpi_sigint_to_mpirun_reaches_the_ranks_as_sigterm)
 {
     char journal[SCRATCH_PATH];
-    const char *const args[] = {"count",    "17",           "--threads", "1",
+    const char *const args[] = {"count",    "19",           "--threads", "1",
                                 "--no-pin", "--checkpoint", journal,     NULL};
     temp_path(journal, sizeof(journal), "journal");
     start_and_signal(2, args, journal, 5, 0, (signal_plan){TO_MPIRUN, SIGINT, 0, -1, 0}, 0);
     cr_expect_neq(o.status, 0, "stderr: %s", o.err);
     o.status = 0; /* mpirun's own code, not the tool's */
-    expect_interrupted(journal, 17, "SIGTERM", 0);
-    expect_resume(0, 17, journal); /* and nqueens finishes it */
+    expect_interrupted(journal, 19, "SIGTERM", 0);
+    expect_resume(0, 19, journal); /* and nqueens finishes it */
     unlink(journal);
 }
 
