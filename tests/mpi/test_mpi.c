@@ -982,14 +982,21 @@ Test(unit, mpi_sigint_stops_the_setup)
 
 /* ---- a rank that sends nothing ---------------------------------------------------------- */
 
-/* The end of a run whose rank 1 was stopped (SIGSTOP), n = 18 on three ranks with
- * --worker-timeout 2 and the journal: rank 0 ended it in time (in_time), exit 1, rank 1
- * named, the journal whole and resumable. Rank 1 may have been stopped before it was
- * given any task: the others may then have recorded every one. */
-static void expect_silent_rank_1(int in_time, const char *journal)
+/* n = 18 on three ranks with --worker-timeout 2 and a journal, rank 1 stopped (SIGSTOP)
+ * once the journal holds `records` records (with hold, as signal_plan says): rank 0 ends
+ * the run within 30 s, exit 1, rank 1 named, the journal whole and resumable. Rank 1 may
+ * have been stopped before it was given any task: the others may then have recorded
+ * every one. */
+static void expect_silent_rank_1_ends_the_run(long records, int hold)
 {
-    char hint[SCRATCH_PATH + 128];
+    char journal[SCRATCH_PATH], hint[SCRATCH_PATH + 128];
+    const char *const args[] = {"count",        "18",    "--threads",        "1", "--no-pin",
+                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
 
+    temp_path(journal, sizeof(journal), "journal");
+    /* signal 0 to rank 1: nothing but the freeze */
+    int in_time =
+        start_and_signal(3, args, journal, records, 0, (signal_plan){1, 0, 0, 1, hold}, 30.0);
     cr_expect(in_time, "rank 0 waited for ever on the stopped rank: %s", o.err);
     cr_expect_eq(o.status, 1, "exit %d, stderr: %s", o.status, o.err);
     cr_expect_str_eq(o.out, "", "no total from a stopped run");
@@ -1000,6 +1007,7 @@ static void expect_silent_rank_1(int in_time, const char *journal)
     cr_expect_eq((journal_size(journal) - JOURNAL_HEADER_SIZE) % JOURNAL_RECORD_SIZE, 0,
                  "whole records only");
     resume_journal(2, 18, journal, 0);
+    unlink(journal);
 }
 
 /* A rank stopped with SIGSTOP (as a hung or cut-off one) ends the run once it has sent
@@ -1011,35 +1019,18 @@ static void expect_silent_rank_1(int in_time, const char *journal)
  * their way (which once held rank 0 for ever), or in its first batch. */
 Test(unit, mpi_silent_worker_ends_the_run_resumable)
 {
-    char journal[SCRATCH_PATH];
-    const char *const args[] = {"count",        "18",    "--threads",        "1", "--no-pin",
-                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
-    int in_time;
-
-    temp_path(journal, sizeof(journal), "journal");
-    /* signal 0 to rank 1: nothing but the freeze */
-    in_time = start_and_signal(3, args, journal, 0, 0, (signal_plan){1, 0, 0, 1, 0}, 30.0);
-    expect_silent_rank_1(in_time, journal);
-    unlink(journal);
+    expect_silent_rank_1_ends_the_run(0, 0);
 }
 
 /* Rank 1 stopped while rank 0 answers it: rank 0 paused until rank 1 has sent the
  * results of the batches it held, then rank 1 frozen and rank 0 let go, so that the next
  * batch rank 0 sends it (thousands of bytes: a send that waits for the receiver) goes to
  * a stopped rank. Rank 0 once waited in that send for ever, past the timeout and with
- * the watch with it, until rank 1 was let go (exit 0). */
+ * the watch with it, until rank 1 was let go (exit 0). Rank 0 serves once the journal
+ * has a record. */
 Test(unit, mpi_worker_stopped_before_its_answer_ends_the_run)
 {
-    char journal[SCRATCH_PATH];
-    const char *const args[] = {"count",        "18",    "--threads",        "1", "--no-pin",
-                                "--checkpoint", journal, "--worker-timeout", "2", NULL};
-    int in_time;
-
-    temp_path(journal, sizeof(journal), "journal");
-    /* rank 0 serves once the journal has a record */
-    in_time = start_and_signal(3, args, journal, 1, 0, (signal_plan){1, 0, 0, 1, 1}, 30.0);
-    expect_silent_rank_1(in_time, journal);
-    unlink(journal);
+    expect_silent_rank_1_ends_the_run(1, 1);
 }
 
 /* A rank busy with a batch longer than the timeout is not silent: it says it runs. d4's
