@@ -825,7 +825,6 @@ static const uint64_t *sort_home(const uint64_t *v, size_t k, int bytes, uint64_
  * side lies idle: the lists a count takes are what bound a worker's pieces (docs/join.md). */
 typedef struct homes {
     uint64_t *a, *b, *end; /* tmp's two lists, and the end of tmp */
-    size_t most;           /* the lists' length */
     size_t subs;           /* where the sub-buckets were weighed: how many */
 } homes;
 
@@ -864,7 +863,7 @@ static void go_home(const uint64_t *c, size_t nc, uint64_t *own, size_t no, int 
  * copied home. NULL where even that is short (a count that does not sort). */
 static uint64_t *offsets_room(homes *h, sides *sd, uint64_t *own, size_t no, size_t need)
 {
-    uint64_t *past = h->b + h->most;
+    uint64_t *past = h->b + (h->b - h->a); /* past the second list, as long as the first */
     int b_taken = sd->t == h->b || sd->x == h->b;
     uint64_t *r = b_taken ? past : h->b;
 
@@ -888,7 +887,7 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
 {
     const uint64_t *b = own;
     size_t most = na > nb ? na : nb;
-    homes h = {tmp, tmp + most, tmp + JOIN_PAIRS_TMP(most), most, 0};
+    homes h = {tmp, tmp + most, tmp + JOIN_PAIRS_TMP(most), 0};
     sides sd;
     packing pk;
     uint32_t count[2][257]; /* x's sort's, then t's */
