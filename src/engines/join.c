@@ -555,20 +555,17 @@ static engine_status pairs_by_bottom_block(task_count *tc, const join_sides *sd,
  * where the tops' buffer holds both within its most; else moved to its front in place,
  * the others after them in their order by way of the bottoms' buffer, idle until the
  * bottoms are made: no list of a worker is kept for them alone. */
-static size_t tops_that_fit(join_scratch *js, size_t k, uint64_t forbid, uint64_t **fit)
+static size_t tops_that_fit(const join_kernel *kn, join_scratch *js, size_t k, uint64_t forbid,
+                            uint64_t **fit)
 {
     join_buf *tops = &js->side[JOIN_TOP], *others = &js->side[JOIN_BOTTOM];
     size_t nf = 0, no = 0;
 
     if (!tops->most || 2 * k <= tops->most) {
-        if (join_buf_need(tops, 2 * k) != 0)
+        if (join_buf_need(tops, 2 * k) != 0) /* with JOIN_HALVES_SLACK past it for keep */
             return SIZE_MAX;
         *fit = tops->v + k;
-        for (size_t i = 0; i < k; i++) {
-            (*fit)[nf] = tops->v[i];
-            nf += (tops->v[i] & forbid) == 0;
-        }
-        return nf;
+        return kn->keep(tops->v, k, forbid, *fit);
     }
     if (join_buf_need(others, k) != 0)
         return SIZE_MAX;
@@ -597,7 +594,7 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t
     join_sides sd = join_task_sides(jt, tc->top, middle);
     join_piece pc = join_piece_first(jt, JOIN_BOTTOM, &js->far);
     uint64_t *fit = js->side[JOIN_TOP].v;
-    size_t nf = sd.forbid ? tops_that_fit(js, k, sd.forbid, &fit) : k, nb;
+    size_t nf = sd.forbid ? tops_that_fit(jt->kernel, js, k, sd.forbid, &fit) : k, nb;
 
     if (nf == SIZE_MAX)
         return ENGINE_FAILED;

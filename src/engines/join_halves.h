@@ -18,4 +18,10 @@ JOIN_HALVES_DECLARE(scalar);
 JOIN_HALVES_DECLARE(avx2);
 JOIN_HALVES_DECLARE(avx512);
 
+#define JOIN_KEEP_DECLARE(isa)                                                                     \
+    size_t join_keep_##isa(const uint64_t *v, size_t k, uint64_t forbid, uint64_t *out)
+JOIN_KEEP_DECLARE(scalar);
+JOIN_KEEP_DECLARE(avx2);
+JOIN_KEEP_DECLARE(avx512);
+
 #endif

@@ -11,7 +11,7 @@
 
 #define KERNEL(isa, id, pext, count)                                                               \
     {                                                                                              \
-        id, pext, count, join_halves_##isa                                                         \
+        id, pext, count, join_halves_##isa, join_keep_##isa                                        \
     }
 
 /* The BMI2 paths twice, packing by pext first: join_kernel_find's choice where it is fast */

@@ -31,6 +31,10 @@ typedef struct join_kernel {
      * (pc->done). pc->x is left at the next subset; returns the list's length. */
     size_t (*halves)(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                      join_piece *pc, size_t at, size_t limit, join_buf *out);
+    /* The masks of v[0..k) that have none of the bits forbid, in their order, into out
+     * (out == v, or past v + k): how many. v is read, and out written, up to
+     * JOIN_HALVES_SLACK entries past k. */
+    size_t (*keep)(const uint64_t *v, size_t k, uint64_t forbid, uint64_t *out);
 } join_kernel;
 
 /* The paths whose kernels this build carries (a CPU_SIMD_BIT set, core/cpu.h): the

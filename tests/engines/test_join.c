@@ -540,6 +540,40 @@ static uint32_t mirrored(int n, uint32_t c)
 /* Each kernel makes the same half-boards from two blocks a side and from three, with
  * and without forbidden bits: on the column sets of some tasks of several boards and
  * their mirror images (which are no task's), each middle queen of an odd board in turn. */
+/* kernel->keep, the tops that fit a middle queen, on every path against a plain filter:
+ * lengths about a vector's, past its input and in place, within its slack. */
+Test(unit, keep_drops_the_masks_with_a_forbidden_bit)
+{
+    enum { MOST = 40, ROOM = 2 * MOST + JOIN_HALVES_SLACK };
+    static const uint64_t forbids[] = {0, (uint64_t)1 << 63, UINT64_C(0x00f0000000300000),
+                                       ~(uint64_t)0};
+    uint64_t v[MOST], want[MOST], buf[ROOM + GUARD];
+
+    for (int simd = NQ_SIMD_SCALAR; simd <= NQ_SIMD_AVX512; simd++) {
+        const join_kernel *jk = join_kernel_find(simd);
+        if (!jk)
+            continue;
+        for (size_t k = 0; k <= MOST; k++)
+            for (size_t f = 0; f < sizeof(forbids) / sizeof(forbids[0]); f++)
+                for (int in_place = 0; in_place < 2; in_place++) {
+                    size_t nw = 0;
+                    random_masks(v, k, 8);
+                    for (size_t i = 0; i < k; i++)
+                        if (!(v[i] & forbids[f]))
+                            want[nw++] = v[i];
+                    memcpy(buf, v, k * sizeof(uint64_t));
+                    uint64_t *out = in_place ? buf : buf + k;
+                    guard(out + k + JOIN_HALVES_SLACK);
+                    size_t got = jk->keep(buf, k, forbids[f], out);
+                    cr_expect(got == nw && memcmp(out, want, nw * sizeof(uint64_t)) == 0,
+                              "%s: %zu masks, forbid %zu, in place %d: kept %zu of %zu",
+                              nq_simd_name(simd), k, f, in_place, got, nw);
+                    cr_expect(guarded(out + k + JOIN_HALVES_SLACK), "%s: %zu masks: past its slack",
+                              nq_simd_name(simd), k);
+                }
+    }
+}
+
 Test(unit, halves_agree_on_every_path)
 {
     static const int boards[] = {2, 4, 5, 8, 9, 12, 13, 16, 17};
