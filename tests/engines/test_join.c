@@ -537,9 +537,6 @@ static uint32_t mirrored(int n, uint32_t c)
     return r;
 }
 
-/* Each kernel makes the same half-boards from two blocks a side and from three, with
- * and without forbidden bits: on the column sets of some tasks of several boards and
- * their mirror images (which are no task's), each middle queen of an odd board in turn. */
 /* kernel->keep, the tops that fit a middle queen, on every path against a plain filter:
  * lengths about a vector's, past its input and in place, within its slack. */
 Test(unit, keep_drops_the_masks_with_a_forbidden_bit)
@@ -574,6 +571,9 @@ Test(unit, keep_drops_the_masks_with_a_forbidden_bit)
     }
 }
 
+/* Each kernel makes the same half-boards from two blocks a side and from three, with
+ * and without forbidden bits: on the column sets of some tasks of several boards and
+ * their mirror images (which are no task's), each middle queen of an odd board in turn. */
 Test(unit, halves_agree_on_every_path)
 {
     static const int boards[] = {2, 4, 5, 8, 9, 12, 13, 16, 17};
