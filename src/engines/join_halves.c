@@ -53,62 +53,86 @@ typedef struct fit_out {
     uint64_t *out[3];
 } fit_out;
 
+#if defined(__AVX512F__)
+/* One vector of fit_each: the live lanes of entries i..i+7 that are kept, written at
+ * out[w] + o; how many. */
+static inline __attribute__((always_inline)) size_t
+fit_vec(const uint64_t *diag, const uint64_t *const src[3], uint64_t *const out[3], size_t i,
+        size_t o, __mmask8 live, __m512i vdiag, __m512i vf, const __m512i add[3], int check_forbid,
+        int outs)
+{
+    __m512i m[3];
+    for (int w = 0; w < outs; w++)
+        m[w] = _mm512_loadu_si512((const void *)(src[w] + i));
+    __mmask8 ok =
+        _mm512_mask_testn_epi64_mask(live, _mm512_loadu_si512((const void *)(diag + i)), vdiag);
+    if (check_forbid)
+        ok = _mm512_mask_testn_epi64_mask(ok, m[0], vf);
+    for (int w = 0; w < outs; w++)
+        _mm512_storeu_si512((void *)(out[w] + o),
+                            _mm512_maskz_compress_epi64(ok, _mm512_or_si512(m[w], add[w])));
+    return (size_t)__builtin_popcount(ok);
+}
+#elif defined(__AVX2__)
+/* The same, four entries a vector. */
+static inline __attribute__((always_inline)) size_t
+fit_vec(const uint64_t *diag, const uint64_t *const src[3], uint64_t *const out[3], size_t i,
+        size_t o, unsigned live, __m256i vdiag, __m256i vf, const __m256i add[3], int check_forbid,
+        int outs)
+{
+    __m256i m[3];
+    for (int w = 0; w < outs; w++)
+        m[w] = _mm256_loadu_si256((const void *)(src[w] + i));
+    __m256i hit = _mm256_and_si256(_mm256_loadu_si256((const void *)(diag + i)), vdiag);
+    if (check_forbid)
+        hit = _mm256_or_si256(hit, _mm256_and_si256(m[0], vf));
+    unsigned ok = live & (unsigned)_mm256_movemask_pd(
+                             _mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, _mm256_setzero_si256())));
+    __m256i idx = _mm256_loadu_si256((const void *)compress_idx[ok]);
+    for (int w = 0; w < outs; w++)
+        _mm256_storeu_si256((void *)(out[w] + o),
+                            _mm256_permutevar8x32_epi32(_mm256_or_si256(m[w], add[w]), idx));
+    return (size_t)__builtin_popcount(ok);
+}
+#endif
+
 /* Of the k entries whose diagonals are diag[0..k), keep those that miss fdiag and, with
  * check_forbid, whose first output's source word (a mask) has none of the bits forbid,
- * written as wo says: how many. The vector forms run whole vectors, reading past the last
- * entry (the view's slack) and storing past the count: each output needs
- * JOIN_HALVES_SLACK entries of room. The mask is loaded once for the test and the first
- * output, and the outputs' words are broadcast before the loop: either left to the
- * compiler cost the AVX2 path 2-3% at n = 16 (AMD Zen 4). */
+ * written as wo says: how many. The vector forms run whole vectors, the last one's lanes
+ * past k masked off, reading past the last entry (the view's slack) and storing past the
+ * count: each output needs JOIN_HALVES_SLACK entries of room. The mask is loaded once for
+ * the test and the first output, and the outputs' words are broadcast before the loop:
+ * either left to the compiler cost the AVX2 path 2-3% at n = 16 (AMD Zen 4). */
 static inline __attribute__((always_inline)) size_t fit_each(const uint64_t *diag, size_t k,
                                                              uint64_t fdiag, uint64_t forbid,
                                                              int check_forbid, int outs,
                                                              const fit_out *wo)
 {
-    const uint64_t *src[3] = {wo->src[0], wo->src[1], wo->src[2]};
-    uint64_t *out[3] = {wo->out[0], wo->out[1], wo->out[2]};
+    const uint64_t *const src[3] = {wo->src[0], wo->src[1], wo->src[2]};
+    uint64_t *const out[3] = {wo->out[0], wo->out[1], wo->out[2]};
     size_t o = 0, i = 0;
 #if defined(__AVX512F__)
     __m512i vdiag = _mm512_set1_epi64((long long)fdiag), vf = _mm512_set1_epi64((long long)forbid);
     __m512i add[3];
     for (int w = 0; w < outs; w++)
         add[w] = _mm512_set1_epi64((long long)wo->add[w]);
-    for (; i < k; i += 8) {
-        __mmask8 live = k - i >= 8 ? 0xff : (__mmask8)((1u << (k - i)) - 1);
-        __m512i m[3];
-        for (int w = 0; w < outs; w++)
-            m[w] = _mm512_loadu_si512((const void *)(src[w] + i));
-        __mmask8 ok =
-            _mm512_mask_testn_epi64_mask(live, _mm512_loadu_si512((const void *)(diag + i)), vdiag);
-        if (check_forbid)
-            ok = _mm512_mask_testn_epi64_mask(ok, m[0], vf);
-        for (int w = 0; w < outs; w++)
-            _mm512_storeu_si512((void *)(out[w] + o),
-                                _mm512_maskz_compress_epi64(ok, _mm512_or_si512(m[w], add[w])));
-        o += (size_t)__builtin_popcount(ok);
-    }
+    for (; i + 8 <= k; i += 8)
+        o += fit_vec(diag, src, out, i, o, 0xff, vdiag, vf, add, check_forbid, outs);
+    if (i < k)
+        o += fit_vec(diag, src, out, i, o, (__mmask8)((1u << (k - i)) - 1), vdiag, vf, add,
+                     check_forbid, outs);
+    i = k;
 #elif defined(__AVX2__)
     __m256i vdiag = _mm256_set1_epi64x((long long)fdiag),
             vf = _mm256_set1_epi64x((long long)forbid);
-    __m256i zero = _mm256_setzero_si256(), add[3];
+    __m256i add[3];
     for (int w = 0; w < outs; w++)
         add[w] = _mm256_set1_epi64x((long long)wo->add[w]);
-    for (; i < k; i += 4) {
-        unsigned live = k - i >= 4 ? 0xf : (1u << (k - i)) - 1;
-        __m256i m[3];
-        for (int w = 0; w < outs; w++)
-            m[w] = _mm256_loadu_si256((const void *)(src[w] + i));
-        __m256i hit = _mm256_and_si256(_mm256_loadu_si256((const void *)(diag + i)), vdiag);
-        if (check_forbid)
-            hit = _mm256_or_si256(hit, _mm256_and_si256(m[0], vf));
-        unsigned ok =
-            live & (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(hit, zero)));
-        __m256i idx = _mm256_loadu_si256((const void *)compress_idx[ok]);
-        for (int w = 0; w < outs; w++)
-            _mm256_storeu_si256((void *)(out[w] + o),
-                                _mm256_permutevar8x32_epi32(_mm256_or_si256(m[w], add[w]), idx));
-        o += (size_t)__builtin_popcount(ok);
-    }
+    for (; i + 4 <= k; i += 4)
+        o += fit_vec(diag, src, out, i, o, 0xf, vdiag, vf, add, check_forbid, outs);
+    if (i < k)
+        o += fit_vec(diag, src, out, i, o, (1u << (k - i)) - 1, vdiag, vf, add, check_forbid, outs);
+    i = k;
 #endif
     for (; i < k; i++) {
         for (int w = 0; w < outs; w++)
