@@ -122,7 +122,6 @@ static inline __attribute__((always_inline)) size_t fit_each(const uint64_t *dia
     if (i < k)
         o += fit_vec(diag, src, out, i, o, (__mmask8)((1u << (k - i)) - 1), vdiag, vf, add,
                      check_forbid, outs);
-    i = k;
 #elif defined(__AVX2__)
     __m256i vdiag = _mm256_set1_epi64x((long long)fdiag),
             vf = _mm256_set1_epi64x((long long)forbid);
@@ -133,13 +132,13 @@ static inline __attribute__((always_inline)) size_t fit_each(const uint64_t *dia
         o += fit_vec(diag, src, out, i, o, 0xf, vdiag, vf, add, check_forbid, outs);
     if (i < k)
         o += fit_vec(diag, src, out, i, o, (1u << (k - i)) - 1, vdiag, vf, add, check_forbid, outs);
-    i = k;
-#endif
+#else
     for (; i < k; i++) {
         for (int w = 0; w < outs; w++)
             out[w][o] = src[w][i] | wo->add[w];
         o += ((diag[i] & fdiag) | (check_forbid ? src[0][i] & forbid : 0)) == 0;
     }
+#endif
     return o;
 }
 
