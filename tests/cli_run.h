@@ -198,6 +198,17 @@ static inline const char *const *cli_split(cli_argv *a, const char *line)
     return a->argv;
 }
 
+/* The number after "name": in json (a tool's one-line JSON) into *v; 0 where none. */
+static inline int cli_json_number(const char *json, const char *name, double *v)
+{
+    char key[64];
+    const char *at;
+
+    snprintf(key, sizeof(key), "\"%s\": ", name);
+    at = strstr(json, key);
+    return at && sscanf(at + strlen(key), "%lf", v) == 1;
+}
+
 /* cli_expect_usage_error on a command line written as one string (cli_split). */
 static inline const cli_out *cli_expect_usage_error_line(const char *line)
 {

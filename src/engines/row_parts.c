@@ -24,7 +24,8 @@ typedef struct part_level {
     int placed; /* rows this level places */
     uint64_t index, offset, stride, rest;
     uint64_t draw;    /* the offsets of the levels below: draw / stride */
-    double timed;     /* CPU time of the placements taken, with their levels below */
+    double timed;     /* CPU time of the parts completed, on this level or below */
+    double walked;    /* CPU time of the walks below placements parted again */
     double projected; /* their completion times over their probability */
     uint64_t sum;
     engine_status status;
@@ -68,23 +69,30 @@ static int can_part_again(const row_parts_rows *r, int depth)
 
 /* The placement (cols, ld, rd) of lv's level parted again, one in lv->rest of its own
  * placements: the stride as given, so that every placement's probability is the same
- * whatever its subtree holds. Returns its leaves' projected time (not its walk's). */
+ * whatever its subtree holds. Returns its leaves' projected time (not its walk's), and
+ * their CPU time into *leaves. */
 static double part_below(part_level *lv, uint32_t cols, uint32_t ld, uint32_t rd,
-                         uint64_t *subtotal)
+                         uint64_t *subtotal, double *leaves)
 {
     const row_parts_rows *r = lv->r;
     row_parts_rows next = {
         r->free + lv->placed, r->shift + lv->placed, r->rows - lv->placed, cols, ld, rd,
         r->max_parts};
-    part_level sub = {&next, lv->p, lv->part, lv->user, lv->above + lv->placed,
-                      0,     0,     0,        lv->rest, 1,
-                      0,     0,     0,        0,        ENGINE_DONE};
+    part_level sub = {.r = &next,
+                      .p = lv->p,
+                      .part = lv->part,
+                      .user = lv->user,
+                      .above = lv->above + lv->placed,
+                      .stride = lv->rest,
+                      .rest = 1,
+                      .status = ENGINE_DONE};
     uint64_t parts;
 
     sub.placed = part_depth(&next, sub.stride, &parts);
     level_walk(&sub, lv->draw);
     lv->status = sub.status;
     *subtotal = sub.sum;
+    *leaves = sub.timed;
     return sub.projected;
 }
 
@@ -93,19 +101,20 @@ static int visit_part(void *user, uint32_t cols, uint32_t ld, uint32_t rd)
 {
     part_level *lv = user;
     uint64_t sub;
-    double t0, below;
+    double t0, below, leaves;
 
     if (lv->index++ % lv->stride != lv->offset)
         return 0;
     t0 = clock_thread_cpu();
     if (lv->rest > 1)
-        below = part_below(lv, cols, ld, rd, &sub);
+        below = part_below(lv, cols, ld, rd, &sub, &leaves);
     else {
         lv->status = lv->part(lv->user, lv->above + lv->placed, cols, ld, rd, &sub);
-        below = clock_thread_cpu() - t0;
+        below = leaves = clock_thread_cpu() - t0;
         lv->p->timed++;
     }
-    lv->timed += clock_thread_cpu() - t0;
+    lv->timed += leaves;
+    lv->walked += clock_thread_cpu() - t0 - leaves;
     lv->projected += (double)lv->stride * below;
     lv->sum += sub;
     return lv->status != ENGINE_DONE;
@@ -131,7 +140,8 @@ engine_status row_parts_complete(const row_parts_rows *r, engine_parts *p, row_p
 {
     double t0 = clock_thread_cpu();
     uint64_t parts, stride = p->stride;
-    part_level lv = {r, p, part, user, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, ENGINE_DONE};
+    part_level lv = {
+        .r = r, .p = p, .part = part, .user = user, .stride = 1, .rest = 1, .status = ENGINE_DONE};
 
     assert(p->stride > 0 && r->rows >= 0);
     lv.placed = part_depth(r, stride, &parts);
@@ -145,6 +155,7 @@ engine_status row_parts_complete(const row_parts_rows *r, engine_parts *p, row_p
     p->timed = 0;
     level_walk(&lv, p->draw);
     p->stride = lv.stride * lv.rest;
+    p->extra_seconds += lv.walked; /* a count finds no parts */
     p->timed_seconds = lv.timed;
     p->projected_seconds = lv.projected;
     *subtotal = lv.sum;

@@ -34,8 +34,9 @@ typedef engine_status (*row_part_fn)(void *user, int placed, uint32_t cols, uint
 
 /* Complete the parts p names (engine_parts: every p->stride-th from p->draw, the stride
  * lowered to the parts there are) at the shallowest depth of r that has ROW_PARTS_TIMED
- * times the stride, or max_parts at most; their subtotals into *subtotal, the search
- * for that depth into p->extra_seconds. Where that depth holds fewer parts than the
+ * times the stride, or max_parts at most; their subtotals into *subtotal, the searches
+ * for that depth and below parts parted again into p->extra_seconds (the parts' own time
+ * is p->timed_seconds). Where that depth holds fewer parts than the
  * stride and a deeper one could hold more (prefix's two-row tasks at n = 27, parts of
  * seconds), ROW_PARTS_TIMED of them are parted again at a depth of their own, one in the
  * rest of the stride: p->stride comes back as the product, every placement below taken

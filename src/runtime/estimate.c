@@ -118,16 +118,23 @@ static uint64_t part_draw(const sampler *sm, const task *t)
     return sample_rand(&state);
 }
 
+/* What timing a task gave (time_task): the stride its parts were timed by (1: whole),
+ * the task's projected time, the CPU time spent, and of that the timed parts' own (the
+ * whole task's where it ran whole; less the walk that found the parts where not). */
+typedef struct task_time {
+    uint64_t stride;
+    double dt, spent, timed;
+} task_time;
+
 /* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
- * *sub and its time into *dt; or where *stride > 1 and the engine has parts, one in
- * *stride of its parts (engine_parts): *dt is then the task's projected time, unbiased,
- * and *stride the stride the engine used (1: it completed the task whole). *spent gets
- * the CPU time it took. Nonzero when the run is stopping. */
-static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt, uint64_t *stride,
-                     double *spent)
+ * *sub and its time into tt->dt; or where tt->stride > 1 and the engine has parts, one in
+ * tt->stride of its parts (engine_parts): tt->dt is then the task's projected time,
+ * unbiased, and tt->stride the stride the engine used (1: it completed the task whole).
+ * Nonzero when the run is stopping. */
+static int time_task(sampler *sm, const task *t, uint64_t *sub, task_time *tt)
 {
     const engine_desc *e = sm->e;
-    engine_parts p = {*stride, part_draw(sm, t), 0, 0, 0, 0};
+    engine_parts p = {tt->stride, part_draw(sm, t), 0, 0, 0, 0};
     double t0 = clock_thread_cpu();
     engine_status st;
 
@@ -146,9 +153,10 @@ static int time_task(sampler *sm, const task *t, uint64_t *sub, double *dt, uint
     }
     if (p.stride == 1 && e->unique)
         (void)e->unique(&sm->w, t, *sub); /* a part's subtotal is not the task's */
-    *spent = clock_thread_cpu() - t0;
-    *dt = *spent - p.extra_seconds - p.timed_seconds + p.projected_seconds;
-    *stride = p.stride;
+    tt->spent = clock_thread_cpu() - t0;
+    tt->dt = tt->spent - p.extra_seconds - p.timed_seconds + p.projected_seconds;
+    tt->timed = p.stride > 1 ? p.timed_seconds : tt->spent;
+    tt->stride = p.stride;
     return 0;
 }
 
@@ -164,31 +172,47 @@ static uint64_t task_stride(const sampler *sm, const task *t)
     return expected > limit ? (uint64_t)fmin(expected / limit, 0x1p62) : 1;
 }
 
-/* Time task t for the pilot: by one part first, then by sixteen times as many parts
- * while they took under PILOT_SHARE of the time, so that a part of a few microseconds
+/* The pilot's next stride after parts of timed seconds at stride: as many more parts as
+ * should take twice the wanted time, sixteen times as many at least. By the parts' time,
+ * not their projection: a projection from a few parts is one draw of a heavy tail, often
+ * a thousandfold too short (d4 at n = 23: 0.08 s for a task of minutes). */
+static uint64_t pilot_stride(uint64_t stride, double timed, double wanted)
+{
+    double more = timed > 0 ? fmin(fmax(2 * wanted / timed, 16), 0x1p20) : 0x1p20;
+    return (double)stride > more ? (uint64_t)((double)stride / more) : 1;
+}
+
+/* Time task t for the pilot: by one part first, then by more parts (pilot_stride) while
+ * the parts took under PILOT_SHARE of the time, so that a part of a few microseconds
  * (d4 at n = 16), projected over all the task's parts, does not carry its timer's noise
  * and a preemption into the rate (under load it made tasks of milliseconds look like
- * seconds, and parted them). One part of the task is all where a part takes longer. */
+ * seconds, and parted them). One part of the task is all where a part takes longer. The
+ * parts' own time decides, not the call's: the walk that finds 2^24 parts takes 0.3 s
+ * (d4 at n = 20), and where it counted, one part in billions set the rate, often tens
+ * of times off (d4's tasks at n = 23 were timed whole, minutes past the time; under
+ * ASan prefix's at n = 16 were all parted, 6 runs in 120). */
 static int pilot_time(sampler *sm, const task *t, double *dt)
 {
-    uint64_t sub, stride = UINT64_MAX;
-    double spent, again;
+    uint64_t sub;
+    task_time tt = {UINT64_MAX, 0, 0, 0}, again;
 
     for (;;) {
-        if (time_task(sm, t, &sub, dt, &stride, &spent) != 0)
+        if (time_task(sm, t, &sub, &tt) != 0)
             return 1;
-        if (stride == 1 || spent >= PILOT_SHARE * sm->o->seconds)
+        if (tt.stride == 1 || tt.timed >= PILOT_SHARE * sm->o->seconds)
             break;
-        stride = stride > 16 ? stride / 16 : 1;
+        tt.stride = pilot_stride(tt.stride, tt.timed, PILOT_SHARE * sm->o->seconds);
     }
+    *dt = tt.dt;
     /* A projection from a few parts carries one slow part (a spike of load, first
      * touches) times the task's parts: under ASan beside eight test processes it parted
      * every task of prefix at n = 16 (2 runs in 24). Where the parts were cheap next to
      * a unit, they are timed again and the lower projection kept (0 in 60). */
-    if (stride > 1 && spent < PART_SHARE * sm->o->seconds) {
-        if (time_task(sm, t, &sub, &again, &stride, &spent) != 0)
+    if (tt.stride > 1 && tt.spent < PART_SHARE * sm->o->seconds) {
+        again = tt;
+        if (time_task(sm, t, &sub, &again) != 0)
             return 1;
-        *dt = fmin(*dt, again);
+        *dt = fmin(*dt, again.dt);
     }
     return 0;
 }
@@ -204,12 +228,13 @@ static int pilot_time(sampler *sm, const task *t, double *dt)
 static int pilot(sampler *sm, const double *cost)
 {
     uint64_t state = sm->o->seed ^ 0x9e3779b97f4a7c15ull, sub, cheapest = 0;
-    uint64_t i = sample_below(&state, sm->tasks.n), warm = UINT64_MAX;
-    double dt, spent;
+    uint64_t i = sample_below(&state, sm->tasks.n);
+    task_time warm = {UINT64_MAX, 0, 0, 0};
+    double dt;
 
     for (uint64_t k = 1; k < sm->tasks.n; k++)
         cheapest = cost[k] < cost[cheapest] ? k : cheapest;
-    if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[cheapest], &sub, &dt, &warm, &spent) != 0 ||
+    if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[cheapest], &sub, &warm) != 0 ||
         pilot_time(sm, &sm->tasks.at[i], &dt) != 0)
         return 1;
     sm->rate = dt / cost[i];
@@ -310,22 +335,22 @@ static int prepare_strata(sampler *sm)
  * it was timed by parts to *parted; nonzero when the run is stopping. */
 static int sample_task(sampler *sm, int h, const task *t, double *time, int *parted)
 {
-    uint64_t sub, stride = task_stride(sm, t);
-    double dt, spent;
+    uint64_t sub;
+    task_time tt = {task_stride(sm, t), 0, 0, 0};
 
-    if (time_task(sm, t, &sub, &dt, &stride, &spent) != 0)
+    if (time_task(sm, t, &sub, &tt) != 0)
         return 1;
-    *time += dt;
-    *parted |= stride > 1;
-    sm->measured += spent;
-    if (dt > sm->max_time[h])
-        sm->max_time[h] = dt;
+    *time += tt.dt;
+    *parted |= tt.stride > 1;
+    sm->measured += tt.spent;
+    if (tt.dt > sm->max_time[h])
+        sm->max_time[h] = tt.dt;
     sm->sampled++;
-    sm->parted += stride > 1;
-    if (stride == 1)
+    sm->parted += tt.stride > 1;
+    if (tt.stride == 1)
         sm->sample_total += (u128)sub * t->weight;
     if (sm->o->sampled) {
-        nq_estimate_task et = {t->id, sub, t->weight, h, dt, stride};
+        nq_estimate_task et = {t->id, sub, t->weight, h, tt.dt, tt.stride};
         if (sm->o->sampled(sm->o->user, &et) != 0) {
             run_halt(&sm->stop, NQ_ECALLBACK);
             return 1;
@@ -365,13 +390,13 @@ static void census_repeat(sampler *sm, double deadline)
     sm->passes = 1;
     last = sm->pass[0]; /* the first pass's wall time is not its own: its CPU time stands in */
     while (sm->passes < MAX_PASSES && clock_seconds() + last < deadline) {
-        double t0 = clock_seconds(), sum = 0, dt, spent;
-        uint64_t sub, whole = 1;
+        double t0 = clock_seconds(), sum = 0;
+        uint64_t sub;
+        task_time whole = {1, 0, 0, 0};
         for (uint64_t i = 0; i < sm->tasks.n; i++) {
-            if (run_stopping(&sm->stop) ||
-                time_task(sm, &sm->tasks.at[i], &sub, &dt, &whole, &spent) != 0)
+            if (run_stopping(&sm->stop) || time_task(sm, &sm->tasks.at[i], &sub, &whole) != 0)
                 return;
-            sum += dt;
+            sum += whole.dt;
         }
         sm->pass[sm->passes++] = sum;
         last = clock_seconds() - t0;

@@ -480,6 +480,33 @@ Test(unit, estimate_cli_short_tasks_are_whole)
         }
 }
 
+/* Tasks of seconds (prefix at n = 19, two rows) with a second to spend are timed by
+ * parts, whatever the seed, and the sample's CPU time stays within the time (under ASan
+ * the pilot takes most of it: one task sampled). The pilot
+ * once stopped at one part of microseconds because the walk that found it took its
+ * 10 ms (d4 at n = 20: 0.3 s), and such a rate, often tens of times too low, timed
+ * these tasks whole: one of four parted, 2.7 to 5.8 s spent (d4 at n = 23: minutes). */
+Test(unit, estimate_cli_long_tasks_are_parted)
+{
+    static cli_out o;
+
+    for (int seed = 1; seed <= 3; seed++) {
+        char line[160];
+        cli_argv a;
+        double sampled, parted, spent;
+        snprintf(line, sizeof(line),
+                 "estimate 19 --engine prefix --seconds 1 --seed %d --max-tasks 4 --json", seed);
+        cli_run(&o, cli_split(&a, line));
+        cr_assert_eq(o.status, 0, "%s: %s", line, o.err);
+        cr_assert(cli_json_number(o.out, "sampled_tasks", &sampled) &&
+                      cli_json_number(o.out, "sampled_in_parts", &parted) &&
+                      cli_json_number(o.out, "sample_cpu_seconds", &spent),
+                  "%s", o.out);
+        cr_expect(sampled >= 1 && parted == sampled, "%s: %s", line, o.out);
+        cr_expect_lt(spent, 1.0, "%s: %s", line, o.out);
+    }
+}
+
 Test(unit, estimate_cli_json_fields)
 {
     const char *const args[] = {"estimate", "12", "--seed", "3", "--json", NULL};
