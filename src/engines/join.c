@@ -175,6 +175,19 @@ static double side_cost(const join_shared *sh, int side, uint32_t cols)
     return (double)side_candidates(sh, side, cols);
 }
 
+/* Whether the cost model reads every side column set's candidates from a table made
+ * once (cost_table) rather than summing them per task: with three blocks a side, where
+ * the sums take minutes at n = 27; and on odd boards from n = 21 (JOIN_ODD_COST_TABLE),
+ * whose tasks sum a bottom per middle column, each set's 3.3 times over (n = 21:
+ * 1,155,044 sums on 352,716 sets): the estimate's costs at n = 23 took 13 s, the table
+ * 2.3 s more of the setup. Not below, where the table would add to every count's setup
+ * what only an estimate or a slice's cut needs (n = 15: 1.6 ms of a 40 ms count), nor on
+ * even boards of two blocks, whose tasks sum each set about once. */
+static int costs_by_table(int n, int parts)
+{
+    return parts == 3 || (n % 2 && n >= JOIN_ODD_COST_TABLE);
+}
+
 /* A worker's working set, its lists of half-boards, a far part and the pair counter's
  * tables, is at most this, whatever n: lists longer than their share are made and
  * paired a piece at a time, so that memory grows with the shared tables, not with the
@@ -241,7 +254,8 @@ static uint64_t join_memory_bytes(const nq_settings *s)
                       lists * sizeof(uint64_t);
     uint64_t costs =
         ((uint64_t)1 << s->n) * (sizeof(uint16_t) * (parts == 3 ? 3 : 2) + sizeof(uint32_t)) +
-        (parts == 3 ? join_binomial(s->n, s->n / 2) * sizeof(float) : 0); /* cost_by_rank */
+        (costs_by_table(s->n, parts) ? join_binomial(s->n, s->n / 2) * sizeof(float)
+                                     : 0); /* cost_by_rank */
     return c.bytes + costs + (uint64_t)s->n_threads * worker;
 }
 
@@ -305,10 +319,9 @@ static int cost_range(void *user, int part, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-/* Three blocks a side: every side column set's candidates by colex rank, once (the
- * sides are alike: n / 2 rows each), on the setup's threads (n = 27: 20 million sets of
- * 1,287 products each, minutes of one thread), then the counts per set they came from
- * go. */
+/* Every side column set's candidates by colex rank, once (the sides are alike:
+ * side_rows' rows each), on the setup's threads (n = 27: 20 million sets of 1,287
+ * products each, minutes of one thread), then the counts per set they came from go. */
 static int cost_table(join_shared *sh, const atomic_int *stop)
 {
     const join_tables *jt = &sh->jt;
@@ -341,7 +354,7 @@ static int shared_counts(join_shared *sh, const atomic_int *stop)
                    !(sh->far_by[side] = far_by_set(jt, side)))
             return -1;
     }
-    if (jt->parts == 3 && cost_table(sh, stop) != 0)
+    if (costs_by_table(jt->n, jt->parts) && cost_table(sh, stop) != 0)
         return -1;
     sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
     sh->compose_most =
