@@ -173,7 +173,8 @@ static uint64_t task_stride(const sampler *sm, const task *t)
 }
 
 /* The pilot's next stride after parts of timed seconds at stride: as many more parts as
- * should take twice the wanted time, sixteen times as many at least. By the parts' time,
+ * should take twice the wanted time, sixteen times as many at least and 2^20 at most
+ * (parts that took no measurable time say only that more are needed). By the parts' time,
  * not their projection: a projection from a few parts is one draw of a heavy tail, often
  * a thousandfold too short (d4 at n = 23: 0.08 s for a task of minutes). */
 static uint64_t pilot_stride(uint64_t stride, double timed, double wanted)
