@@ -198,15 +198,17 @@ static inline const char *const *cli_split(cli_argv *a, const char *line)
     return a->argv;
 }
 
-/* The number after "name": in json (a tool's one-line JSON) into *v; 0 where none. */
-static inline int cli_json_number(const char *json, const char *name, double *v)
+/* A number after "name": in a tool's one-line JSON, or -1 when it is null or missing. */
+static inline double cli_json_number(const char *json, const char *name)
 {
     char key[64];
-    const char *at;
+    const char *p;
 
     snprintf(key, sizeof(key), "\"%s\": ", name);
-    at = strstr(json, key);
-    return at && sscanf(at + strlen(key), "%lf", v) == 1;
+    p = strstr(json, key);
+    if (!p || strncmp(p + strlen(key), "null", 4) == 0)
+        return -1;
+    return strtod(p + strlen(key), NULL);
 }
 
 /* cli_expect_usage_error on a command line written as one string (cli_split). */

@@ -281,18 +281,6 @@ Test(unit, sigterm_then_resume)
     signal_and_resume(SIGTERM);
 }
 
-/* A number after "name": in a JSON line, or -1 when it is null or missing. */
-static double json_number(const char *line, const char *name)
-{
-    char key[64];
-    const char *p;
-    snprintf(key, sizeof(key), "\"%s\": ", name);
-    p = strstr(line, key);
-    if (!p || strncmp(p + strlen(key), "null", 4) == 0)
-        return -1;
-    return strtod(p + strlen(key), NULL);
-}
-
 /* A resumed count's rate is of what it counted itself: the journal's share took no time
  * in this run (it used to be divided by this run's seconds all the same). d4, whose
  * first tasks have solutions: the join's first ones have none, so that a journal of a
@@ -307,19 +295,19 @@ Test(unit, resumed_rate_leaves_out_the_journal)
     cr_assert_eq(interrupt_after_records(args, jpath, SIGINT), 130, "%s", o.err);
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "%s", o.err);
-    total = json_number(o.out, "total");
-    reused = json_number(o.out, "reused_total");
-    rate = json_number(o.out, "solutions_per_second");
-    sec = json_number(o.out, "seconds");
+    total = cli_json_number(o.out, "total");
+    reused = cli_json_number(o.out, "reused_total");
+    rate = cli_json_number(o.out, "solutions_per_second");
+    sec = cli_json_number(o.out, "seconds");
     cr_expect_eq(total, (double)oeis_value("A000170", 16), "%s", o.out);
-    cr_expect_gt(json_number(o.out, "reused_tasks"), 0, "%s", o.out);
+    cr_expect_gt(cli_json_number(o.out, "reused_tasks"), 0, "%s", o.out);
     cr_expect(reused > 0 && reused < total, "%s", o.out);
     cr_assert_gt(sec, 0, "%s", o.out);
     cr_expect_float_eq(rate, (total - reused) / sec, 0.01 * rate + 1, "%s", o.out);
     /* everything in the journal: nothing counted, no rate */
     cli_run(&o, args);
     cr_assert_eq(o.status, 0, "%s", o.err);
-    cr_expect_eq(json_number(o.out, "reused_total"), total, "%s", o.out);
+    cr_expect_eq(cli_json_number(o.out, "reused_total"), total, "%s", o.out);
     cr_expect_not_null(strstr(o.out, "\"solutions_per_second\": null"), "%s", o.out);
     cleanup();
 }

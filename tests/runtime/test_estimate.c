@@ -498,10 +498,10 @@ Test(unit, estimate_cli_long_tasks_are_parted)
                  "estimate 19 --engine prefix --seconds 1 --seed %d --max-tasks 4 --json", seed);
         cli_run(&o, cli_split(&a, line));
         cr_assert_eq(o.status, 0, "%s: %s", line, o.err);
-        cr_assert(cli_json_number(o.out, "sampled_tasks", &sampled) &&
-                      cli_json_number(o.out, "sampled_in_parts", &parted) &&
-                      cli_json_number(o.out, "sample_cpu_seconds", &spent),
-                  "%s", o.out);
+        sampled = cli_json_number(o.out, "sampled_tasks");
+        parted = cli_json_number(o.out, "sampled_in_parts");
+        spent = cli_json_number(o.out, "sample_cpu_seconds");
+        cr_assert(sampled >= 0 && parted >= 0 && spent >= 0, "%s", o.out);
         cr_expect(sampled >= 1 && parted == sampled, "%s: %s", line, o.out);
         cr_expect_lt(spent, 1.0, "%s: %s", line, o.out);
     }
