@@ -1293,7 +1293,7 @@ static uint64_t candidates(const join_tables *jt, int side, uint32_t cols)
 typedef struct cost_check {
     const void *shared;
     uint64_t tasks;
-    uint64_t every; /* the tasks checked: every such id (0 or 1: all) */
+    uint64_t every; /* the tasks checked: every such one (1: all) */
 } cost_check;
 
 /* A task's cost by the model's formula (join.c: the tops once, each middle's bottoms and
@@ -1316,7 +1316,7 @@ static int check_cost(void *user, const task *t)
 {
     cost_check *cc = user;
 
-    if (cc->tasks++ % (cc->every ? cc->every : 1))
+    if (cc->tasks++ % cc->every)
         return 0;
     double got = engine_find(NQ_ENGINE_JOIN)->task_cost(cc->shared, t),
            want = defined_cost(cc->shared, (uint32_t)t->payload);
