@@ -28,6 +28,42 @@ Test(unit, estimate_stratify_flat_keeps_id_order)
         cr_assert_eq(start[h], (uint64_t)(10 * h), "equal runs of ids");
 }
 
+typedef struct ranked {
+    double cost;
+    uint64_t index;
+} ranked;
+
+static int by_cost_then_index(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The order is by cost, ties by index, as a comparison sort puts it: costs over many
+ * magnitudes (each of the sort's digits differs somewhere), ties, zeros, and negative and
+ * NaN costs, which count as none. */
+Test(unit, estimate_stratify_orders_by_cost_then_index)
+{
+    enum { N = 5000, H = 16 };
+    static double cost[N];
+    static uint64_t idx[N], start[H + 1];
+    static ranked want[N];
+    uint64_t state = 11;
+
+    for (int i = 0; i < N; i++) {
+        uint64_t r = sample_rand(&state);
+        double c = (double)(r % 1000) * pow(2.0, (double)(r >> 20 & 63) - 40);
+        cost[i] = r % 13 == 0 ? 5.0 : r % 17 == 0 ? -2.0 : r % 19 == 0 ? NAN : c;
+        want[i] = (ranked){cost[i] > 0 ? cost[i] : 0.0, (uint64_t)i};
+    }
+    qsort(want, N, sizeof(*want), by_cost_then_index);
+    cr_assert_gt(sample_stratify(cost, N, H, idx, start), 1);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(idx[i], want[i].index, "item %d of the order", i);
+}
+
 Test(unit, estimate_stratify_equal_cost)
 {
     enum { N = 1000, H = 8 };
