@@ -157,6 +157,26 @@ static inline uint32_t join_colex_rank(const join_tables *jt, uint32_t cols)
     return rank;
 }
 
+/* The colex ranks of set less each of its members in turn, the lowest member first,
+ * into less[0 .. its size): the members past the one left out each move down a place, so
+ * that a sum of parts before it and one of parts after it make each rank. */
+static inline void join_colex_ranks_less_one(const join_tables *jt, uint32_t set, uint32_t *less)
+{
+    uint32_t col[32], before = 0, after = 0;
+    int k = 0;
+
+    for (; set; set &= set - 1)
+        col[k++] = (uint32_t)__builtin_ctz(set);
+    for (int j = k - 1; j >= 0; j--) {
+        less[j] = after;
+        after += jt->binom[col[j]][j];
+    }
+    for (int j = 0; j < k; j++) {
+        less[j] += before;
+        before += jt->binom[col[j]][j + 1];
+    }
+}
+
 /* x shifted left by s, or right by -s. */
 static inline uint64_t join_shift(uint64_t x, int s)
 {

@@ -18,6 +18,7 @@
 #include "engines/join_pairs_naive.h"
 #include "engines/join_ranges.h"
 #include "engines/join_renaming.h"
+#include "engines/join_split_sums.h"
 #include "engines/join_sym.h"
 #include "engines/join_tables.h"
 #include "engines/join_tasks.h"
@@ -148,6 +149,59 @@ static int sample(void *user, const task *t)
     return 0;
 }
 
+/* Column set c of board n mirrored, a column at a time. */
+static uint32_t mirrored(int n, uint32_t c)
+{
+    uint32_t r = 0;
+    for (int j = 0; j < n; j++)
+        if (c >> j & 1)
+            r |= 1u << (n - 1 - j);
+    return r;
+}
+
+/* The size of the orbit of (top, middle m; -1 on even boards) under the mirror and the
+ * turn over, by the definition: its four images as keys (the middle first, then the top's
+ * columns), the number of distinct ones where (top, m) has the least key, else 0 (also
+ * where m is one of the top's columns). */
+static uint32_t orbit_by_definition(int n, uint32_t top, int m)
+{
+    uint32_t bottom = board_mask(n) & ~top & ~(m >= 0 ? 1u << m : 0), size = 0;
+    int mm = m >= 0 ? n - 1 - m : -1;
+    uint64_t img[4] = {(uint64_t)(m + 1) << 32 | top, (uint64_t)(mm + 1) << 32 | mirrored(n, top),
+                       (uint64_t)(m + 1) << 32 | bottom,
+                       (uint64_t)(mm + 1) << 32 | mirrored(n, bottom)};
+
+    if (m >= 0 && top >> m & 1)
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        int seen = 0;
+        for (int j = 0; j < 4; j++) {
+            if (img[j] < img[0])
+                return 0;
+            seen |= j < i && img[j] == img[i];
+        }
+        size += !seen;
+    }
+    return size;
+}
+
+/* join_orbit_size is the definition's, on every top column set and middle of n <= 17
+ * (off the centre it tells by the middle and one comparison). */
+Test(unit, orbit_sizes_are_those_of_the_definition)
+{
+    for (int n = 1; n <= 17; n++) {
+        uint32_t c = (1u << n / 2) - 1;
+        for (;;) {
+            for (int m = n % 2 ? 0 : -1; m < (n % 2 ? n : 0); m++)
+                cr_assert_eq(join_orbit_size(n, c, m), orbit_by_definition(n, c, m),
+                             "n=%d top=%#x middle=%d", n, c, m);
+            if (n < 2 || join_next_subset(c) >> n)
+                break;
+            c = join_next_subset(c);
+        }
+    }
+}
+
 /* The next task of board n from column set *c on (colex order), by the definition: a
  * top column set is a task where some middle column (even n: none) makes it its orbit's
  * representative, each middle tried with the whole orbit test. */
@@ -162,9 +216,9 @@ static int next_by_definition(task_walk *tw, uint32_t *top, uint32_t *weight)
     while (!tw->done) {
         uint32_t c = tw->c, w = 0;
         if (tw->n % 2 == 0)
-            w = join_orbit_size(tw->n, c, -1);
+            w = orbit_by_definition(tw->n, c, -1);
         for (int m = 0; tw->n % 2 && m < tw->n && !w; m++)
-            w = join_orbit_size(tw->n, c, m) != 0;
+            w = orbit_by_definition(tw->n, c, m) != 0;
         tw->done = tw->n < 2 || join_next_subset(c) >> tw->n;
         if (!tw->done)
             tw->c = join_next_subset(c);
@@ -527,14 +581,6 @@ static void check_halves(const join_tables *jt2, const join_tables *jt3, uint32_
                 }
         }
     }
-}
-
-static uint32_t mirrored(int n, uint32_t c)
-{
-    uint32_t r = 0;
-    for (; c; c &= c - 1)
-        r |= 1u << (n - 1 - __builtin_ctz(c));
-    return r;
 }
 
 /* kernel->keep, the tops that fit a middle queen, on every path against a plain filter:
@@ -1303,7 +1349,7 @@ static double defined_cost(const join_tables *jt, uint32_t top)
 {
     double ct = (float)candidates(jt, JOIN_TOP, top), sum = ct;
     for (int m = jt->n % 2 ? 0 : -1; m < (jt->n % 2 ? jt->n : 0); m++) {
-        if (m >= 0 && !join_orbit_size(jt->n, top, m))
+        if (m >= 0 && !orbit_by_definition(jt->n, top, m))
             continue;
         join_sides sd = join_task_sides(jt, top, m);
         double cb = (float)candidates(jt, JOIN_BOTTOM, sd.cols[JOIN_BOTTOM]);
@@ -1354,6 +1400,73 @@ Test(unit, costs_on_threads_are_those_of_the_definition)
     for (int n = 16; n <= 17; n++)
         for (int threads = 1; threads <= 7; threads += 6)
             check_costs(n, 3, threads, 1);
+}
+
+/* The colex rank of a set, by the definition: the sets of its size before it. */
+static uint64_t rank_by_definition(uint32_t set)
+{
+    uint64_t r = 0;
+    int i = 1;
+    for (int c = 0; c < 32; c++)
+        if (set >> c & 1)
+            r += join_binomial(c, i++);
+    return r;
+}
+
+/* join_split_sums_range against the sum over each set's splits by the definition, for
+ * every size of set up to 13 and of its near part (0 .. size), on boards of 13 to 27
+ * columns: runs of sets from some ranks on (Gosper's walk, which keeps or moves the
+ * set's high columns), near and far counts made up per set; and with skip_mirrored, the
+ * same sums but for the sets after their mirror images, left as they were. */
+Test(unit, split_sums_are_those_of_the_definition)
+{
+    enum { MADE_UP = 1 << 22, RUN = 100 };
+    static const int boards[] = {13, 20, 27};
+    uint32_t *near = malloc(MADE_UP * sizeof(*near)), *far = malloc(MADE_UP * sizeof(*far));
+    uint32_t binom[33][33];
+    float got[RUN], skipped[RUN];
+
+    cr_assert(near && far);
+    for (uint32_t v = 0; v < MADE_UP; v++) /* made up: any counts will do */
+        near[v] = (uint32_t)(next_random() % 70000), far[v] = (uint32_t)(next_random() % 70000);
+    for (int i = 0; i <= 32; i++)
+        for (int j = 0; j <= 32; j++)
+            binom[i][j] = j <= i ? (uint32_t)join_binomial(i, j) : 0;
+    for (int b = 0; b < 3; b++)
+        for (int size = 0; size <= JOIN_SPLIT_MOST; size++)
+            for (int kn = 0; kn <= size; kn++) {
+                int n = boards[b];
+                uint64_t sets = join_binomial(n, size), from = sets / 3;
+                uint64_t count = sets - from < RUN ? sets - from : RUN;
+                if (join_binomial(n, kn) > MADE_UP || join_binomial(n, size - kn) > MADE_UP)
+                    continue; /* past the made-up tables */
+                join_split_sums ss = {n, size, kn, near, far, (const uint32_t(*)[33])binom, 0};
+                uint32_t c = join_colex_unrank(from, size);
+                join_split_sums_range(&ss, c, count, got);
+                ss.skip_mirrored = 1;
+                for (uint64_t r = 0; r < count; r++)
+                    skipped[r] = -1;
+                join_split_sums_range(&ss, c, count, skipped);
+                for (uint64_t r = 0; r < count; r++) {
+                    cr_assert_eq(skipped[r], mirrored(n, c) < c ? -1 : got[r],
+                                 "n=%d size %d near %d set %#x, mirror images skipped", n, size, kn,
+                                 c);
+                    join_cols cl = join_list_cols(c);
+                    uint64_t want = 0;
+                    for (uint32_t x = 0; x < 1u << size; x++)
+                        if (__builtin_popcount(x) == kn) {
+                            uint32_t c1 = join_pick(&cl, x);
+                            want += (uint64_t)near[rank_by_definition(c1)] *
+                                    far[rank_by_definition(c & ~c1)];
+                        }
+                    cr_assert_eq(got[r], (float)want, "n=%d size %d near %d set %#x", n, size, kn,
+                                 c);
+                    if (r + 1 < count)
+                        c = join_next_subset(c);
+                }
+            }
+    free(near);
+    free(far);
 }
 
 /* Odd boards of two blocks a side have the cost table from JOIN_ODD_COST_TABLE on: every
