@@ -178,15 +178,17 @@ static double side_cost(const join_shared *sh, int side, uint32_t cols)
 
 /* Whether the cost model reads every side column set's candidates from a table made
  * once (cost_table) rather than summing them per task: with three blocks a side, where
- * the sums take minutes at n = 27; and on odd boards from n = 21 (JOIN_ODD_COST_TABLE),
- * whose tasks sum a bottom per middle column, each set's 3.3 times over (n = 21:
- * 1,155,044 sums on 352,716 sets): the estimate's costs at n = 23 took 13 s, the table
- * 2.3 s more of the setup. Not below, where the table would add to every count's setup
- * what only an estimate or a slice's cut needs (n = 15: 1.6 ms of a 40 ms count), nor on
- * even boards of two blocks, whose tasks sum each set about once. */
+ * the sums took minutes at n = 27, and on every board from n = 21 (JOIN_COST_TABLE_FROM).
+ * An odd board's tasks sum a bottom per middle column, each set's 3.3 times over (n = 21:
+ * 1,155,044 sums on 352,716 sets): the estimate's costs at n = 23 took 13 s. An even
+ * board's sum each set about once, but by set, two misses of the cache a product: the
+ * pricing at n = 24 took 9 s of a 5 s estimate, where the table, by rank and a set or
+ * its mirror image, takes about a second of the setup. Not below, where the table would
+ * add to every count's setup what only an estimate or a slice's cut needs (n = 15: 1.6 ms
+ * of a 40 ms count). */
 static int costs_by_table(int n, int parts)
 {
-    return parts == 3 || (n % 2 && n >= JOIN_ODD_COST_TABLE);
+    return parts == 3 || n >= JOIN_COST_TABLE_FROM;
 }
 
 /* A worker's working set, its lists of half-boards, a far part and the pair counter's

@@ -22,10 +22,10 @@
 #include "engines/join_columns.h"
 #include "nqueens/nqueens.h"
 
-/* Odd boards from this n on, and every board of three blocks a side, have the cost
- * model's table of every side column set's candidates, made in the setup (join.c,
+/* Boards from this n on, and every board of three blocks a side, have the cost model's
+ * table of every side column set's candidates, made in the setup (join.c,
  * costs_by_table). */
-#define JOIN_ODD_COST_TABLE 21
+#define JOIN_COST_TABLE_FROM 21
 
 /* For the tests: the masks each list of the workers that a count's shared tables (what
  * engine_join.shared_init made) will make reserves, so that completing grows them. */

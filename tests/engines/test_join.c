@@ -1469,11 +1469,11 @@ Test(unit, split_sums_are_those_of_the_definition)
     free(far);
 }
 
-/* Odd boards of two blocks a side have the cost table from JOIN_ODD_COST_TABLE on: every
+/* Boards of two blocks a side have the cost table from JOIN_COST_TABLE_FROM on: every
  * 997th task of n = 21 gets the cost of its definition, on one thread and on three (seen
  * failing with one more in every set's cost at n = 21). */
 Test(unit, costs_of_odd_boards_from_the_table_are_those_of_the_definition)
 {
-    check_costs(JOIN_ODD_COST_TABLE, 2, 1, 997);
-    check_costs(JOIN_ODD_COST_TABLE, 2, 3, 997);
+    check_costs(JOIN_COST_TABLE_FROM, 2, 1, 997);
+    check_costs(JOIN_COST_TABLE_FROM, 2, 3, 997);
 }
