@@ -6,17 +6,40 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "core/clock.h"
+
 typedef struct split_part {
     split_fn fn;
     void *user;
     int part, failed;
     uint64_t lo, hi;
+    _Atomic uint64_t *sink; /* a started thread's CPU time goes here (split_cpu_sink) */
 } split_part;
+
+/* The sink of the splits this thread runs: its own, unseen by other threads. */
+static _Thread_local _Atomic uint64_t *cpu_sink;
+
+void split_cpu_sink(_Atomic uint64_t *sink)
+{
+    cpu_sink = sink;
+}
 
 static void *run_part(void *arg)
 {
     split_part *p = arg;
     p->failed = p->fn(p->user, p->part, p->lo, p->hi) != 0;
+    return NULL;
+}
+
+/* A started thread's part, then its CPU time (the whole thread's: it ran nothing else)
+ * into the sink. */
+static void *run_started(void *arg)
+{
+    split_part *p = arg;
+
+    run_part(p);
+    if (p->sink)
+        atomic_fetch_add(p->sink, (uint64_t)(clock_thread_cpu() * 1e9));
     return NULL;
 }
 
@@ -43,9 +66,10 @@ int split_run(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user)
                                k,
                                0,
                                n * (uint64_t)k / (uint64_t)parts,
-                               n * (uint64_t)(k + 1) / (uint64_t)parts};
+                               n * (uint64_t)(k + 1) / (uint64_t)parts,
+                               cpu_sink};
     for (int k = 1; k < parts; k++)
-        started[k] = pthread_create(&id[k], NULL, run_part, &part[k]) == 0;
+        started[k] = pthread_create(&id[k], NULL, run_started, &part[k]) == 0;
     run_part(&part[0]);
     for (int k = 1; k < parts; k++) {
         if (started[k])

@@ -5,6 +5,7 @@
 #ifndef NQ_CORE_SPLIT_H
 #define NQ_CORE_SPLIT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Threads a split takes at most, the caller's included: past this, thread starts cost
@@ -31,5 +32,11 @@ int split_run(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user);
  * For loops whose ranges need no order (only sums per part). A failed range does not stop
  * the others; returns nonzero when any failed. */
 int split_run_shared(int threads, uint64_t n, uint64_t grain, split_fn fn, void *user);
+
+/* From now until it is set again, the threads that splits run by the calling thread
+ * start add their CPU time, in nanoseconds, to *sink as they end (NULL: nowhere); the
+ * caller's own range is on the caller's clock. So that an estimate can time a setup
+ * built on the count's threads: their CPU time is the count's fixed part. */
+void split_cpu_sink(_Atomic uint64_t *sink);
 
 #endif

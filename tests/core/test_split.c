@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "core/clock.h"
 #include "core/split.h"
 
 typedef struct seen {
@@ -124,4 +125,35 @@ Test(unit, shared_split_takes_every_step_once)
     check_shared(8, 100000, 10, 0);
     check_shared(8, 100000, 10, 99990);
     check_shared(2, 100000, 1000, 50000);
+}
+
+/* Each range spins until its thread has spent 20 ms of CPU. */
+static int spin(void *user, int part, uint64_t lo, uint64_t hi)
+{
+    double t0 = clock_thread_cpu();
+
+    (void)user, (void)part, (void)lo, (void)hi;
+    while (clock_thread_cpu() - t0 < 0.02)
+        ;
+    return 0;
+}
+
+/* The threads a split starts add their CPU time to the sink its caller set, and the
+ * caller's own range does not (it is on the caller's clock); with no sink set, a split
+ * adds nothing to the last one. CPU time, not wall: a thread waiting for a core spends
+ * none. */
+Test(unit, split_cpu_sink_takes_the_started_threads_time)
+{
+    _Atomic uint64_t sink = 0;
+
+    split_cpu_sink(&sink);
+    cr_assert_eq(split_run(3, 3, 1, spin, NULL), 0);
+    split_cpu_sink(NULL);
+    cr_assert_geq(atomic_load(&sink), 2 * 20000000u, "%llu ns from two started threads",
+                  (unsigned long long)atomic_load(&sink));
+    cr_assert_lt(atomic_load(&sink), 2 * 20000000u + 15000000u, "%llu ns: the caller's too?",
+                 (unsigned long long)atomic_load(&sink));
+    uint64_t before = atomic_load(&sink);
+    cr_assert_eq(split_run(3, 3, 1, spin, NULL), 0);
+    cr_assert_eq(atomic_load(&sink), before, "a split without a sink added to it");
 }
