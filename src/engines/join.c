@@ -895,9 +895,10 @@ static double join_task_cost(const void *shared, const task *t)
     for (int m = middle_first(jt->n); m < middle_end(jt->n); m++) {
         if (!middle_weight(jt->n, top, m))
             continue;
+        uint32_t bottom = free_cols & ~(m >= 0 ? 1u << m : 0);
         double cb = sh->cost_by_rank && m >= 0
                         ? sh->cost_by_rank[less[__builtin_popcount(free_cols & ((1u << m) - 1))]]
-                        : side_cost(sh, JOIN_BOTTOM, free_cols);
+                        : side_cost(sh, JOIN_BOTTOM, bottom);
         sum += cb + JOIN_COST_PAIR * ct * cb;
     }
     return sum;

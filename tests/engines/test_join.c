@@ -1469,6 +1469,15 @@ Test(unit, split_sums_are_those_of_the_definition)
     free(far);
 }
 
+/* Below JOIN_COST_TABLE_FROM a task sums its sides' candidates itself: every task of an
+ * odd board (a bottom per middle column) and of an even one gets the cost of its
+ * definition, as with the table. */
+Test(unit, costs_below_the_table_are_those_of_the_definition)
+{
+    check_costs(15, 2, 1, 1);
+    check_costs(16, 2, 1, 1);
+}
+
 /* Boards of two blocks a side have the cost table from JOIN_COST_TABLE_FROM on: every
  * 997th task of n = 21 gets the cost of its definition, on one thread and on three (seen
  * failing with one more in every set's cost at n = 21). */
