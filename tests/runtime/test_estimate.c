@@ -10,7 +10,9 @@
 
 #include "cli_run.h"
 #include "engine_check.h"
+#include "engine_table.h"
 #include "nqueens/nqueens.h"
+#include "runtime/estimate.h"
 #include "runtime/sample.h"
 
 /* ---- the statistics ------------------------------------------------------------------ */
@@ -101,6 +103,59 @@ Test(unit, estimate_shuffle_is_seeded_and_stays_in_strata)
         cr_assert(i < 20 ? a[i] < 20 : a[i] >= 20, "items stay in their stratum");
     }
     cr_assert_gt(differ, 0, "another seed, another order");
+}
+
+typedef struct task_array {
+    task *at;
+    uint64_t n, cap;
+} task_array;
+
+static int collect_task(void *user, const task *t)
+{
+    task_array *a = user;
+    if (a->n == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 1024;
+        a->at = realloc(a->at, a->cap * sizeof(*a->at));
+        cr_assert_not_null(a->at);
+    }
+    a->at[a->n++] = *t;
+    return 0;
+}
+
+/* The estimate's pricing on three threads, ranges of seven tasks taken in any order, is
+ * each task's cost as the engine gives it, bit for bit, as on one thread; a stop seen
+ * before it starts cancels it. */
+Test(unit, estimate_pricing_is_the_same_on_any_threads)
+{
+    static const int engines[] = {NQ_ENGINE_PREFIX, NQ_ENGINE_D4, NQ_ENGINE_JOIN};
+    atomic_int stop = 1;
+
+    for (size_t k = 0; k < sizeof(engines) / sizeof(engines[0]); k++) {
+        const engine_desc *e = engine_find(engines[k]);
+        task_array tl = {0};
+        nq_settings s;
+        nq_default_settings(&s);
+        s.n = 15;
+        s.engine = engines[k];
+        void *shared = e->shared_init ? e->shared_init(&s, NULL) : NULL;
+        cr_assert(!e->shared_init || shared, "%s", e->name);
+        cr_assert_eq(e->source(&s, collect_task, &tl), tl.n, "%s", e->name);
+        double *one = malloc(tl.n * sizeof(*one)), *three = malloc(tl.n * sizeof(*three));
+        cr_assert(one && three);
+        cr_assert_eq(estimate_price(e, shared, tl.at, tl.n, 1, 1 << 20, one, NULL), NQ_OK);
+        cr_assert_eq(estimate_price(e, shared, tl.at, tl.n, 3, 7, three, NULL), NQ_OK);
+        for (uint64_t i = 0; i < tl.n; i++)
+            cr_expect(one[i] == engine_task_cost(e, shared, &tl.at[i]) && three[i] == one[i],
+                      "%s task %llu: %g on three threads, %g on one", e->name,
+                      (unsigned long long)i, three[i], one[i]);
+        cr_expect_eq(estimate_price(e, shared, tl.at, tl.n, 3, 7, three, &stop), NQ_ECANCELED, "%s",
+                     e->name);
+        if (shared)
+            e->shared_free(shared);
+        free(one);
+        free(three);
+        free(tl.at);
+    }
 }
 
 Test(unit, estimate_census_is_exact)
