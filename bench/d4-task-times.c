@@ -20,24 +20,9 @@
 
 enum { MAX_ROWS = 4 };
 
-typedef struct tasks {
-    task *at;
-    size_t n, cap;
-} tasks;
-
 static int keep(void *user, const task *t)
 {
-    tasks *ts = user;
-    if (ts->n == ts->cap) {
-        task *at;
-        ts->cap = ts->cap ? 2 * ts->cap : 1024;
-        at = realloc(ts->at, ts->cap * sizeof(*at));
-        if (!at)
-            return 1;
-        ts->at = at;
-    }
-    ts->at[ts->n++] = *t;
-    return 0;
+    return task_list_add(user, t) != 0;
 }
 
 static double seconds(clockid_t clock)
@@ -49,7 +34,7 @@ static double seconds(clockid_t clock)
 
 int main(int argc, char **argv)
 {
-    tasks ts = {NULL, 0, 0};
+    task_list ts = {0};
     int n = argc > 1 ? atoi(argv[1]) : 0, repeat = argc > 2 ? atoi(argv[2]) : 1;
     uint64_t *sub, *est[MAX_ROWS + 1], total = 0, unique = 0;
     double *best, est_seconds[MAX_ROWS + 1], run_seconds = 0;
@@ -110,9 +95,10 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    printf("# d4 task times, n=%d, %zu tasks, best thread CPU time of %d round(s); total %llu, "
+    printf("# d4 task times, n=%d, %llu tasks, best thread CPU time of %d round(s); total %llu, "
            "unique %llu (OEIS ok); %.2f s wall for the rounds\n",
-           n, ts.n, repeat, (unsigned long long)total, (unsigned long long)unique, run_seconds);
+           n, (unsigned long long)ts.n, repeat, (unsigned long long)total,
+           (unsigned long long)unique, run_seconds);
     printf("# estimate time for all tasks (plan + gpu_expand), ms:");
     for (int k = 1; k <= MAX_ROWS; k++)
         printf(" rows%d %.3f", k, est_seconds[k] * 1e3);
@@ -123,7 +109,7 @@ int main(int argc, char **argv)
                ts.at[i].weight, best[i], (unsigned long long)sub[i], (unsigned long long)est[1][i],
                (unsigned long long)est[2][i], (unsigned long long)est[3][i],
                (unsigned long long)est[4][i]);
-    free(ts.at);
+    task_list_free(&ts);
     free(sub);
     free(best);
     for (int k = 1; k <= MAX_ROWS; k++)

@@ -22,4 +22,15 @@ typedef struct task {
 /* Receives each task in id order; a nonzero return stops the enumeration. */
 typedef int (*task_emit_fn)(void *user, const task *t);
 
+/* Tasks kept in the order given (a source's: by id), in room that doubles as it fills. */
+typedef struct task_list {
+    task *at;
+    uint64_t n, cap;
+} task_list;
+
+/* Append t to l: 0, or -1 without memory (l as it was). */
+int task_list_add(task_list *l, const task *t);
+/* Free l's room; l is then empty. */
+void task_list_free(task_list *l);
+
 #endif

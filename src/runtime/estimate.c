@@ -45,11 +45,6 @@
 #define MAX_PASSES 9
 _Static_assert(MAX_PASSES <= 64, "sample_prediction takes 64 measurements at most");
 
-typedef struct task_list {
-    task *at;
-    uint64_t n, cap;
-} task_list;
-
 /* What one estimate holds: the tasks in id order, the sampling units (blocks of block
  * consecutive tasks) and their predicted costs, the strata of units (idx, start:
  * sample.h), and each stratum's sample so far. */
@@ -80,19 +75,7 @@ typedef struct sampler {
 static int keep(void *user, const task *t)
 {
     sampler *sm = user;
-    task_list *l = &sm->tasks;
-    if (stop_poll(sm->stop.cancel, l->n))
-        return 1;
-    if (l->n == l->cap) {
-        uint64_t cap = l->cap ? 2 * l->cap : 1024;
-        task *at = realloc(l->at, cap * sizeof(*at));
-        if (!at)
-            return 1;
-        l->at = at;
-        l->cap = cap;
-    }
-    l->at[l->n++] = *t;
-    return 0;
+    return stop_poll(sm->stop.cancel, sm->tasks.n) || task_list_add(&sm->tasks, t) != 0;
 }
 
 /* The count's fixed part, timed as the count pays it: the shared tables and the task
@@ -560,7 +543,7 @@ static void sampler_free(sampler *sm)
         sm->e->worker_free(sm->w.scratch);
     if (sm->shared)
         sm->e->shared_free(sm->shared);
-    free(sm->tasks.at);
+    task_list_free(&sm->tasks);
     free(sm->cost);
     free(sm->idx);
     free(sm->start);

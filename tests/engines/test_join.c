@@ -118,15 +118,15 @@ static uint64_t expected(const by_key *b, int n, uint32_t top)
     return sum;
 }
 
-typedef struct task_list {
+typedef struct task_table {
     uint64_t payload[MAX_TASKS];
     uint32_t weight[MAX_TASKS];
     uint64_t k;
-} task_list;
+} task_table;
 
 static int collect(void *user, const task *t)
 {
-    task_list *tl = user;
+    task_table *tl = user;
     cr_assert_eq(t->id, tl->k, "ids are dense and in order");
     cr_assert_lt(tl->k, MAX_TASKS);
     tl->payload[tl->k] = t->payload;
@@ -286,7 +286,7 @@ Test(unit, tasks_on_threads_are_those_of_one)
 Test(unit, subtotals_match_brute_force)
 {
     static subtotals st;
-    static task_list tl;
+    static task_table tl;
 
     for (int n = 1; n <= 10; n++) {
         by_key b = {n, NULL, NULL, 0, 0};
@@ -897,7 +897,7 @@ Test(unit, count_past_its_memory_limit_is_refused)
  * weighted sum is the OEIS total. With a piece limit, the lists are made and paired a
  * piece at a time; unique[] (if not NULL) gets each task's Burnside term. */
 static uint64_t complete_all(const engine_desc *e, const nq_settings *s, int parts, size_t reserve,
-                             size_t piece, const task_list *tl, uint64_t *subtotal,
+                             size_t piece, const task_table *tl, uint64_t *subtotal,
                              uint64_t *unique)
 {
     void *shared = join_shared_make(s, parts, NULL);
@@ -925,7 +925,7 @@ static uint64_t complete_all(const engine_desc *e, const nq_settings *s, int par
 }
 
 /* Settings for board n on vector path p, and its tasks into tl. */
-static nq_settings board_tasks(int n, int p, task_list *tl)
+static nq_settings board_tasks(int n, int p, task_table *tl)
 {
     nq_settings s;
     nq_default_settings(&s);
@@ -938,7 +938,7 @@ static nq_settings board_tasks(int n, int p, task_list *tl)
 
 Test(unit, lists_grow_past_their_reservation)
 {
-    static task_list tl;
+    static task_table tl;
     static uint64_t want[MAX_TASKS], got[MAX_TASKS];
     const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
 
@@ -959,7 +959,7 @@ Test(unit, lists_grow_past_their_reservation)
  * 300 masks to n = 14), and sides of three blocks (whole and in pieces), give every task
  * the subtotal and the Burnside term of the whole lists of two blocks, on each vector
  * path; the sums are the OEIS total and eight times the unique count. */
-static void check_pieces(const nq_settings *s, int parts, size_t piece, const task_list *tl,
+static void check_pieces(const nq_settings *s, int parts, size_t piece, const task_table *tl,
                          const uint64_t *want, const uint64_t *uwant)
 {
     static uint64_t got[MAX_TASKS], ugot[MAX_TASKS];
@@ -985,7 +985,7 @@ static void check_pieces(const nq_settings *s, int parts, size_t piece, const ta
 Test(unit, lists_paired_in_pieces)
 {
     static const size_t pieces[] = {1, 7, 300};
-    static task_list tl;
+    static task_table tl;
     static uint64_t want[MAX_TASKS], uwant[MAX_TASKS];
     const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
 
@@ -1006,7 +1006,7 @@ Test(unit, task_parts_tile_the_task)
 {
     static const size_t pieces[] = {0, 5};
     static const uint64_t strides[] = {2, 3, 7, UINT64_MAX};
-    static task_list tl;
+    static task_table tl;
     static uint64_t want[MAX_TASKS];
     const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
 

@@ -17,22 +17,22 @@
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
 
-typedef struct task_list {
+typedef struct d4_task_list {
     task t[20000];
     uint64_t n;
-} task_list;
+} d4_task_list;
 
 static int keep_task(void *user, const task *t)
 {
-    task_list *l = user;
+    d4_task_list *l = user;
     cr_assert_lt(l->n, 20000);
     l->t[l->n++] = *t;
     return 0;
 }
 
-static task_list *tasks_of(int n)
+static d4_task_list *tasks_of(int n)
 {
-    task_list *l = calloc(1, sizeof(*l));
+    d4_task_list *l = calloc(1, sizeof(*l));
     cr_assert_not_null(l);
     d4_enumerate(n, keep_task, l);
     return l;
@@ -77,7 +77,7 @@ Test(unit, search_matches_d4_task_by_task_and_oeis)
 
     cr_assert_not_null(subs);
     for (int n = 4; n <= 14; n++) {
-        task_list *l = tasks_of(n);
+        d4_task_list *l = tasks_of(n);
         for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
             uint64_t total = 0, unique = 0;
             for (uint64_t i = 0; i < l->n; i++) {
@@ -107,7 +107,7 @@ Test(unit, walks_stay_within_their_stack_levels)
 
     cr_assert_not_null(subs);
     for (int n = 4; n <= 13; n++) {
-        task_list *l = tasks_of(n);
+        d4_task_list *l = tasks_of(n);
         uint64_t total = 0;
         int most = 0;
         for (uint64_t i = 0; i < l->n; i++) {
@@ -156,7 +156,7 @@ Test(unit, interleaved_walks_share_one_strided_stack)
 
     cr_assert_not_null(subs);
     for (int n = 8; n <= 13; n++) {
-        task_list *l = tasks_of(n);
+        d4_task_list *l = tasks_of(n);
         search_plan *plans = calloc(l->n, sizeof(*plans));
         uint64_t total = 0, next = 0;
         search_walk w[LANES];
@@ -619,7 +619,7 @@ Test(unit, engine_runs_only_the_ids_asked_for)
     int n = 13;
     uint64_t n_tasks, *want = d4_subtotals(n, &n_tasks), ids[64], n_ids = 0;
     uint64_t sum = 0; /* n = 13: far below 2^64 */
-    task_list *l = tasks_of(n);
+    d4_task_list *l = tasks_of(n);
     cpu_backend b;
     nq_result r;
     recorder rec;

@@ -105,20 +105,9 @@ Test(unit, estimate_shuffle_is_seeded_and_stays_in_strata)
     cr_assert_gt(differ, 0, "another seed, another order");
 }
 
-typedef struct task_array {
-    task *at;
-    uint64_t n, cap;
-} task_array;
-
 static int collect_task(void *user, const task *t)
 {
-    task_array *a = user;
-    if (a->n == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 1024;
-        a->at = realloc(a->at, a->cap * sizeof(*a->at));
-        cr_assert_not_null(a->at);
-    }
-    a->at[a->n++] = *t;
+    cr_assert_eq(task_list_add(user, t), 0);
     return 0;
 }
 
@@ -132,7 +121,7 @@ Test(unit, estimate_pricing_is_the_same_on_any_threads)
 
     for (size_t k = 0; k < sizeof(engines) / sizeof(engines[0]); k++) {
         const engine_desc *e = engine_find(engines[k]);
-        task_array tl = {0};
+        task_list tl = {0};
         nq_settings s;
         nq_default_settings(&s);
         s.n = 15;
@@ -154,7 +143,7 @@ Test(unit, estimate_pricing_is_the_same_on_any_threads)
             e->shared_free(shared);
         free(one);
         free(three);
-        free(tl.at);
+        task_list_free(&tl);
     }
 }
 
