@@ -16,25 +16,19 @@ static uint64_t task_key(uint32_t top, int middle)
     return (uint64_t)(middle + 1) << 32 | top;
 }
 
-/* The size of the orbit of (top, middle), or 0 when it is not the orbit's smallest key.
- * The mirror takes column c to n - 1 - c; turning the board over swaps the sides, so
- * that the bottom's columns become the top's. */
-uint32_t join_orbit_size(int n, uint32_t top, int middle)
+/* The size of the orbit of (top, middle) on the centre or without a middle (the four
+ * images' keys, with their repeats), or 0 when it is not the orbit's smallest key. The
+ * mirror takes column c to n - 1 - c; turning the board over swaps the sides, so that the
+ * bottom's columns become the top's. */
+uint32_t join_orbit_size_centre(int n, uint32_t top, int middle)
 {
     uint32_t all = board_mask(n), bottom = all & ~top;
     int mirrored = middle < 0 ? -1 : n - 1 - middle;
     uint64_t img[4];
 
-    if (middle >= 0 && (top >> middle & 1))
-        return 0;
+    assert(middle < 0 || (2 * middle == n - 1 && !(top >> middle & 1)));
     if (middle >= 0)
         bottom &= ~(1u << middle);
-    /* Off the centre the keys order by the middle first: one right of it loses to its
-     * mirror image, one left of it is below both mirrored images, and the four differ
-     * (disjoint sides are never equal). The estimate prices n = 27's 10.4 M tasks, all
-     * their middles, so that the reversals below took seconds. */
-    if (middle >= 0 && 2 * middle != n - 1)
-        return 2 * middle < n - 1 && bottom > top ? 4 : 0;
     img[0] = task_key(top, middle);
     img[1] = task_key(join_reversed(n, top), mirrored);
     img[2] = task_key(bottom, middle);

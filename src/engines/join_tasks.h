@@ -7,24 +7,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/board.h"
 #include "core/task.h"
 
-/* Column set c of board n mirrored: column j to n - 1 - j. */
+/* Column set c of board n (1 <= n <= 32) mirrored: column j to n - 1 - j. The 32 bits
+ * reversed by swaps of halves, without a loop over the columns: the setup mirrors n =
+ * 27's 20 million column sets, and the estimate's pricing tests the centre's orbit of
+ * most of its 10.4 M tasks, where a bit at a time took 2 s and 0.5 s. */
 static inline uint32_t join_reversed(int n, uint32_t c)
 {
-    uint32_t r = 0;
-    for (; c; c &= c - 1)
-        r |= 1u << (n - 1 - __builtin_ctz(c));
-    return r;
+    c = (c >> 1 & 0x55555555u) | (c & 0x55555555u) << 1;
+    c = (c >> 2 & 0x33333333u) | (c & 0x33333333u) << 2;
+    c = (c >> 4 & 0x0f0f0f0fu) | (c & 0x0f0f0f0fu) << 4;
+    return __builtin_bswap32(c) >> (32 - n);
 }
 
 /* The column set of colex rank r among the sets of k columns. */
 uint32_t join_colex_unrank(uint64_t r, int k);
 
+/* join_orbit_size's pairs on the centre column or without a middle (even boards). */
+uint32_t join_orbit_size_centre(int n, uint32_t top, int middle);
+
 /* The size of the orbit of the pair (top columns, middle column) under the mirror and
  * the turn over of the board (middle -1 on even boards), or 0 when it is not the orbit's
- * representative (nor a pair at all: the middle column among the top's). */
-uint32_t join_orbit_size(int n, uint32_t top, int middle);
+ * representative (nor a pair at all: the middle column among the top's). A task's key
+ * orders by the middle first, then the top: off the centre, one right of it loses to
+ * its mirror image, and one left of it is below both mirrored images, its four images
+ * differing (disjoint sides are never equal), so that it is the representative when its
+ * top is below its bottom. Inline: the estimate prices n = 27's 10.4 M tasks, every
+ * middle of each, and the call took a third of that time. */
+static inline uint32_t join_orbit_size(int n, uint32_t top, int middle)
+{
+    uint32_t bottom = board_mask(n) & ~top & ~(middle >= 0 ? 1u << middle : 0);
+
+    if (middle >= 0 && (top >> middle & 1))
+        return 0;
+    if (middle < 0 || 2 * middle == n - 1)
+        return join_orbit_size_centre(n, top, middle);
+    return 2 * middle < n - 1 && bottom > top ? 4 : 0;
+}
 
 /* The tasks, in increasing order of their column set of the top side (the payload).
  * Even n: one per orbit, weighted by its size. Odd n: one per top column set that is
