@@ -32,6 +32,7 @@ static inline void check_parts(const engine_desc *e, const engine_worker *w, con
         engine_parts p = {stride, d, 0, 0, 0, 0};
         cr_assert_eq(e->complete_parts(w, t, &p, &sub), ENGINE_DONE);
         cr_assert(p.stride >= 1 && p.stride <= stride);
+        cr_assert(p.extra_seconds >= 0, "the walk that found the parts, less what a count does");
         cr_assert(!used || p.stride == used, "the task's parts, not chance's");
         used = p.stride;
         sum += sub;

@@ -57,6 +57,11 @@ typedef struct join_scratch {
      * and so not resident, until such a task) */
     join_values values;
     join_ranges range;
+    /* an estimate's task of such tops: each middle column's ranges and the CPU time of
+     * their cut (task_parts), so that a middle none of whose parts is taken is passed
+     * over, not cut again, its cut there being the count's */
+    uint64_t middle_parts[JOIN_MAX_N];
+    double middle_seconds[JOIN_MAX_N];
 } join_scratch;
 
 /* What a count's workers share: the tables, and for the cost model each side's
@@ -675,6 +680,26 @@ static int part_taken(task_count *tc)
     return !tc->p || tc->seen++ % tc->p->stride == tc->p->draw % tc->p->stride;
 }
 
+/* Whether any part of middle column m (its ranges, which task_parts cut) is one to
+ * complete; if none, they are passed, and the cut that found them, which a count makes
+ * once, is no longer time a count does not spend. */
+static int middle_taken(task_count *tc, int m)
+{
+    uint64_t stride, first, k;
+    int i = m < 0 ? 0 : m;
+
+    if (!tc->p)
+        return 1;
+    stride = tc->p->stride;
+    k = tc->js->middle_parts[i];
+    first = tc->seen + (tc->p->draw % stride + stride - tc->seen % stride) % stride;
+    if (first < tc->seen + k)
+        return 1;
+    tc->seen += k;
+    tc->p->extra_seconds -= tc->js->middle_seconds[i];
+    return 0;
+}
+
 /* A part done, of weight wm, begun at t0: its sums, and its time to an estimate's. */
 static void part_done(task_count *tc, uint32_t wm, uint64_t pairs, uint64_t fixed, double t0)
 {
@@ -763,7 +788,7 @@ static engine_status count_by_values(task_count *tc)
 
     for (int m = middle_first(n); m < middle_end(n); m++) {
         uint32_t wm = middle_weight(n, tc->top, m);
-        engine_status st = wm ? middle_by_values(tc, m, wm) : ENGINE_DONE;
+        engine_status st = wm && middle_taken(tc, m) ? middle_by_values(tc, m, wm) : ENGINE_DONE;
         if (st != ENGINE_DONE)
             return st;
     }
@@ -821,8 +846,11 @@ static uint64_t task_parts(const join_tables *jt, join_scratch *js, uint32_t top
         }
         join_sides sd = join_task_sides(jt, top, m);
         join_maker mk = side_maker(jt, js, JOIN_TOP, &sd);
+        double t0 = clock_thread_cpu();
         if (cut_values(js, &mk) != 0)
             return 0;
+        js->middle_seconds[m < 0 ? 0 : m] = clock_thread_cpu() - t0;
+        js->middle_parts[m < 0 ? 0 : m] = js->range.n;
         parts += js->range.n;
     }
     return parts;
