@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/huge_alloc.h"
 #include "core/split.h"
 #include "core/stop.h"
 #include "runtime/affinity.h"
@@ -281,19 +282,51 @@ int estimate_price(const engine_desc *e, const void *shared, const task *tasks, 
     return split_run_shared(threads, n, grain, price_range, &pr) ? NQ_ECANCELED : NQ_OK;
 }
 
+/* Each unit's cost (the sum of its tasks') into sm->cost and its largest task's into
+ * *task_max; with one task a unit (the large boards, whose tasks pass a unit's time),
+ * both are the tasks' costs, not copied (n = 27: two arrays of 10.4 M, 0.2 s of copies
+ * and first touches). */
+static int unit_sums(sampler *sm, double *cost, double **task_max)
+{
+    uint64_t n = sm->tasks.n, units = sm->units;
+    double *most;
+
+    if (sm->block == 1) {
+        sm->cost = *task_max = cost;
+        return NQ_OK;
+    }
+    sm->cost = huge_calloc((units ? units : 1) * sizeof(*sm->cost));
+    most = calloc(units ? units : 1, sizeof(*most));
+    if (!sm->cost || !most) {
+        free(most);
+        huge_free(cost);
+        return NQ_ENOMEM;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        sm->cost[i / sm->block] += cost[i];
+        if (cost[i] > most[i / sm->block])
+            most[i / sm->block] = cost[i];
+    }
+    huge_free(cost);
+    *task_max = most;
+    return NQ_OK;
+}
+
 /* The units: blocks of consecutive tasks, as many as cache locality wants and the time
- * allows (pilot_block), their predicted costs, and into task_max each unit's largest. */
-static int unit_costs(sampler *sm, double *task_max)
+ * allows (pilot_block), their predicted costs, and into *task_max each unit's largest
+ * (sm->cost itself where a unit is one task). */
+static int unit_costs(sampler *sm, double **task_max)
 {
     uint64_t n = sm->tasks.n;
-    double *cost = malloc((n ? n : 1) * sizeof(*cost)), total = 0;
+    double *cost = huge_calloc((n ? n : 1) * sizeof(*cost)), total = 0; /* n = 27: 80 MiB */
 
     if (!cost)
         return NQ_ENOMEM;
-    /* on the count's threads, as its setup: n = 27's 10.4 M tasks took 2.1 s of one */
+    /* on the count's threads, as its setup: n = 27's 10.4 M tasks take about a second
+     * of one (join_task_cost) */
     if (estimate_price(sm->e, sm->shared, sm->tasks.at, n, sm->s->n_threads, PRICE_GRAIN, cost,
                        sm->stop.cancel) != NQ_OK) {
-        free(cost);
+        huge_free(cost);
         return NQ_ECANCELED;
     }
     for (uint64_t i = 0; i < n; i++)
@@ -304,50 +337,34 @@ static int unit_costs(sampler *sm, double *task_max)
     if ((sm->block > 1 || sm->e->complete_parts) && pilot(sm, cost) == 0)
         sm->block = pilot_block(sm, total / (double)n, sm->block);
     sm->units = (n + sm->block - 1) / sm->block;
-    sm->cost = calloc(sm->units ? sm->units : 1, sizeof(*sm->cost));
-    if (!sm->cost) {
-        free(cost);
-        return NQ_ENOMEM;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        sm->cost[i / sm->block] += cost[i];
-        if (cost[i] > task_max[i / sm->block])
-            task_max[i / sm->block] = cost[i];
-    }
-    free(cost);
-    return NQ_OK;
+    return unit_sums(sm, cost, task_max);
 }
 
 /* Costs, strata and the seeded order within each stratum. */
 static int prepare_strata(sampler *sm)
 {
-    uint64_t n = sm->tasks.n, units;
+    uint64_t units;
     int max = sm->o->max_strata ? sm->o->max_strata : DEFAULT_STRATA;
-    double *task_max = calloc(n ? n : 1, sizeof(*task_max));
-    int rc = task_max ? unit_costs(sm, task_max) : NQ_ENOMEM;
+    double *task_max = NULL;
+    int rc = unit_costs(sm, &task_max);
 
-    if (rc != NQ_OK) {
-        free(task_max);
+    if (rc != NQ_OK)
         return rc;
-    }
     units = sm->units;
-    sm->idx = malloc((units ? units : 1) * sizeof(*sm->idx));
+    sm->idx = huge_calloc((units ? units : 1) * sizeof(*sm->idx)); /* n = 27: 80 MiB */
     sm->start = malloc(((size_t)max + 1) * sizeof(*sm->start));
-    if (!sm->idx || !sm->start) {
-        free(task_max);
-        return NQ_ENOMEM;
+    rc = sm->idx && sm->start ? NQ_OK : NQ_ENOMEM;
+    if (rc == NQ_OK)
+        sm->strata = units ? sample_stratify(sm->cost, units, max, sm->idx, sm->start) : 0;
+    if (rc == NQ_OK && sm->strata >= 0) {
+        sample_shuffle(sm->idx, sm->start, sm->strata, sm->o->seed);
+        sm->st = calloc((size_t)sm->strata + 1, sizeof(*sm->st));
+        sm->max_time = calloc((size_t)sm->strata + 1, sizeof(*sm->max_time));
+        sm->max_cost = calloc((size_t)sm->strata + 1, sizeof(*sm->max_cost));
     }
-    sm->strata = units ? sample_stratify(sm->cost, units, max, sm->idx, sm->start) : 0;
-    if (sm->strata < 0) {
-        free(task_max);
-        return NQ_ENOMEM;
-    }
-    sample_shuffle(sm->idx, sm->start, sm->strata, sm->o->seed);
-    sm->st = calloc((size_t)sm->strata + 1, sizeof(*sm->st));
-    sm->max_time = calloc((size_t)sm->strata + 1, sizeof(*sm->max_time));
-    sm->max_cost = calloc((size_t)sm->strata + 1, sizeof(*sm->max_cost));
-    if (!sm->st || !sm->max_time || !sm->max_cost) {
-        free(task_max);
+    if (rc != NQ_OK || sm->strata < 0 || !sm->st || !sm->max_time || !sm->max_cost) {
+        if (task_max != sm->cost)
+            free(task_max);
         return NQ_ENOMEM;
     }
     for (int h = 0; h < sm->strata; h++)
@@ -357,7 +374,8 @@ static int prepare_strata(sampler *sm)
             if (task_max[sm->idx[k]] > sm->max_cost[h])
                 sm->max_cost[h] = task_max[sm->idx[k]];
         }
-    free(task_max);
+    if (task_max != sm->cost)
+        free(task_max);
     return NQ_OK;
 }
 
@@ -544,8 +562,8 @@ static void sampler_free(sampler *sm)
     if (sm->shared)
         sm->e->shared_free(sm->shared);
     task_list_free(&sm->tasks);
-    free(sm->cost);
-    free(sm->idx);
+    huge_free(sm->cost);
+    huge_free(sm->idx);
     free(sm->start);
     free(sm->st);
     free(sm->max_time);

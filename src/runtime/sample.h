@@ -13,11 +13,12 @@ uint64_t sample_rand(uint64_t *state);
 /* Uniform in 0..bound-1 (bound > 0), without modulo bias. */
 uint64_t sample_below(uint64_t *state, uint64_t bound);
 
-/* Order items 0..n-1 by predicted cost (ties by index, so that a flat cost model keeps
- * the enumeration order, which correlates with cost) into idx, and cut that order into
- * at most max_strata runs of about equal total cost: stratum h is idx[start[h]] ..
- * idx[start[h + 1] - 1]. Returns the number of strata (>= 1 when n > 0; a stratum is
- * never empty). start has room for max_strata + 1 entries. */
+/* Order items 0..n-1 by predicted cost, each rounded to a float (ties by index, so that
+ * a flat cost model keeps the enumeration order, which correlates with cost) into idx,
+ * and cut that order into at most max_strata runs of about equal total cost: stratum h
+ * is idx[start[h]] .. idx[start[h + 1] - 1]. Returns the number of strata (>= 1 when
+ * n > 0; a stratum is never empty), or -1 without memory or for n of 2^32 or more.
+ * start has room for max_strata + 1 entries. */
 int sample_stratify(const double *cost, uint64_t n, int max_strata, uint64_t *idx, uint64_t *start);
 
 /* Shuffle each stratum's run of idx (Fisher-Yates, seeded): a stratum's first k items are

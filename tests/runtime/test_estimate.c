@@ -66,6 +66,22 @@ Test(unit, estimate_stratify_orders_by_cost_then_index)
         cr_assert_eq(idx[i], want[i].index, "item %d of the order", i);
 }
 
+/* Costs order as floats: costs a float cannot tell apart are ties, in index order (the
+ * sort takes eight bytes an item), while costs a float tells apart keep their order;
+ * 2^32 items or more are refused before any is read. */
+Test(unit, estimate_stratify_orders_by_float_cost)
+{
+    enum { N = 6 };
+    /* 1 + 2^-30 and 1 + 2^-40 round to 1 as floats; 1 + 2^-20 does not */
+    double cost[N] = {3, 1 + 0x1p-30, 1, 1 + 0x1p-20, 1 + 0x1p-40, 2};
+    uint64_t idx[N], start[N + 1], want[N] = {1, 2, 4, 3, 5, 0};
+
+    cr_assert_eq(sample_stratify(cost, N, 1, idx, start), 1);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(idx[i], want[i], "item %d of the order: %llu", i, (unsigned long long)idx[i]);
+    cr_assert_eq(sample_stratify(cost, (uint64_t)1 << 32, 1, idx, start), -1);
+}
+
 Test(unit, estimate_stratify_equal_cost)
 {
     enum { N = 1000, H = 8 };
