@@ -37,8 +37,10 @@
 /* The pilot's task is timed by more of its parts until they took this share of the time
  * (pilot_time): 10 ms of the default 10 s, 160 ms at most. */
 #define PILOT_SHARE 1e-3
-/* Tasks the pilot draws to time the cheapest of (pilot). */
-#define PILOT_DRAWS 8
+/* Tasks the pilot draws to time the cheapest of (pilot). An even board's join task
+ * whose tops fit one list is one part: at n = 26 the cheapest of eight took the pilot
+ * 1.5-1.7 s whole (seeds 1 and 2, one thread), the cheapest of 32 0.5 and 1.2 s. */
+#define PILOT_DRAWS 32
 /* Tasks a pricing thread takes at a time: some 13 ms of the join's (about 0.2 us a task
  * at n = 27), so that a list of a few thousand stays on one thread. */
 #define PRICE_GRAIN ((uint64_t)1 << 16)
