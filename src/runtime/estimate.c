@@ -336,7 +336,8 @@ static int unit_costs(sampler *sm, double **task_max)
     sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
     if (sm->block > MAX_BLOCK)
         sm->block = MAX_BLOCK;
-    if ((sm->block > 1 || sm->e->complete_parts) && pilot(sm, cost) == 0)
+    /* a board without tasks (d4 and prefix at n = 2) has no pilot to draw */
+    if (n && (sm->block > 1 || sm->e->complete_parts) && pilot(sm, cost) == 0)
         sm->block = pilot_block(sm, total / (double)n, sm->block);
     sm->units = (n + sm->block - 1) / sm->block;
     return unit_sums(sm, cost, task_max);

@@ -354,6 +354,32 @@ static void check_exact(int n, int engine)
     nq_destroy_solver(&sv);
 }
 
+/* Boards with few tasks or none (d4 and prefix have none at n = 2, d4 none at 3): every
+ * engine estimates them, the sample a census of what there is (a pilot drawn from no
+ * tasks divided by zero). */
+Test(unit, estimate_api_boards_without_tasks)
+{
+    int engines[] = {NQ_ENGINE_PREFIX, NQ_ENGINE_D4, NQ_ENGINE_JOIN};
+
+    for (size_t e = 0; e < sizeof(engines) / sizeof(engines[0]); e++)
+        for (int n = 1; n <= 4; n++) {
+            nq_solver *sv = engine_check_solver(n, engines[e], 1, NQ_SIMD_AUTO);
+            nq_estimate_options o;
+            nq_estimate_result r;
+            nq_u128 want;
+
+            nq_default_estimate_options(&o);
+            o.seconds = 0.05;
+            cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK, "engine %d n=%d", engines[e], n);
+            cr_assert_eq(r.sampled, r.tasks, "engine %d n=%d: a census", engines[e], n);
+            nq_known_total(n, &want);
+            cr_assert(r.sample_total.lo == want.lo && r.sample_total.hi == want.hi,
+                      "engine %d n=%d", engines[e], n);
+            cr_assert_geq(r.cpu_seconds, r.setup_cpu_seconds);
+            nq_destroy_solver(&sv);
+        }
+}
+
 Test(unit, estimate_api_sample_is_exact)
 {
     check_exact(11, NQ_ENGINE_D4);
