@@ -212,7 +212,9 @@ static void print_text(const estimate_args *a, const nq_estimate_result *r)
            "%llu)\n",
            a->n, nq_engine_name(r->engine), (unsigned long long)r->sampled,
            (unsigned long long)r->tasks, r->seconds, r->strata, (unsigned long long)a->eo.seed);
-    if (r->census_passes > 1)
+    if (!r->tasks)
+        printf("no tasks: a count of n = %d is its setup alone\n", a->n);
+    else if (r->census_passes > 1)
         printf("every task sampled: the median of %d timed passes\n", r->census_passes);
     if (r->sampled_in_parts)
         printf("%llu of them timed by a share of their parts, their time projected\n",

@@ -491,8 +491,8 @@ static void sample_rounds(sampler *sm, double deadline)
             if ((limit && sm->sampled >= limit) || clock_seconds() >= deadline)
                 return;
         }
-        if (!any) { /* every task sampled: a census, unless some only by parts */
-            if (!sm->parted)
+        if (!any) { /* every task sampled: a census, unless some only by parts or none */
+            if (!sm->parted && sm->tasks.n)
                 census_repeat(sm, deadline);
             return;
         }

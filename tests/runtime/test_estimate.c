@@ -376,6 +376,7 @@ Test(unit, estimate_api_boards_without_tasks)
             cr_assert(r.sample_total.lo == want.lo && r.sample_total.hi == want.hi,
                       "engine %d n=%d", engines[e], n);
             cr_assert_geq(r.cpu_seconds, r.setup_cpu_seconds);
+            cr_assert(r.tasks || r.census_passes == 0, "n=%d: no passes over no tasks", n);
             nq_destroy_solver(&sv);
         }
 }
