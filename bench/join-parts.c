@@ -1,15 +1,17 @@
-/* bench-join-parts N STRIDE ID...: whether an estimate's parts project a join task's time
- * without bias. Each task of board N is completed whole (thread CPU seconds), then by
+/* bench-join-parts N STRIDE[a] ID...: whether an estimate's parts project a join task's
+ * time without bias. Each task of board N is completed whole (thread CPU seconds), then by
  * parts once per draw 0 .. S-1 (S: STRIDE, lowered to the task's parts as the engine
- * lowers it), each draw's projection the estimate's (whole time less the parts' and the
- * extra, plus S times the parts'). Over all draws every part is timed once, so their
- * mean is the whole time if the parts cost alone what they cost in the task. Prints one
+ * lowers it; with the suffix a, the parts parted again as a sampled task's are, their
+ * bottoms' pieces one in the rest of the stride), each draw's projection the estimate's (whole time
+ * less the parts' and the extra, plus S times the parts'). Over all draws every part is timed once,
+ * so their mean is the whole time if the parts cost alone what they cost in the task. Prints one
  * line per task (id, S, whole, mean projection, their ratio, the draws' spread) and the
  * sums' ratio. The lowest id runs first and untimed (first-use work).
  * Build: ninja -C build bench/bench-join-parts. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/clock.h"
 #include "engine_table.h"
@@ -33,10 +35,12 @@ static int pick(void *user, const task *t)
 }
 
 /* One draw's projection of t's time, as the estimate makes it; *stride the one used. */
+static uint64_t again_most; /* engine_parts.again_most: UINT64_MAX with STRIDEa */
+
 static double projected(const engine_desc *e, const engine_worker *w, const task *t,
                         uint64_t *stride, uint64_t draw)
 {
-    engine_parts p = {*stride, draw, 0, 0, 0, 0};
+    engine_parts p = {*stride, draw, 0, 0, 0, 0, again_most};
     uint64_t sub;
     double t0 = clock_thread_cpu();
 
@@ -80,15 +84,19 @@ int main(int argc, char **argv)
 {
     nq_settings s;
     size_t k = argc > 3 ? (size_t)argc - 3 : 0;
-    uint64_t *ids = malloc((k ? k : 1) * sizeof(*ids)), stride;
+    uint64_t *ids = malloc((k ? k : 1) * sizeof(*ids)), stride = 0;
+    char *end = NULL;
     task *found = calloc(k ? k : 1, sizeof(*found));
     const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
     double sum_whole = 0, sum_mean = 0;
 
-    if (k == 0 || !ids || !found || (stride = strtoull(argv[2], NULL, 10)) < 1) {
-        fprintf(stderr, "usage: bench-join-parts N STRIDE ID...\n");
+    if (k)
+        stride = strtoull(argv[2], &end, 10);
+    if (k == 0 || !ids || !found || stride < 1 || (*end && strcmp(end, "a") != 0)) {
+        fprintf(stderr, "usage: bench-join-parts N STRIDE[a] ID...\n");
         return 2;
     }
+    again_most = *end ? UINT64_MAX : 0;
     for (size_t i = 0; i < k; i++)
         ids[i] = strtoull(argv[i + 3], NULL, 10);
     nq_default_settings(&s);

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     whole_sub = dfs_search(board_mask(b.n), b.n, 0, 0, 0, &w, &stopped);
     whole = clock_thread_cpu() - t0;
     for (d = 0, stride = want; d < stride; d++) {
-        engine_parts p = {want, d, 0, 0, 0, 0};
+        engine_parts p = {want, d, 0, 0, 0, 0, 0};
         double y;
         t0 = clock_thread_cpu();
         if (row_parts_complete(&r, &p, search_part, &b, &sub) != ENGINE_DONE)

@@ -297,6 +297,11 @@ typedef struct nq_estimate_options {
      * parts, where the engine has parts (the join); 0: seconds / 32. INFINITY: every
      * task whole. */
     double part_seconds;
+    /* Tasks priced and cut into strata at most: past this many, a seeded simple random
+     * sample of them, from which the sample is drawn (two-phase sampling); 0: 2^18 a
+     * second of seconds, 65,536 at least. Where the engine's tasks are short enough to
+     * sample in blocks of neighbours, every task is priced whatever this says. */
+    uint64_t max_priced;
 } nq_estimate_options;
 
 typedef struct nq_estimate_result {
@@ -321,6 +326,10 @@ typedef struct nq_estimate_result {
     int census_passes;
     uint64_t sampled_in_parts; /* of the sampled tasks, those timed by a share of their
                                   parts (sample_total leaves them out) */
+    /* the tasks priced by the cost model and cut into strata: every task, or past
+     * max_priced a seeded simple random sample of them, from which the sample is then
+     * drawn and the total scaled (two-phase sampling: docs/estimate.md) */
+    uint64_t priced_tasks;
 } nq_estimate_result;
 
 NQ_API void nq_default_estimate_options(nq_estimate_options *o);

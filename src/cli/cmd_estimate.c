@@ -192,15 +192,17 @@ static void print_json(const estimate_args *a, const nq_estimate_result *r)
     if (r->simd != NQ_SIMD_AUTO)
         snprintf(simd, sizeof(simd), "\"%s\"", nq_simd_name(r->simd));
     printf("{\"schema\": %d, \"n\": %d, \"engine\": \"%s\", \"simd\": %s, \"threads\": %d, "
-           "\"usable_threads\": %d, \"tasks\": %llu, \"sampled_tasks\": %llu, \"strata\": %d, "
+           "\"usable_threads\": %d, \"tasks\": %llu, \"priced_tasks\": %llu, \"sampled_tasks\": "
+           "%llu, \"strata\": %d, "
            "\"seed\": %llu, \"sample_total\": %s, \"sample_cpu_seconds\": %.6f, "
            "\"setup_cpu_seconds\": %.6f, \"max_task_seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"cpu_seconds_low\": %s, \"cpu_seconds_high\": %s, \"wall_seconds\": %.6f, "
            "\"census_passes\": %d, \"sampled_in_parts\": %llu, \"seconds\": %.6f}\n",
            NQ_JSON_SCHEMA, a->n, nq_engine_name(r->engine), simd, r->n_threads, r->usable_threads,
-           (unsigned long long)r->tasks, (unsigned long long)r->sampled, r->strata,
-           (unsigned long long)a->eo.seed, nq_u128_to_string(r->sample_total, total, sizeof(total)),
-           r->sample_cpu_seconds, r->setup_cpu_seconds, r->max_task_seconds, r->cpu_seconds,
+           (unsigned long long)r->tasks, (unsigned long long)r->priced_tasks,
+           (unsigned long long)r->sampled, r->strata, (unsigned long long)a->eo.seed,
+           nq_u128_to_string(r->sample_total, total, sizeof(total)), r->sample_cpu_seconds,
+           r->setup_cpu_seconds, r->max_task_seconds, r->cpu_seconds,
            json_num(r->cpu_seconds_low, low, sizeof(low)),
            json_num(r->cpu_seconds_high, high, sizeof(high)), r->wall_seconds, r->census_passes,
            (unsigned long long)r->sampled_in_parts, r->seconds);
@@ -216,6 +218,9 @@ static void print_text(const estimate_args *a, const nq_estimate_result *r)
         printf("no tasks: a count of n = %d is its setup alone\n", a->n);
     else if (r->census_passes > 1)
         printf("every task sampled: the median of %d timed passes\n", r->census_passes);
+    if (r->priced_tasks < r->tasks)
+        printf("strata cut from %llu tasks drawn and priced, too many to price all in the time\n",
+               (unsigned long long)r->priced_tasks);
     if (r->sampled_in_parts)
         printf("%llu of them timed by a share of their parts, their time projected\n",
                (unsigned long long)r->sampled_in_parts);

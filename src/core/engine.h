@@ -65,7 +65,9 @@ struct engine_lister;
  * clock, and times apart any work it did only to find its parts; what every part needs
  * (the join's top half-boards) it does whole. */
 typedef struct engine_parts {
-    uint64_t stride;      /* in: wanted (>= 1); out: used, at most the task's parts */
+    /* in: wanted (>= 1); out: used, at most the task's parts (times the pieces' stride
+     * where parted again: again_most) */
+    uint64_t stride;
     uint64_t draw;        /* in: a random number */
     uint64_t timed;       /* out: the parts completed */
     double timed_seconds; /* out: their CPU time */
@@ -74,6 +76,12 @@ typedef struct engine_parts {
      * timed_seconds where every part has the same; of parts parted again, only their
      * own parts' times, not the walk that found those) */
     double projected_seconds;
+    /* in: where stride passes the task's parts, each part taken is parted again, one in
+     * up to this many of its own pieces, so that stride comes back up to the parts times
+     * this (the join: its bottom half-boards' pieces and blocks; a task of n = 27 has some
+     * 20 parts of a second, 12 blocks each). 0 or 1: parts whole. row_parts parts again
+     * by its own rule. */
+    uint64_t again_most;
 } engine_parts;
 
 typedef struct engine_desc {

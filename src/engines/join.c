@@ -506,15 +506,42 @@ static uint64_t turn_fixed(const join_tables *jt, uint32_t top, int middle, cons
 }
 
 /* One task's count under way: its worker, its top column set, an estimate's parts
- * (NULL in a count) and the parts met so far, and its sums. */
+ * (NULL in a count) and the parts met so far, each part's pieces counted one in again
+ * (again_taken) and those counted so far in the part, and its sums. */
 typedef struct task_count {
     const engine_worker *w;
     const join_tables *jt;
     join_scratch *js;
     uint32_t top;
     engine_parts *p;
-    uint64_t seen, sum, fixed_sum;
+    uint64_t seen, again, again_seen;
+    double again_seconds;
+    uint64_t sum, fixed_sum;
 } task_count;
+
+/* Whether the next piece of a part (a piece or block of its bottom half-boards) is one to
+ * count: every one, but in an estimate's part parted again, one in tc->again from an
+ * offset of the draw's next digits (the draws 0 .. stride * again - 1 take each piece of
+ * each part once). */
+static int again_taken(task_count *tc)
+{
+    if (tc->again <= 1)
+        return 1;
+    return tc->again_seen++ % tc->again == tc->p->draw / tc->p->stride % tc->again;
+}
+
+/* The clock at a counted piece's start, where the part is parted again (0 where not). */
+static double again_clock(const task_count *tc)
+{
+    return tc->again > 1 ? clock_thread_cpu() : 0;
+}
+
+/* A counted piece begun at t0 done: its time to the part's counted pieces'. */
+static void again_done(task_count *tc, double t0)
+{
+    if (tc->again > 1)
+        tc->again_seconds += clock_thread_cpu() - t0;
+}
 
 /* The maker of side's half-boards of sd, stepping through js->tmp in steps as long as it
  * holds (the pair counter's lists for a piece: a step makes the far part of its
@@ -567,7 +594,14 @@ typedef struct piece_pairs {
 static int count_bottom_piece(void *user, uint64_t *v, size_t nb)
 {
     piece_pairs *pp = user;
-    engine_status st = count_pairs(pp->tc, pp->tops, pp->k, v, nb, &pp->pairs);
+    double t0;
+    engine_status st;
+
+    if (!again_taken(pp->tc))
+        return 0; /* made, as the count makes it: only its count is left out */
+    t0 = again_clock(pp->tc);
+    st = count_pairs(pp->tc, pp->tops, pp->k, v, nb, &pp->pairs);
+    again_done(pp->tc, t0);
     return st == ENGINE_FAILED ? -1 : st == ENGINE_STOPPED;
 }
 
@@ -603,11 +637,13 @@ static engine_status pairs_by_bottom_block(task_count *tc, const join_sides *sd,
     engine_status st = cut_values(js, &mk) != 0 ? ENGINE_FAILED : ENGINE_DONE;
 
     for (uint32_t j = 0; j < js->range.n && st == ENGINE_DONE; j++) {
-        if (!js->range.masks[j] || (js->range.common[j] & common))
+        if (!js->range.masks[j] || (js->range.common[j] & common) || !again_taken(tc))
             continue;
+        double t0 = again_clock(tc);
         size_t nb = join_range_make(&mk, &js->range, j, &js->side[JOIN_BOTTOM]);
         st = nb == SIZE_MAX ? ENGINE_FAILED
                             : count_pairs(tc, tops, k, js->side[JOIN_BOTTOM].v, nb, pairs);
+        again_done(tc, t0);
     }
     return st;
 }
@@ -670,7 +706,12 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t
         return ENGINE_FAILED;
     if (!pc.done) /* more than a piece */
         return pairs_by_bottom_block(tc, &sd, fit, nf, pairs);
-    return count_pairs(tc, fit, nf, js->side[JOIN_BOTTOM].v, nb, pairs);
+    if (!again_taken(tc)) /* the bottoms in one list: a part parted again counts them so */
+        return ENGINE_DONE;
+    double t0 = again_clock(tc);
+    engine_status st = count_pairs(tc, fit, nf, js->side[JOIN_BOTTOM].v, nb, pairs);
+    again_done(tc, t0);
+    return st;
 }
 
 /* Whether the next part of a task (a middle column, or one range of its tops) is one to
@@ -700,14 +741,19 @@ static int middle_taken(task_count *tc, int m)
     return 0;
 }
 
-/* A part done, of weight wm, begun at t0: its sums, and its time to an estimate's. */
+/* A part done, of weight wm, begun at t0: its sums, and its time to an estimate's, with
+ * its projection: the part, taken one in stride, its pieces counted one in again. */
 static void part_done(task_count *tc, uint32_t wm, uint64_t pairs, uint64_t fixed, double t0)
 {
     tc->sum += wm * pairs;
     tc->fixed_sum += wm * fixed;
     if (tc->p) {
+        double dt = clock_thread_cpu() - t0;
         tc->p->timed++;
-        tc->p->timed_seconds += clock_thread_cpu() - t0;
+        tc->p->timed_seconds += dt;
+        tc->p->projected_seconds +=
+            (double)tc->p->stride * (dt + (double)(tc->again - 1) * tc->again_seconds);
+        tc->again_seconds = 0;
     }
 }
 
@@ -800,10 +846,14 @@ static engine_status count_by_values(task_count *tc)
  * values, per middle column (the making order would leave each piece every value,
  * thinly, which the pair counter prunes far less). */
 static engine_status count_task(const engine_worker *w, const task *t, engine_parts *p,
-                                uint64_t *subtotal)
+                                uint64_t again, uint64_t *subtotal)
 {
-    task_count tc = {
-        w, &((const join_shared *)w->shared)->jt, w->scratch, (uint32_t)t->payload, p, 0, 0, 0};
+    task_count tc = {.w = w,
+                     .jt = &((const join_shared *)w->shared)->jt,
+                     .js = w->scratch,
+                     .top = (uint32_t)t->payload,
+                     .p = p,
+                     .again = again};
     join_piece pc = join_piece_first(tc.jt, JOIN_TOP, &tc.js->far);
     size_t k =
         join_halves_piece(tc.jt, JOIN_TOP, tc.top, 0, tc.js->piece, &pc, &tc.js->side[JOIN_TOP]);
@@ -823,7 +873,7 @@ static engine_status count_task(const engine_worker *w, const task *t, engine_pa
 
 static engine_status join_complete(const engine_worker *w, const task *t, uint64_t *subtotal)
 {
-    return count_task(w, t, NULL, subtotal);
+    return count_task(w, t, NULL, 1, subtotal);
 }
 
 /* The parts of a task: its middle columns of nonzero orbit weight (one on even boards),
@@ -858,24 +908,31 @@ static uint64_t task_parts(const join_tables *jt, join_scratch *js, uint32_t top
 
 /* A task's parts are its (middle column, top range) pairs in the order the count takes
  * them: what every part shares is made once per task in the count too (the tops in one
- * list, or each middle column's values), and so is timed whole, not scaled. */
+ * list, or each middle column's values), and so is timed whole, not scaled. Where the
+ * stride asked passes the parts (p->again_most allowing), each part taken counts one in
+ * again of its bottoms' pieces or blocks, again the rest of the stride: at n = 27 a part
+ * takes a second, its bottoms in a dozen blocks. */
 static engine_status join_complete_parts(const engine_worker *w, const task *t, engine_parts *p,
                                          uint64_t *subtotal)
 {
     const join_tables *jt = &((const join_shared *)w->shared)->jt;
     double t0 = clock_thread_cpu();
     uint64_t parts = p->stride > 1 ? task_parts(jt, w->scratch, (uint32_t)t->payload) : 1;
+    uint64_t again = 1;
     engine_status st;
 
     assert(p->stride > 0);
     if (!parts)
         return ENGINE_FAILED;
     p->extra_seconds = p->stride > 1 ? clock_thread_cpu() - t0 : 0;
+    if (p->stride / parts > 1 && p->again_most > 1)
+        again = p->stride / parts < p->again_most ? p->stride / parts : p->again_most;
     p->stride = parts < p->stride ? parts : p->stride;
     p->timed = 0;
     p->timed_seconds = 0;
-    st = count_task(w, t, p->stride > 1 ? p : NULL, subtotal);
-    p->projected_seconds = (double)p->stride * p->timed_seconds; /* every part one in stride */
+    p->projected_seconds = 0;
+    st = count_task(w, t, p->stride > 1 || again > 1 ? p : NULL, again, subtotal);
+    p->stride *= again;
     return st;
 }
 

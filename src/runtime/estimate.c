@@ -37,6 +37,12 @@
 /* The pilot's task is timed by more of its parts until they took this share of the time
  * (pilot_time): 10 ms of the default 10 s, 160 ms at most. */
 #define PILOT_SHARE 1e-3
+/* The pilot's part is parted again, one in this many of its own pieces at most
+ * (engine_parts.again_most): a part of the join's cheapest-priced task of 32 at n = 26
+ * took 2.4 s whole (seed 1, one thread), 0.9 s one piece in four. More leaves the rate to
+ * a part of no counted piece too often (its making alone: with eight, a rate that made
+ * the one sampled unit of n = 26 1.6 s, past the time, where it asked 31 ms). */
+#define PILOT_AGAIN 4
 /* Tasks the pilot draws to time the cheapest of (pilot). An even board's join task
  * whose tops fit one list is one part: at n = 26 the cheapest of eight took the pilot
  * 1.5-1.7 s whole (seeds 1 and 2, one thread), the cheapest of 32 0.5 and 1.2 s. */
@@ -44,6 +50,15 @@
 /* Tasks a pricing thread takes at a time: some 13 ms of the join's (about 0.2 us a task
  * at n = 27), so that a list of a few thousand stays on one thread. */
 #define PRICE_GRAIN ((uint64_t)1 << 16)
+/* Tasks priced at most a second of the time: past this many the strata are cut from a
+ * seeded simple random sample of this many tasks, which alone are priced (two-phase
+ * sampling: sample_two_phase). n = 27's 10.4 M join tasks took a second of one thread to
+ * price and another to sort into strata, so that `--seconds 1` ran past twice its time.
+ * A quarter of a million is far more than 64 strata need, and its own sampling error a
+ * few parts in a thousand of the total (sample_two_phase's first term). */
+#define PRICED_PER_SECOND 262144.0
+/* ... and at least this many, however short the time (a few hundred units a stratum). */
+#define MIN_PRICED 65536.0
 /* Censuses timed at most, when every task fits the time (an odd number: one median). */
 #define MAX_PASSES 9
 _Static_assert(MAX_PASSES <= 64, "sample_prediction takes 64 measurements at most");
@@ -55,8 +70,9 @@ typedef struct sampler {
     const engine_desc *e;
     const nq_settings *s;
     const nq_estimate_options *o;
-    task_list tasks;
-    double *cost; /* per unit */
+    task_list tasks;     /* those priced: the count's, or a sample of them (priced_count) */
+    uint64_t population; /* the count's tasks */
+    double *cost;        /* per unit */
     uint64_t block, units;
     uint64_t *idx, *start;
     int strata;
@@ -66,7 +82,9 @@ typedef struct sampler {
     engine_worker w;
     run_stop stop;
     double setup_cpu;
-    double rate;     /* seconds per predicted cost, the pilot's; 0: not known (no parts) */
+    /* seconds per predicted cost, the pilot's, then that of it and the tasks sampled so
+     * far (rate_time over rate_cost: sample_task); 0: not known (no parts) */
+    double rate, rate_time, rate_cost;
     double measured; /* the sample's CPU time as spent (a parted task's is less) */
     uint64_t sampled, parted;
     u128 sample_total;
@@ -116,10 +134,14 @@ static uint64_t part_draw(const sampler *sm, const task *t)
 
 /* What timing a task gave (time_task): the stride its parts were timed by (1: whole),
  * the task's projected time, the CPU time spent, and of that the timed parts' own (the
- * whole task's where it ran whole; less the walk that found the parts where not). */
+ * whole task's where it ran whole; less the walk that found the parts where not). In:
+ * how far its parts may be parted again (engine_parts.again_most): a sampled task's and
+ * the untimed first task's without bound, the pilot's a little (PILOT_AGAIN: its rate
+ * wants a part's time, not one of a few pieces), a census's not at all. */
 typedef struct task_time {
     uint64_t stride;
     double dt, spent, timed;
+    uint64_t again_most;
 } task_time;
 
 /* Complete task t as a pool worker would (complete, then unique), its raw subtotal into
@@ -130,7 +152,7 @@ typedef struct task_time {
 static int time_task(sampler *sm, const task *t, uint64_t *sub, task_time *tt)
 {
     const engine_desc *e = sm->e;
-    engine_parts p = {tt->stride, part_draw(sm, t), 0, 0, 0, 0};
+    engine_parts p = {tt->stride, part_draw(sm, t), 0, 0, 0, 0, tt->again_most};
     double t0 = clock_thread_cpu();
     engine_status st;
 
@@ -156,15 +178,16 @@ static int time_task(sampler *sm, const task *t, uint64_t *sub, task_time *tt)
     return 0;
 }
 
-/* The share of task t's parts to time: one in the returned stride (1: the task whole). */
-static uint64_t task_stride(const sampler *sm, const task *t)
+/* The share of a task of predicted cost to time by its parts: one in the returned
+ * stride (1: the task whole). */
+static uint64_t task_stride(const sampler *sm, double cost)
 {
     double limit = sm->o->part_seconds > 0 ? sm->o->part_seconds : PART_SHARE * sm->o->seconds;
     double expected;
 
     if (!sm->e->complete_parts || sm->rate <= 0)
         return 1;
-    expected = sm->rate * engine_task_cost(sm->e, sm->shared, t);
+    expected = sm->rate * cost;
     return expected > limit ? (uint64_t)fmin(expected / limit, 0x1p62) : 1;
 }
 
@@ -191,7 +214,7 @@ static uint64_t pilot_stride(uint64_t stride, double timed, double wanted)
 static int pilot_time(sampler *sm, const task *t, double *dt)
 {
     uint64_t sub;
-    task_time tt = {UINT64_MAX, 0, 0, 0}, again;
+    task_time tt = {UINT64_MAX, 0, 0, 0, PILOT_AGAIN}, again;
 
     for (;;) {
         if (time_task(sm, t, &sub, &tt) != 0)
@@ -215,33 +238,36 @@ static int pilot_time(sampler *sm, const task *t, double *dt)
 }
 
 /* The pilot: one seeded task, not in the sample, timed, its time per predicted cost
- * into sm->rate (cost[i] the task's), for the units' length and the parts' share: the
- * cheapest of PILOT_DRAWS drawn, since the rate sizes units and parts but is not in the
- * projection, and one part of a large task is long (join, n = 27: a part of 5 s, a
- * fifth of the task's 22, where the sample asked 0.16 s; the time of an estimate of 5 s
- * past its setup then ranged from 5.6 to 11.5 s over three seeds). The
- * cheapest task runs first, untimed, so that what an engine builds on first use (the
- * tail's tables) is not in the pilot's time: under ASan it alone passed the limit; one
- * part of it where the engine has parts (d4's cheapest task at n = 23 took minutes). An
- * engine with parts times a share of the pilot's (pilot_time; its projection is enough
- * to size units: a whole join task takes minutes at n = 27). Nonzero on a stop: the
- * sample then sees it. */
-static int pilot(sampler *sm, const double *cost)
+ * into sm->rate (cost[i] that of the task pick[i], or i without pick, of the m priced), for the
+ * units' length and the parts' share: the cheapest of PILOT_DRAWS drawn, since the rate sizes units
+ * and parts but is not in the projection, and one part of a large task is long (join, n = 27: a
+ * part of 5 s, a fifth of the task's 22, where the sample asked 0.16 s; the time of an estimate of
+ * 5 s past its setup then ranged from 5.6 to 11.5 s over three seeds). The cheapest task runs
+ * first, untimed, so that what an engine builds on first use (the tail's tables) is not in the
+ * pilot's time: under ASan it alone passed the limit; one part of it where the engine has parts
+ * (d4's cheapest task at n = 23 took minutes), its count parted again as far as it goes (the join's
+ * cheapest at n = 26 took 0.5 s whole, a tenth of it the making, which is what first use builds).
+ * An engine with parts times a share of the pilot's (pilot_time; its projection is enough to size
+ * units: a whole join task takes minutes at n = 27). Nonzero on a stop: the sample then sees it. */
+static int pilot(sampler *sm, const double *cost, const uint64_t *pick, uint64_t m)
 {
     uint64_t state = sm->o->seed ^ 0x9e3779b97f4a7c15ull, sub, cheapest = 0;
-    uint64_t i = sample_below(&state, sm->tasks.n);
-    task_time warm = {UINT64_MAX, 0, 0, 0};
+    uint64_t i = sample_below(&state, m);
+    task_time warm = {UINT64_MAX, 0, 0, 0, UINT64_MAX}; /* its count: none of it needed */
     double dt;
 
     for (int d = 1; d < PILOT_DRAWS; d++) {
-        uint64_t j = sample_below(&state, sm->tasks.n);
+        uint64_t j = sample_below(&state, m);
         i = cost[j] > 0 && (cost[j] < cost[i] || cost[i] <= 0) ? j : i;
     }
-    for (uint64_t k = 1; k < sm->tasks.n; k++)
+    for (uint64_t k = 1; k < m; k++)
         cheapest = cost[k] < cost[cheapest] ? k : cheapest;
-    if (cost[i] <= 0 || time_task(sm, &sm->tasks.at[cheapest], &sub, &warm) != 0 ||
-        pilot_time(sm, &sm->tasks.at[i], &dt) != 0)
+    if (cost[i] <= 0 ||
+        time_task(sm, &sm->tasks.at[pick ? pick[cheapest] : cheapest], &sub, &warm) != 0 ||
+        pilot_time(sm, &sm->tasks.at[pick ? pick[i] : i], &dt) != 0)
         return 1;
+    sm->rate_time = dt;
+    sm->rate_cost = cost[i];
     sm->rate = dt / cost[i];
     return 0;
 }
@@ -261,6 +287,7 @@ typedef struct pricing {
     const engine_desc *e;
     const void *shared;
     const task *tasks;
+    const uint64_t *pick; /* cost[i] is task pick[i]'s; NULL: task i's */
     double *cost;
     const atomic_int *stop;
 } pricing;
@@ -272,7 +299,7 @@ static int price_range(void *user, int part, uint64_t lo, uint64_t hi)
     for (uint64_t i = lo; i < hi; i++) {
         if (stop_poll(pr->stop, i))
             return 1;
-        pr->cost[i] = engine_task_cost(pr->e, pr->shared, &pr->tasks[i]);
+        pr->cost[i] = engine_task_cost(pr->e, pr->shared, &pr->tasks[pr->pick ? pr->pick[i] : i]);
     }
     return 0;
 }
@@ -280,7 +307,7 @@ static int price_range(void *user, int part, uint64_t lo, uint64_t hi)
 int estimate_price(const engine_desc *e, const void *shared, const task *tasks, uint64_t n,
                    int threads, uint64_t grain, double *cost, const atomic_int *stop)
 {
-    pricing pr = {e, shared, tasks, cost, stop};
+    pricing pr = {e, shared, tasks, NULL, cost, stop};
     return split_run_shared(threads, n, grain, price_range, &pr) ? NQ_ECANCELED : NQ_OK;
 }
 
@@ -314,32 +341,87 @@ static int unit_sums(sampler *sm, double *cost, double **task_max)
     return NQ_OK;
 }
 
-/* The units: blocks of consecutive tasks, as many as cache locality wants and the time
- * allows (pilot_block), their predicted costs, and into *task_max each unit's largest
- * (sm->cost itself where a unit is one task). */
-static int unit_costs(sampler *sm, double **task_max)
+/* How many of the n tasks to price: every one, or a sample where pricing them all would
+ * take much of a short time (PRICED_PER_SECOND) or the options ask for fewer. */
+static uint64_t priced_count(const sampler *sm, uint64_t n)
 {
-    uint64_t n = sm->tasks.n;
-    double *cost = huge_calloc((n ? n : 1) * sizeof(*cost)), total = 0; /* n = 27: 80 MiB */
+    double most = sm->o->max_priced ? (double)sm->o->max_priced
+                                    : fmax(PRICED_PER_SECOND * sm->o->seconds, MIN_PRICED);
+    return (double)n > most ? (uint64_t)most : n;
+}
 
-    if (!cost)
+/* The predicted costs of the m tasks pick names (every task without pick) into *cost,
+ * on the count's threads as its setup: n = 27's 10.4 M tasks take about a second of one
+ * (join_task_cost), and their sum, in id order whatever the threads, into *total. */
+static int price_tasks(sampler *sm, const uint64_t *pick, uint64_t m, double **cost, double *total)
+{
+    pricing pr = {sm->e, sm->shared, sm->tasks.at, pick, NULL, sm->stop.cancel};
+
+    *cost = pr.cost = huge_calloc((m ? m : 1) * sizeof(**cost)); /* n = 27: 80 MiB */
+    if (!pr.cost)
         return NQ_ENOMEM;
-    /* on the count's threads, as its setup: n = 27's 10.4 M tasks take about a second
-     * of one (join_task_cost) */
-    if (estimate_price(sm->e, sm->shared, sm->tasks.at, n, sm->s->n_threads, PRICE_GRAIN, cost,
-                       sm->stop.cancel) != NQ_OK) {
-        huge_free(cost);
+    if (split_run_shared(sm->s->n_threads, m, PRICE_GRAIN, price_range, &pr)) {
+        huge_free(pr.cost);
+        *cost = NULL;
         return NQ_ECANCELED;
     }
-    for (uint64_t i = 0; i < n; i++)
-        total += cost[i]; /* in id order, whatever the threads: the same sum */
-    sm->block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
-    if (sm->block > MAX_BLOCK)
-        sm->block = MAX_BLOCK;
+    *total = 0;
+    for (uint64_t i = 0; i < m; i++)
+        *total += pr.cost[i];
+    return NQ_OK;
+}
+
+/* Tasks a unit: as many as cache locality wants (MAX_BLOCK of n tasks), fewer where the
+ * pilot's rate says they would pass the time (pilot_block). */
+static uint64_t unit_block(sampler *sm, const double *cost, const uint64_t *pick, uint64_t m,
+                           double total)
+{
+    uint64_t n = sm->population, block = n > MIN_UNITS ? (n + MIN_UNITS - 1) / MIN_UNITS : 1;
+
+    if (block > MAX_BLOCK)
+        block = MAX_BLOCK;
     /* a board without tasks (d4 and prefix at n = 2) has no pilot to draw */
-    if (n && (sm->block > 1 || sm->e->complete_parts) && pilot(sm, cost) == 0)
-        sm->block = pilot_block(sm, total / (double)n, sm->block);
-    sm->units = (n + sm->block - 1) / sm->block;
+    if (m && (block > 1 || sm->e->complete_parts) && pilot(sm, cost, pick, m) == 0)
+        block = pilot_block(sm, total / (double)m, block);
+    return block;
+}
+
+/* The units: blocks of consecutive tasks (unit_block), their predicted costs, and into
+ * *task_max each unit's largest (sm->cost itself where a unit is one task). Where the
+ * tasks are too many to price in the time, a sample of them is priced, and the list
+ * keeps only those; its units are then single tasks, which is what a sample of tasks
+ * too long to run in blocks wants anyway (n = 27's take seconds): units of neighbours
+ * price every task after all. */
+static int unit_costs(sampler *sm, double **task_max)
+{
+    uint64_t n = sm->tasks.n, m = priced_count(sm, n), *pick = NULL;
+    double *cost, total;
+    int rc;
+
+    sm->population = n;
+    if (m < n && !(pick = huge_calloc(m * sizeof(*pick))))
+        return NQ_ENOMEM;
+    if (pick)
+        sample_subset(n, m, sm->o->seed, pick);
+    rc = price_tasks(sm, pick, m, &cost, &total);
+    if (rc == NQ_OK)
+        sm->block = unit_block(sm, cost, pick, m, total);
+    if (rc == NQ_OK && pick && sm->block > 1) { /* short tasks: neighbours, every one priced */
+        huge_free(cost);
+        huge_free(pick);
+        pick = NULL;
+        m = n;
+        rc = price_tasks(sm, NULL, m, &cost, &total);
+    }
+    if (rc == NQ_OK && pick) { /* the sample alone, in id order */
+        for (uint64_t k = 0; k < m; k++)
+            sm->tasks.at[k] = sm->tasks.at[pick[k]];
+        sm->tasks.n = m;
+    }
+    huge_free(pick);
+    if (rc != NQ_OK)
+        return rc;
+    sm->units = (m + sm->block - 1) / sm->block;
     return unit_sums(sm, cost, task_max);
 }
 
@@ -383,14 +465,25 @@ static int prepare_strata(sampler *sm)
 }
 
 /* Task t of stratum h into the sample, its (projected) time added to *time and whether
- * it was timed by parts to *parted; nonzero when the run is stopping. */
+ * it was timed by parts to *parted; nonzero when the run is stopping. Its time and cost
+ * then join the rate that sizes the next tasks' strides: the pilot's task is the
+ * cheapest of its draws, whose rate may be far from the others' (join, n = 26: tasks
+ * priced under a 32nd of 60 s took some 15 s each, four of them the whole sample). A
+ * stride is fixed before its task runs, from the tasks before it, so each projection is
+ * still unbiased. */
 static int sample_task(sampler *sm, int h, const task *t, double *time, int *parted)
 {
     uint64_t sub;
-    task_time tt = {task_stride(sm, t), 0, 0, 0};
+    double cost = engine_task_cost(sm->e, sm->shared, t);
+    task_time tt = {task_stride(sm, cost), 0, 0, 0, UINT64_MAX};
 
     if (time_task(sm, t, &sub, &tt) != 0)
         return 1;
+    if (sm->rate > 0 && cost > 0) {
+        sm->rate_time += tt.dt;
+        sm->rate_cost += cost;
+        sm->rate = sm->rate_time / sm->rate_cost;
+    }
     *time += tt.dt;
     *parted |= tt.stride > 1;
     sm->measured += tt.spent;
@@ -443,7 +536,7 @@ static void census_repeat(sampler *sm, double deadline)
     while (sm->passes < MAX_PASSES && clock_seconds() + last < deadline) {
         double t0 = clock_seconds(), sum = 0;
         uint64_t sub;
-        task_time whole = {1, 0, 0, 0};
+        task_time whole = {1, 0, 0, 0, 1};
         for (uint64_t i = 0; i < sm->tasks.n; i++) {
             if (run_stopping(&sm->stop) || time_task(sm, &sm->tasks.at[i], &sub, &whole) != 0)
                 return;
@@ -491,8 +584,9 @@ static void sample_rounds(sampler *sm, double deadline)
             if ((limit && sm->sampled >= limit) || clock_seconds() >= deadline)
                 return;
         }
-        if (!any) { /* every task sampled: a census, unless some only by parts or none */
-            if (!sm->parted && sm->tasks.n)
+        if (!any) { /* every task sampled: a census, unless some only by parts or none, or
+                       only those priced */
+            if (!sm->parted && sm->tasks.n && sm->tasks.n == sm->population)
                 census_repeat(sm, deadline);
             return;
         }
@@ -522,6 +616,8 @@ static void project(const sampler *sm, nq_estimate_result *out)
     int usable = sm->s->n_threads, cpus = affinity_cpu_count();
 
     sample_estimate_total(sm->st, sm->strata, &est);
+    if (sm->tasks.n) /* the strata's tasks a sample: to all the count's */
+        sample_two_phase(&est, sm->st, sm->strata, sm->tasks.n, sm->population);
     tasks_cpu = sm->tasks.n ? est.total : 0.0;
     if (sm->passes >= 2) /* the passes' median, and how far one more may fall from it */
         spread = sample_prediction(sm->pass, sm->passes, &tasks_cpu);
@@ -538,8 +634,8 @@ static void project(const sampler *sm, nq_estimate_result *out)
         out->cpu_seconds_low = out->cpu_seconds_high = NAN;
     if (usable > cpus)
         usable = cpus; /* more workers than CPUs take turns */
-    if ((uint64_t)usable > sm->tasks.n)
-        usable = sm->tasks.n ? (int)sm->tasks.n : 1;
+    if ((uint64_t)usable > sm->population)
+        usable = sm->population ? (int)sm->population : 1;
     out->max_task_seconds = largest_task(sm);
     /* the pool hands out tasks as workers free up: no faster than an even split, nor
      * than the largest task */
@@ -547,7 +643,8 @@ static void project(const sampler *sm, nq_estimate_result *out)
     out->usable_threads = usable;
     out->n_threads = sm->s->n_threads;
     out->setup_cpu_seconds = sm->setup_cpu;
-    out->tasks = sm->tasks.n;
+    out->tasks = sm->population;
+    out->priced_tasks = sm->tasks.n;
     out->sampled = sm->sampled;
     out->sample_total = u128_pack(sm->sample_total);
     out->strata = sm->strata;

@@ -13,6 +13,10 @@ uint64_t sample_rand(uint64_t *state);
 /* Uniform in 0..bound-1 (bound > 0), without modulo bias. */
 uint64_t sample_below(uint64_t *state, uint64_t bound);
 
+/* A simple random sample of m of the items 0..n-1 (m <= n) into pick, in increasing
+ * order, drawn from the seed (selection sampling: Knuth, TAOCP 3.4.2, Algorithm S). */
+void sample_subset(uint64_t n, uint64_t m, uint64_t seed, uint64_t *pick);
+
 /* Order items 0..n-1 by predicted cost, each rounded to a float (ties by index, so that
  * a flat cost model keeps the enumeration order, which correlates with cost) into idx,
  * and cut that order into at most max_strata runs of about equal total cost: stratum h
@@ -55,6 +59,14 @@ typedef struct sample_estimate {
 } sample_estimate;
 
 void sample_estimate_total(const sample_stratum *st, int strata, sample_estimate *out);
+
+/* Two-phase sampling (Cochran, 12.2): where the strata were cut from a simple random
+ * sample of m of n items (sample_subset) and est holds sample_estimate_total's estimate
+ * of that sample's total, scale it to the n items, and add the first phase's variance
+ * N^2 (1/m - 1/N) S_y^2, S_y^2 the items' variance of y as the strata's samples estimate
+ * it (each stratum weighted by its share of the m). m = n leaves est as it is. */
+void sample_two_phase(sample_estimate *est, const sample_stratum *st, int strata, uint64_t m,
+                      uint64_t n);
 
 /* The two-sided 95% quantile of Student's t with df degrees of freedom (df >= 1). */
 double sample_t95(uint64_t df);

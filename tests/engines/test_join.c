@@ -1015,11 +1015,13 @@ Test(unit, lists_paired_in_pieces)
 }
 
 /* Every task's parts, in lists of two and three blocks, whole and (to n = 12) in pieces
- * of a few masks (many top ranges a middle column), on each vector path. */
+ * of a few masks (many top ranges a middle column), on each vector path, each part whole
+ * and parted again (its bottoms' pieces and blocks, where the stride passes the parts). */
 Test(unit, task_parts_tile_the_task)
 {
     static const size_t pieces[] = {0, 5};
-    static const uint64_t strides[] = {2, 3, 7, UINT64_MAX};
+    static const uint64_t strides[] = {2, 3, 7,
+                                       8}; /* 8: parts and pieces strides of a common factor */
     static task_table tl;
     static uint64_t want[MAX_TASKS];
     const engine_desc *e = engine_find(NQ_ENGINE_JOIN);
@@ -1039,7 +1041,9 @@ Test(unit, task_parts_tile_the_task)
                     for (uint64_t id = 0; id < tl.k; id++) {
                         task t = {.id = id, .payload = tl.payload[id], .weight = tl.weight[id]};
                         for (size_t k = 0; k < sizeof(strides) / sizeof(strides[0]); k++)
-                            check_parts(e, &w, &t, strides[k], want[id]);
+                            for (int a = 0; a < 2; a++)
+                                check_parts(e, &w, &t, strides[k], a ? UINT64_MAX : 0, want[id]);
+                        check_parts(e, &w, &t, UINT64_MAX, 0, want[id]);
                     }
                     e->worker_free(w.scratch);
                     e->shared_free(shared);

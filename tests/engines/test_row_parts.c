@@ -49,7 +49,7 @@ static void check_engine(int id, int n, int rows)
         uint64_t whole;
         cr_assert_eq(e->complete(&w, &ts.at[i], &whole), ENGINE_DONE);
         for (size_t k = 0; k < sizeof(strides) / sizeof(strides[0]); k++)
-            check_parts(e, &w, &ts.at[i], strides[k], whole);
+            check_parts(e, &w, &ts.at[i], strides[k], 0, whole);
         check_pilot(e, &w, &ts.at[i]);
         weighted += whole * ts.at[i].weight;
     }
@@ -118,7 +118,7 @@ Test(unit, row_parts_part_again_past_the_bound)
         for (size_t k = 0; k < sizeof(strides) / sizeof(strides[0]); k++) {
             uint64_t sum = 0, used = 0, sub;
             for (uint64_t d = 0; d < strides[k] && (!used || d < used); d++) {
-                engine_parts p = {strides[k], d, 0, 0, 0, 0};
+                engine_parts p = {strides[k], d, 0, 0, 0, 0, 0};
                 cr_assert_eq(row_parts_complete(&r, &p, board_part, &b, &sub), ENGINE_DONE);
                 cr_assert(!used || p.stride == used, "n=%d stride %llu: one stride", n,
                           (unsigned long long)strides[k]);
@@ -158,7 +158,7 @@ Test(unit, row_parts_walks_below_are_not_the_parts)
     for (int d = 0; d < n; d++)
         free[d] = (1u << n) - 1, shift[d] = 1;
     for (uint64_t d = 0; d < 4; d++) {
-        engine_parts p = {1ull << 40, d * 7919, 0, 0, 0, 0};
+        engine_parts p = {1ull << 40, d * 7919, 0, 0, 0, 0, 0};
         uint64_t sub;
         cr_assert_eq(row_parts_complete(&r, &p, empty_part, NULL, &sub), ENGINE_DONE);
         cr_assert_gt(p.stride, 4096, "two levels");

@@ -233,25 +233,38 @@ static double population(double *cost, double *y)
     return total;
 }
 
-static void draw(const double *cost, const double *y, uint64_t seed, sample_estimate *e)
+/* One draw the way nq_estimate makes it, with the strata cut from priced items of the
+ * population: all of them, or a simple random sample (two-phase sampling, what
+ * nq_estimate prices where pricing every task would pass the time). */
+static void draw(const double *cost, const double *y, uint64_t priced, uint64_t seed,
+                 sample_estimate *e)
 {
-    static uint64_t idx[POP], start[STRATA + 1];
+    static uint64_t pick[POP], idx[POP], start[STRATA + 1];
+    static double pc[POP];
     sample_stratum st[STRATA] = {{0}};
-    int strata = sample_stratify(cost, POP, STRATA, idx, start);
+    int strata;
 
+    if (priced < POP)
+        sample_subset(POP, priced, seed, pick);
+    for (uint64_t i = 0; i < priced; i++)
+        pc[i] = cost[priced < POP ? pick[i] : i];
+    strata = sample_stratify(pc, priced, STRATA, idx, start);
     sample_shuffle(idx, start, strata, seed);
     for (int h = 0; h < strata; h++) {
         for (uint64_t k = start[h]; k < start[h + 1]; k++) {
             st[h].size++;
-            st[h].cost += cost[idx[k]];
+            st[h].cost += pc[idx[k]];
         }
         for (uint64_t k = start[h]; k < start[h] + PER && k < start[h + 1]; k++)
-            sample_add(&st[h], cost[idx[k]], y[idx[k]]);
+            sample_add(&st[h], pc[idx[k]], y[priced < POP ? pick[idx[k]] : idx[k]]);
     }
     sample_estimate_total(st, strata, e);
+    sample_two_phase(e, st, strata, priced, POP);
 }
 
-Test(unit, estimate_synthetic_population_coverage)
+/* DRAWS draws with priced items: their mean within bias of the truth, their intervals
+ * covering it 90-99% of the time. */
+static void check_coverage(uint64_t priced, double bias)
 {
     static double cost[POP], y[POP];
     double truth = population(cost, y), mean = 0;
@@ -259,14 +272,50 @@ Test(unit, estimate_synthetic_population_coverage)
 
     for (uint64_t seed = 1; seed <= DRAWS; seed++) {
         sample_estimate e;
-        draw(cost, y, seed, &e);
+        draw(cost, y, priced, seed, &e);
         double half = sample_t95(e.df) * sqrt(e.variance);
         covered += fabs(e.total - truth) <= half;
         mean += e.total / DRAWS;
     }
-    cr_assert_lt(fabs(mean / truth - 1), 0.01, "mean estimate %f, truth %f", mean, truth);
+    cr_assert_lt(fabs(mean / truth - 1), bias, "mean estimate %f, truth %f", mean, truth);
     cr_assert_geq(covered, DRAWS * 90 / 100, "covered %d of %d", covered, DRAWS);
     cr_assert_leq(covered, DRAWS * 99 / 100, "covered %d of %d: too wide", covered, DRAWS);
+}
+
+Test(unit, estimate_synthetic_population_coverage)
+{
+    check_coverage(POP, 0.01);
+}
+
+/* The strata cut from a fifth of the population: the total scaled to it is unbiased, and
+ * its interval, with the first phase's variance, covers the truth about 95% of the time
+ * (373 of 400 draws; without that term 122). */
+Test(unit, estimate_two_phase_coverage)
+{
+    check_coverage(POP / 5, 0.02);
+}
+
+/* The first phase's draw: m distinct items in increasing order, the same for a seed, and
+ * each item about equally often over many seeds. */
+Test(unit, estimate_subset_is_uniform)
+{
+    enum { N = 50, M = 10, SEEDS = 20000 };
+    uint64_t pick[M], again[M];
+    int seen[N] = {0};
+
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        sample_subset(N, M, seed, pick);
+        for (int i = 0; i < M; i++) {
+            cr_assert(pick[i] < N && (i == 0 || pick[i] > pick[i - 1]));
+            seen[pick[i]]++;
+        }
+    }
+    sample_subset(N, M, 7, pick);
+    sample_subset(N, M, 7, again);
+    cr_assert_arr_eq(pick, again, sizeof(pick));
+    for (int i = 0; i < N; i++) /* expected 4000, sd 57 */
+        cr_expect(seen[i] > 3700 && seen[i] < 4300, "item %d taken %d times", i, seen[i]);
+    sample_subset(N, N, 3, (uint64_t[N]){0}); /* every item: no draw past the end */
 }
 
 /* ---- the library call ---------------------------------------------------------------- */
@@ -388,6 +437,85 @@ Test(unit, estimate_api_sample_is_exact)
     check_exact(10, NQ_ENGINE_PREFIX);
 }
 
+/* The tasks priced where max_priced is set below the task count: the seed's draw of them
+ * (sample_subset), in the task ids' terms. */
+static int priced_id[4096];
+
+static int note_priced(void *user, const nq_estimate_task *t)
+{
+    cr_assert(t->id < 4096 && priced_id[t->id], "task %llu was not priced",
+              (unsigned long long)t->id);
+    return note_sampled(user, t);
+}
+
+/* A third of the tasks priced (two-phase sampling): the sample is drawn from those alone,
+ * every one of them in the time, each with the full count's subtotal, and that is not a
+ * census (no passes again) but has an interval, the first phase's variance in it; with
+ * max_priced 0 every task is priced. */
+static void check_two_phase(int n, int engine)
+{
+    static seen s;
+    static uint64_t pick[4096];
+    nq_result full;
+    nq_solver *sv = counted(n, engine, &s, &full);
+    nq_estimate_options o;
+    nq_estimate_result r;
+
+    nq_default_estimate_options(&o);
+    o.seconds = 600;
+    o.seed = 5;
+    o.max_priced = full.tasks / 3;
+    o.sampled = note_priced;
+    o.user = &s;
+    memset(priced_id, 0, sizeof(priced_id));
+    sample_subset(full.tasks, o.max_priced, o.seed, pick);
+    for (uint64_t i = 0; i < o.max_priced; i++)
+        priced_id[pick[i]] = 1;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_eq(r.tasks, full.tasks);
+    cr_assert_eq(r.priced_tasks, o.max_priced, "n=%d engine %d", n, engine);
+    cr_assert_eq(r.sampled, o.max_priced);
+    cr_assert_eq(r.census_passes, 0, "a third of the tasks is no census");
+    /* every priced task timed whole: the tasks' time is theirs scaled to all the tasks */
+    cr_assert_float_eq(r.cpu_seconds - r.setup_cpu_seconds,
+                       (double)r.tasks / (double)r.priced_tasks * r.sample_cpu_seconds,
+                       1e-9 + 1e-9 * r.cpu_seconds);
+    cr_assert(r.cpu_seconds_low < r.cpu_seconds && r.cpu_seconds < r.cpu_seconds_high,
+              "%f .. %f .. %f", r.cpu_seconds_low, r.cpu_seconds, r.cpu_seconds_high);
+    o.max_priced = 0;
+    o.sampled = NULL;
+    o.seconds = 0.05;
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_eq(r.priced_tasks, r.tasks);
+    nq_destroy_solver(&sv);
+}
+
+Test(unit, estimate_api_two_phase)
+{
+    check_two_phase(11, NQ_ENGINE_D4);
+    check_two_phase(12, NQ_ENGINE_JOIN);
+    check_two_phase(10, NQ_ENGINE_PREFIX);
+}
+
+/* Tasks short enough to sample in blocks of neighbours (join at n = 16: 3,299 tasks of
+ * about 30 us) are all priced whatever max_priced asks: the blocks are of id neighbours,
+ * which a sample of the tasks does not keep. */
+Test(unit, estimate_api_short_tasks_are_all_priced)
+{
+    nq_solver *sv = engine_check_solver(16, NQ_ENGINE_JOIN, 1, NQ_SIMD_AUTO);
+    nq_estimate_options o;
+    nq_estimate_result r;
+
+    nq_default_estimate_options(&o);
+    o.seconds = 2; /* units of 4 ms: blocks of its 30 us tasks even under ASan */
+    o.max_priced = 100;
+    o.max_tasks = 1; /* one unit is enough to see */
+    cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
+    cr_assert_gt(r.tasks, o.max_priced);
+    cr_assert_eq(r.priced_tasks, r.tasks);
+    nq_destroy_solver(&sv);
+}
+
 typedef struct parted_seen {
     seen *full;
     uint64_t parted, whole_total;
@@ -410,12 +538,13 @@ static int note_parted(void *user, const nq_estimate_task *t)
     return 0;
 }
 
-/* With part_seconds below every task's time, the join's tasks with more than one part (an
- * odd board's middle columns) are timed by a share of them: every task is sampled, but
- * that is no census (no passes again, an interval of nonzero width: the parts' sampling
- * error), and sample_total holds the whole tasks only. An even board's tasks here are one
- * part each, timed whole. */
-static void check_parted(int n, int want_parted)
+/* With part_seconds below every task's time, the join's tasks are timed by a share of
+ * their parts (an odd board's middle columns), and each part taken by a share of its
+ * pieces (its one count of pairs here, which an even board's task is whole): every task
+ * is sampled, but that is no census (no passes again, an interval of nonzero width: the
+ * parts' sampling error), and sample_total holds the whole tasks only. With part_seconds
+ * past every task's time, every task is whole: a census. */
+static void check_parted(int n, double part_seconds, int want_parted)
 {
     static seen full;
     nq_result count;
@@ -426,7 +555,7 @@ static void check_parted(int n, int want_parted)
 
     nq_default_estimate_options(&o);
     o.seconds = 600;
-    o.part_seconds = 1e-9;
+    o.part_seconds = part_seconds;
     o.sampled = note_parted;
     o.user = &ps;
     cr_assert_eq(nq_estimate(sv, &o, &r), NQ_OK);
@@ -452,8 +581,9 @@ static void check_parted(int n, int want_parted)
 
 Test(unit, estimate_api_times_long_tasks_by_parts)
 {
-    check_parted(15, 1);
-    check_parted(14, 0);
+    check_parted(15, 1e-9, 1);
+    check_parted(14, 1e-9, 1);
+    check_parted(14, INFINITY, 0);
 }
 
 Test(unit, estimate_api_max_tasks)
@@ -645,6 +775,26 @@ Test(unit, estimate_cli_json_fields)
     cr_assert(one_line(o.out), "%s", o.out);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         cr_assert(strstr(o.out, names[i]), "%s in %s", names[i], o.out);
+}
+
+/* Tasks too many to price in a short time (the join's 184,756 at n = 21 past 2^18 a
+ * second of 0.05 s, so 65,536 at least): the text says the strata come from a sample of
+ * them, and the JSON how many. */
+Test(unit, estimate_cli_many_tasks_price_a_sample)
+{
+    static cli_out o;
+    cli_argv a;
+    char line[] = "estimate 21 --engine join --threads 1 --seconds 0.05 --max-tasks 1 --seed 2";
+    char json[sizeof(line) + 8];
+
+    snprintf(json, sizeof(json), "%s --json", line);
+    cli_run(&o, cli_split(&a, line));
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect(strstr(o.out, "strata cut from 65536 tasks drawn and priced"), "%s", o.out);
+    cli_run(&o, cli_split(&a, json));
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_expect_eq(cli_json_number(o.out, "priced_tasks"), 65536, "%s", o.out);
+    cr_expect_gt(cli_json_number(o.out, "tasks"), 65536, "%s", o.out);
 }
 
 /* The sampled subtotals are the count's: every line of the sample is a line of count's
