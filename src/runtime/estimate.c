@@ -304,10 +304,11 @@ static int price_range(void *user, int part, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-int estimate_price(const engine_desc *e, const void *shared, const task *tasks, uint64_t n,
-                   int threads, uint64_t grain, double *cost, const atomic_int *stop)
+int estimate_price(const engine_desc *e, const void *shared, const task *tasks,
+                   const uint64_t *pick, uint64_t n, int threads, uint64_t grain, double *cost,
+                   const atomic_int *stop)
 {
-    pricing pr = {e, shared, tasks, NULL, cost, stop};
+    pricing pr = {e, shared, tasks, pick, cost, stop};
     return split_run_shared(threads, n, grain, price_range, &pr) ? NQ_ECANCELED : NQ_OK;
 }
 
@@ -355,19 +356,20 @@ static uint64_t priced_count(const sampler *sm, uint64_t n)
  * (join_task_cost), and their sum, in id order whatever the threads, into *total. */
 static int price_tasks(sampler *sm, const uint64_t *pick, uint64_t m, double **cost, double *total)
 {
-    pricing pr = {sm->e, sm->shared, sm->tasks.at, pick, NULL, sm->stop.cancel};
+    double *c = huge_calloc((m ? m : 1) * sizeof(*c)); /* n = 27: 80 MiB */
 
-    *cost = pr.cost = huge_calloc((m ? m : 1) * sizeof(**cost)); /* n = 27: 80 MiB */
-    if (!pr.cost)
+    *cost = c;
+    if (!c)
         return NQ_ENOMEM;
-    if (split_run_shared(sm->s->n_threads, m, PRICE_GRAIN, price_range, &pr)) {
-        huge_free(pr.cost);
+    if (estimate_price(sm->e, sm->shared, sm->tasks.at, pick, m, sm->s->n_threads, PRICE_GRAIN, c,
+                       sm->stop.cancel) != NQ_OK) {
+        huge_free(c);
         *cost = NULL;
         return NQ_ECANCELED;
     }
     *total = 0;
     for (uint64_t i = 0; i < m; i++)
-        *total += pr.cost[i];
+        *total += c[i];
     return NQ_OK;
 }
 
