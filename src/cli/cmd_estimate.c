@@ -192,9 +192,9 @@ static void print_json(const estimate_args *a, const nq_estimate_result *r)
     if (r->simd != NQ_SIMD_AUTO)
         snprintf(simd, sizeof(simd), "\"%s\"", nq_simd_name(r->simd));
     printf("{\"schema\": %d, \"n\": %d, \"engine\": \"%s\", \"simd\": %s, \"threads\": %d, "
-           "\"usable_threads\": %d, \"tasks\": %llu, \"priced_tasks\": %llu, \"sampled_tasks\": "
-           "%llu, \"strata\": %d, "
-           "\"seed\": %llu, \"sample_total\": %s, \"sample_cpu_seconds\": %.6f, "
+           "\"usable_threads\": %d, \"tasks\": %llu, \"priced_tasks\": %llu, "
+           "\"sampled_tasks\": %llu, \"strata\": %d, \"seed\": %llu, \"sample_total\": %s, "
+           "\"sample_cpu_seconds\": %.6f, "
            "\"setup_cpu_seconds\": %.6f, \"max_task_seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"cpu_seconds_low\": %s, \"cpu_seconds_high\": %s, \"wall_seconds\": %.6f, "
            "\"census_passes\": %d, \"sampled_in_parts\": %llu, \"seconds\": %.6f}\n",
