@@ -498,7 +498,7 @@ int nq_task_costs(const nq_settings *s, double *costs, uint64_t n_tasks)
     nq_settings rs;
     int rc = resolve_call(s, costs || !n_tasks, &rs);
 
-    return rc == NQ_OK ? engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, NULL) : rc;
+    return rc == NQ_OK ? engine_task_costs(engine_of(&rs), &rs, costs, n_tasks, 0, NULL) : rc;
 }
 
 const char *nq_engine_name(int engine)

@@ -2,27 +2,46 @@
  * engine's expected task costs (engine_desc.task_cost) reaches each 1/M of the whole, so
  * that the slices of a job array take about the same time whatever the spread of the
  * tasks. The costs are summed in id order, one double at a time, so that one build
- * always cuts one task set the same way. */
+ * always cuts one task set the same way, on any number of threads. */
+#include <assert.h>
 #include <stdlib.h>
 
+#include "core/price.h"
 #include "core/stop.h"
 #include "engines/slice.h"
 
+/* The tasks of a source in batches of consecutive ids, each priced on the settings'
+ * threads once it is full (n = 27: 10.4 M tasks, 1.7 s of one thread), so that only a
+ * batch is held, not the task set (48 bytes a task). */
 typedef struct cost_walk {
     const engine_desc *e;
+    const nq_settings *s;
     const void *shared;
     double *cost;
     uint64_t n;
     const atomic_int *stop;
+    task *batch;
+    uint64_t held, room; /* tasks in batch, and its size */
 } cost_walk;
 
-static int take_cost(void *user, const task *t)
+/* The held tasks' costs, into cost from the first one's id: 0, or 1 on a stop. */
+static int price_batch(cost_walk *w)
+{
+    uint64_t first = w->held ? w->batch[0].id : 0;
+    int rc = engine_prices(w->e, w->shared, w->batch, NULL, w->held, w->s->n_threads,
+                           SLICE_PRICE_GRAIN, w->cost + first, w->stop);
+    w->held = 0;
+    return rc != NQ_OK;
+}
+
+static int take_task(void *user, const task *t)
 {
     cost_walk *w = user;
     if (t->id >= w->n || stop_poll(w->stop, t->id))
         return 1;
-    w->cost[t->id] = engine_task_cost(w->e, w->shared, t);
-    return 0;
+    assert(t->id == (w->held ? w->batch[w->held - 1].id + 1 : t->id)); /* dense, in order */
+    w->batch[w->held++] = *t;
+    return w->held == w->room ? price_batch(w) : 0;
 }
 
 /* The first id of slice j of m: the first whose preceding costs reach j/m of total. */
@@ -39,19 +58,27 @@ static uint64_t slice_bound(const double *cost, uint64_t n, double total, int j,
 }
 
 int engine_task_costs(const engine_desc *e, const nq_settings *s, double *cost, uint64_t n,
-                      const atomic_int *stop)
+                      uint64_t batch, const atomic_int *stop)
 {
-    cost_walk w = {e, NULL, cost, n, stop};
+    cost_walk w = {e, s, NULL, cost, n, stop, NULL, 0, batch ? batch : SLICE_PRICE_BATCH};
     uint64_t made;
+    int rc = NQ_OK;
 
+    if (w.room > n)
+        w.room = n ? n : 1;
+    if (!(w.batch = malloc(w.room * sizeof(*w.batch))))
+        return NQ_ENOMEM;
     if (e->shared_init && !(w.shared = e->shared_init(s, stop)))
-        return stop_seen(stop) ? NQ_ECANCELED : NQ_ENOMEM;
-    made = e->source(s, take_cost, &w);
+        rc = stop_seen(stop) ? NQ_ECANCELED : NQ_ENOMEM;
+    made = rc == NQ_OK ? e->source(s, take_task, &w) : 0;
+    if (rc == NQ_OK && w.held && price_batch(&w))
+        made = 0; /* stopped in the last batch */
     if (w.shared)
         e->shared_free((void *)w.shared);
-    if (made != n)
-        return stop_seen(stop) ? NQ_ECANCELED : NQ_EINVAL;
-    return NQ_OK;
+    free(w.batch);
+    if (rc == NQ_OK && made != n)
+        rc = stop_seen(stop) ? NQ_ECANCELED : NQ_EINVAL;
+    return rc;
 }
 
 int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t tasks,
@@ -66,7 +93,7 @@ int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t task
     }
     if (!(cost = malloc((tasks ? tasks : 1) * sizeof(*cost))))
         return NQ_ENOMEM;
-    if ((rc = engine_task_costs(e, s, cost, tasks, stop)) != NQ_OK) {
+    if ((rc = engine_task_costs(e, s, cost, tasks, 0, stop)) != NQ_OK) {
         free(cost);
         return rc;
     }

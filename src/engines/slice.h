@@ -13,10 +13,17 @@
  * tasks than it counts. */
 int engine_slice_range(const engine_desc *e, const nq_settings *s, uint64_t tasks,
                        const atomic_int *stop, uint64_t *first, uint64_t *end);
+/* Tasks held and priced at once (engine_task_costs), and taken by a pricing thread at
+ * a time: at n = 27 some 40 batches of 12 MiB, each split over up to 64 threads. */
+#define SLICE_PRICE_BATCH ((uint64_t)1 << 18)
+#define SLICE_PRICE_GRAIN ((uint64_t)1 << 12)
+
 /* The expected cost (engine_desc.task_cost) of each of the n tasks of resolved settings
- * s, by id, into cost[0..n), polling stop as engine_slice_range does. NQ_ECANCELED,
- * NQ_ENOMEM, or NQ_EINVAL when the source makes another number of tasks. */
+ * s, by id, into cost[0..n), on s's threads a batch of that many tasks at a time (0:
+ * SLICE_PRICE_BATCH), polling stop as engine_slice_range does; the same costs on any
+ * threads and batches. NQ_ECANCELED, NQ_ENOMEM, or NQ_EINVAL when the source makes
+ * another number of tasks. */
 int engine_task_costs(const engine_desc *e, const nq_settings *s, double *cost, uint64_t n,
-                      const atomic_int *stop);
+                      uint64_t batch, const atomic_int *stop);
 
 #endif

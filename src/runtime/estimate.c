@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/huge_alloc.h"
+#include "core/price.h"
 #include "core/split.h"
 #include "core/stop.h"
 #include "runtime/affinity.h"
@@ -47,9 +48,6 @@
  * whose tops fit one list is one part: at n = 26 the cheapest of eight took the pilot
  * 1.5-1.7 s whole (seeds 1 and 2, one thread), the cheapest of 32 0.5 and 1.2 s. */
 #define PILOT_DRAWS 32
-/* Tasks a pricing thread takes at a time: some 13 ms of the join's (about 0.2 us a task
- * at n = 27), so that a list of a few thousand stays on one thread. */
-#define PRICE_GRAIN ((uint64_t)1 << 16)
 /* Tasks priced at most a second of the time: past this many the strata are cut from a
  * seeded simple random sample of this many tasks, which alone are priced (two-phase
  * sampling: sample_two_phase). n = 27's 10.4 M join tasks took a second of one thread to
@@ -283,35 +281,6 @@ static uint64_t pilot_block(const sampler *sm, double mean, uint64_t block)
     return unit >= limit ? 1 : (uint64_t)(limit / unit);
 }
 
-typedef struct pricing {
-    const engine_desc *e;
-    const void *shared;
-    const task *tasks;
-    const uint64_t *pick; /* cost[i] is task pick[i]'s; NULL: task i's */
-    double *cost;
-    const atomic_int *stop;
-} pricing;
-
-static int price_range(void *user, int part, uint64_t lo, uint64_t hi)
-{
-    const pricing *pr = user;
-    (void)part;
-    for (uint64_t i = lo; i < hi; i++) {
-        if (stop_poll(pr->stop, i))
-            return 1;
-        pr->cost[i] = engine_task_cost(pr->e, pr->shared, &pr->tasks[pr->pick ? pr->pick[i] : i]);
-    }
-    return 0;
-}
-
-int estimate_price(const engine_desc *e, const void *shared, const task *tasks,
-                   const uint64_t *pick, uint64_t n, int threads, uint64_t grain, double *cost,
-                   const atomic_int *stop)
-{
-    pricing pr = {e, shared, tasks, pick, cost, stop};
-    return split_run_shared(threads, n, grain, price_range, &pr) ? NQ_ECANCELED : NQ_OK;
-}
-
 /* Each unit's cost (the sum of its tasks') into sm->cost and its largest task's into
  * *task_max; with one task a unit (the large boards, whose tasks pass a unit's time),
  * both are the tasks' costs, not copied (n = 27: two arrays of 10.4 M, 0.2 s of copies
@@ -361,8 +330,8 @@ static int price_tasks(sampler *sm, const uint64_t *pick, uint64_t m, double **c
     *cost = c;
     if (!c)
         return NQ_ENOMEM;
-    if (estimate_price(sm->e, sm->shared, sm->tasks.at, pick, m, sm->s->n_threads, PRICE_GRAIN, c,
-                       sm->stop.cancel) != NQ_OK) {
+    if (engine_prices(sm->e, sm->shared, sm->tasks.at, pick, m, sm->s->n_threads, PRICE_GRAIN, c,
+                      sm->stop.cancel) != NQ_OK) {
         huge_free(c);
         *cost = NULL;
         return NQ_ECANCELED;

@@ -14,13 +14,4 @@
 int estimate_run(run_state *rs, const engine_desc *e, const nq_settings *s,
                  const nq_estimate_options *o, nq_estimate_result *out);
 
-/* The estimate's pricing: the expected cost (engine_desc.task_cost) of each of
- * tasks[0..n), or with pick of tasks[pick[0..n)], into cost[0..n), on up to `threads`
- * threads taking `grain` tasks at a time (shared: the engine's tables, which task_cost
- * only reads), polling stop. NQ_OK or NQ_ECANCELED; the same costs on any number of
- * threads. */
-int estimate_price(const engine_desc *e, const void *shared, const task *tasks,
-                   const uint64_t *pick, uint64_t n, int threads, uint64_t grain, double *cost,
-                   const atomic_int *stop);
-
 #endif

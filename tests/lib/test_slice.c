@@ -11,6 +11,7 @@
 #include "cli_run.h"
 #include "engine_check.h"
 #include "engine_table.h"
+#include "engines/slice.h"
 #include "journal_forge.h"
 #include "nqueens/nqueens.h"
 #include "oeis_data.h"
@@ -117,6 +118,45 @@ Test(unit, slices_are_cut_by_expected_cost)
             by_count_differs += first != tasks * (uint64_t)k / m;
         }
         cr_expect_gt(by_count_differs, 0, "%s: the cut is not the plain task count's", e->name);
+        if (c.shared)
+            e->shared_free((void *)c.shared);
+    }
+}
+
+static int own_cost(void *user, const task *t)
+{
+    cost_sum *c = user;
+    c->upto[t->id] = engine_task_cost(c->e, c->shared, t);
+    return 0;
+}
+
+/* The costs a slice is cut by are each task's own, bit for bit, whether priced on one
+ * thread in one batch or on three in batches of seven (each split into ranges of 4,096
+ * and less, taken in any order): the cut cannot depend on the machine. A stop seen
+ * before the pricing cancels it. */
+Test(unit, slice_costs_are_the_tasks_own_on_any_threads)
+{
+    static double own[1 << 15], one[1 << 15], three[1 << 15];
+    atomic_int stop = 1;
+
+    for (int i = 0; i < 3; i++) {
+        nq_settings s = slice_settings(slice_engines[i], 15, 0, 1);
+        cr_assert_eq(nq_resolve_settings(&s), NQ_OK);
+        const engine_desc *e = engine_of(&s);
+        uint64_t tasks = e->task_count(&s);
+        cost_sum c = {e, e->shared_init ? e->shared_init(&s, NULL) : NULL, own, 0};
+
+        cr_assert_lt(tasks, sizeof(own) / sizeof(own[0]));
+        cr_assert_eq(e->source(&s, own_cost, &c), tasks);
+        s.n_threads = 1;
+        cr_assert_eq(engine_task_costs(e, &s, one, tasks, tasks, NULL), NQ_OK, "%s", e->name);
+        s.n_threads = 3;
+        cr_assert_eq(engine_task_costs(e, &s, three, tasks, 7, NULL), NQ_OK, "%s", e->name);
+        for (uint64_t k = 0; k < tasks; k++)
+            cr_expect(one[k] == own[k] && three[k] == own[k],
+                      "%s task %llu: %g on one thread, %g on three, %g its own", e->name,
+                      (unsigned long long)k, one[k], three[k], own[k]);
+        cr_expect_eq(engine_task_costs(e, &s, three, tasks, 7, &stop), NQ_ECANCELED, "%s", e->name);
         if (c.shared)
             e->shared_free((void *)c.shared);
     }

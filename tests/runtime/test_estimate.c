@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_run.h"
+#include "core/price.h"
 #include "engine_check.h"
 #include "engine_table.h"
 #include "nqueens/nqueens.h"
@@ -127,7 +128,7 @@ static int collect_task(void *user, const task *t)
     return 0;
 }
 
-/* The estimate's pricing on three threads, ranges of seven tasks taken in any order, is
+/* The pricing (core/price.c) on three threads, ranges of seven tasks taken in any order, is
  * each task's cost as the engine gives it, bit for bit, as on one thread; a stop seen
  * before it starts cancels it. */
 Test(unit, estimate_pricing_is_the_same_on_any_threads)
@@ -148,19 +149,19 @@ Test(unit, estimate_pricing_is_the_same_on_any_threads)
         double *one = malloc(tl.n * sizeof(*one)), *three = malloc(tl.n * sizeof(*three));
         uint64_t pick[40], m = tl.n / 2 < 40 ? tl.n / 2 : 40;
         cr_assert(one && three && m > 0);
-        cr_assert_eq(estimate_price(e, shared, tl.at, NULL, tl.n, 1, 1 << 20, one, NULL), NQ_OK);
-        cr_assert_eq(estimate_price(e, shared, tl.at, NULL, tl.n, 3, 7, three, NULL), NQ_OK);
+        cr_assert_eq(engine_prices(e, shared, tl.at, NULL, tl.n, 1, 1 << 20, one, NULL), NQ_OK);
+        cr_assert_eq(engine_prices(e, shared, tl.at, NULL, tl.n, 3, 7, three, NULL), NQ_OK);
         for (uint64_t i = 0; i < tl.n; i++)
             cr_expect(one[i] == engine_task_cost(e, shared, &tl.at[i]) && three[i] == one[i],
                       "%s task %llu: %g on three threads, %g on one", e->name,
                       (unsigned long long)i, three[i], one[i]);
         /* a sample of the tasks (the estimate's first phase): each its own cost */
         sample_subset(tl.n, m, 9, pick);
-        cr_assert_eq(estimate_price(e, shared, tl.at, pick, m, 3, 7, three, NULL), NQ_OK);
+        cr_assert_eq(engine_prices(e, shared, tl.at, pick, m, 3, 7, three, NULL), NQ_OK);
         for (uint64_t i = 0; i < m; i++)
             cr_expect(three[i] == one[pick[i]], "%s pick %llu (task %llu)", e->name,
                       (unsigned long long)i, (unsigned long long)pick[i]);
-        cr_expect_eq(estimate_price(e, shared, tl.at, NULL, tl.n, 3, 7, three, &stop), NQ_ECANCELED,
+        cr_expect_eq(engine_prices(e, shared, tl.at, NULL, tl.n, 3, 7, three, &stop), NQ_ECANCELED,
                      "%s", e->name);
         if (shared)
             e->shared_free(shared);
