@@ -519,15 +519,21 @@ typedef struct task_count {
     uint64_t sum, fixed_sum;
 } task_count;
 
+/* In a part parted again, which one in tc->again of its pieces it counts: the draw's
+ * next digit, so that the draws 0 .. stride * again - 1 take each piece of each part
+ * once. */
+static uint64_t again_from(const task_count *tc)
+{
+    return tc->p->draw / tc->p->stride % tc->again;
+}
+
 /* Whether the next piece of a part (a piece or block of its bottom half-boards) is one to
- * count: every one, but in an estimate's part parted again, one in tc->again from an
- * offset of the draw's next digits (the draws 0 .. stride * again - 1 take each piece of
- * each part once). */
+ * count: every one, but in an estimate's part parted again, one in tc->again. */
 static int again_taken(task_count *tc)
 {
     if (tc->again <= 1)
         return 1;
-    return tc->again_seen++ % tc->again == tc->p->draw / tc->p->stride % tc->again;
+    return tc->again_seen++ % tc->again == again_from(tc);
 }
 
 /* The clock at a counted piece's start, where the part is parted again (0 where not). */
@@ -571,15 +577,15 @@ static uint32_t values_common(const uint64_t *v, size_t k)
 }
 
 /* Adds to *pairs those of tops[0..k) with bottoms[0..nb) (which the counter overwrites:
- * a side's home), then looks at the stop. */
+ * a side's home), or of share's chunks of them (NULL: all), then looks at the stop. */
 static engine_status count_pairs(task_count *tc, const uint64_t *tops, size_t k, uint64_t *bottoms,
-                                 size_t nb, uint64_t *pairs)
+                                 size_t nb, uint64_t *pairs, join_pairs_share *share)
 {
     join_scratch *js = tc->js;
 
     if (join_buf_need(&js->tmp, JOIN_PAIRS_TMP(k > nb ? k : nb)) != 0)
         return ENGINE_FAILED;
-    *pairs += tc->jt->kernel->pairs_count(tops, k, bottoms, nb, js->tmp.v, js->work, tc->w);
+    *pairs += tc->jt->kernel->pairs_count(tops, k, bottoms, nb, js->tmp.v, js->work, tc->w, share);
     return engine_stopping(tc->w) ? ENGINE_STOPPED : ENGINE_DONE;
 }
 
@@ -600,7 +606,7 @@ static int count_bottom_piece(void *user, uint64_t *v, size_t nb)
     if (!again_taken(pp->tc))
         return 0; /* made, as the count makes it: only its count is left out */
     t0 = again_clock(pp->tc);
-    st = count_pairs(pp->tc, pp->tops, pp->k, v, nb, &pp->pairs);
+    st = count_pairs(pp->tc, pp->tops, pp->k, v, nb, &pp->pairs, NULL);
     again_done(pp->tc, t0);
     return st == ENGINE_FAILED ? -1 : st == ENGINE_STOPPED;
 }
@@ -642,9 +648,28 @@ static engine_status pairs_by_bottom_block(task_count *tc, const join_sides *sd,
         double t0 = again_clock(tc);
         size_t nb = join_range_make(&mk, &js->range, j, &js->side[JOIN_BOTTOM]);
         st = nb == SIZE_MAX ? ENGINE_FAILED
-                            : count_pairs(tc, tops, k, js->side[JOIN_BOTTOM].v, nb, pairs);
+                            : count_pairs(tc, tops, k, js->side[JOIN_BOTTOM].v, nb, pairs, NULL);
         again_done(tc, t0);
     }
+    return st;
+}
+
+/* Adds to *pairs those of tops[0..k) with the bottoms in one list (js->side[JOIN_BOTTOM],
+ * nb). In a part parted again, one piece whatever the stride: one in tc->again of the
+ * counter's own chunks is counted (an even board's count at n = 26 takes a second or
+ * more, which an estimate's one part took whole or not at all), the sides prepared
+ * whole, and only the chunks' time is scaled. */
+static engine_status one_list_pairs(task_count *tc, const uint64_t *tops, size_t k, size_t nb,
+                                    uint64_t *pairs)
+{
+    uint64_t *bottoms = tc->js->side[JOIN_BOTTOM].v;
+    join_pairs_share share = {tc->again, 0, 0};
+
+    if (tc->again <= 1)
+        return count_pairs(tc, tops, k, bottoms, nb, pairs, NULL);
+    share.from = again_from(tc);
+    engine_status st = count_pairs(tc, tops, k, bottoms, nb, pairs, &share);
+    tc->again_seconds += share.seconds;
     return st;
 }
 
@@ -706,12 +731,7 @@ static engine_status count_middle(task_count *tc, int middle, size_t k, uint64_t
         return ENGINE_FAILED;
     if (!pc.done) /* more than a piece */
         return pairs_by_bottom_block(tc, &sd, fit, nf, pairs);
-    if (!again_taken(tc)) /* the bottoms in one list: a part parted again counts them so */
-        return ENGINE_DONE;
-    double t0 = again_clock(tc);
-    engine_status st = count_pairs(tc, fit, nf, js->side[JOIN_BOTTOM].v, nb, pairs);
-    again_done(tc, t0);
-    return st;
+    return one_list_pairs(tc, fit, nf, nb, pairs);
 }
 
 /* Whether the next part of a task (a middle column, or one range of its tops) is one to

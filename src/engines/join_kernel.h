@@ -10,6 +10,7 @@
 
 struct engine_worker;
 
+#include "engines/join_pairs.h"
 #include "engines/join_tables.h"
 
 typedef struct join_kernel {
@@ -21,9 +22,10 @@ typedef struct join_kernel {
      * entries, work is JOIN_PAIRS_WORK bytes aligned to JOIN_PAIRS_ALIGN. w (NULL:
      * none) is asked whether its run is stopping after each chunk of one side (a count
      * of two lists of millions takes seconds, n = 24): the count is then cut short, and
-     * the caller drops it. */
+     * the caller drops it. share (NULL: the whole count) names a share of its chunks
+     * (join_pairs_share). */
     uint64_t (*pairs_count)(const uint64_t *a, size_t na, uint64_t *b, size_t nb, uint64_t *tmp,
-                            void *work, const struct engine_worker *w);
+                            void *work, const struct engine_worker *w, join_pairs_share *share);
     /* Append to out, past its first at masks, the masks of the half-boards of side on
      * column set cols that have none of the bits forbid, from the near column subset
      * pc->x on: until the list holds limit masks or more, or out has no room for the

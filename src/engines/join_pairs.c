@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/cpu.h"
 #include "core/engine.h"
 #include "engines/join_kernel.h"
@@ -486,8 +487,9 @@ chunk_fits(const sides *sd, size_t k, uint64_t common, const entry plane[64],
 
 /* The pairs of sd's sides that share no bit. CHUNK masks of t at a time become bit
  * planes, and the planes tables per digit, so that the OR of a few lookups has a 1 for
- * every mask of the chunk that a mask x meets. */
-static uint64_t sliced_pairs(const sides *sd, void *work, const engine_worker *w)
+ * every mask of the chunk that a mask x meets. With share, its chunks only, timed. */
+static uint64_t sliced_pairs(const sides *sd, void *work, const engine_worker *w,
+                             join_pairs_share *share)
 {
     entry plane[64];
     entry(*tab)[TABLE_VALUES] = work;
@@ -498,7 +500,11 @@ static uint64_t sliced_pairs(const sides *sd, void *work, const engine_worker *w
     memset(&s, 0, sizeof(s));
     assert(!sd->first || sd->dg.shift[0] == 56); /* the top byte is the buckets' */
     assert(sd->first < 2 || (digits >= 2 && sd->dg.shift[1] == 48)); /* the second, sub-buckets' */
-    for (size_t c = 0; c < sd->nt && !(w && engine_stopping(w)); c += CHUNK) {
+    size_t from = share ? (size_t)share->from * CHUNK : 0,
+           step = share ? share->every * CHUNK : CHUNK;
+    double t0 = share ? clock_thread_cpu() : 0;
+
+    for (size_t c = from; c < sd->nt && !(w && engine_stopping(w)); c += step) {
         size_t k = sd->nt - c < CHUNK ? sd->nt - c : CHUNK;
         uint64_t common = ~(uint64_t)0;
         for (size_t j = 0; j < k; j++)
@@ -521,6 +527,8 @@ static uint64_t sliced_pairs(const sides *sd, void *work, const engine_worker *w
         }
         /* clang-format on */
     }
+    if (share)
+        share->seconds = clock_thread_cpu() - t0;
     return fits - bit_sums_total(&s);
 }
 
@@ -881,9 +889,20 @@ static uint64_t *offsets_room(homes *h, sides *sd, uint64_t *own, size_t no, siz
     return h->b + need <= h->end ? h->b : NULL;
 }
 
-/* The pairs of a[0..na) and b[0..nb) that share no bit; b (apart from a) is overwritten. */
+/* A count without chunks, of those pairs: share 0's whole, the others' nothing (the
+ * shares add up to it, and share 0's time, every times, projects it without bias). */
+static uint64_t unchunked(uint64_t pairs, join_pairs_share *share, double t0)
+{
+    if (!share)
+        return pairs;
+    share->seconds = share->from == 0 ? clock_thread_cpu() - t0 : 0;
+    return share->from == 0 ? pairs : 0;
+}
+
+/* The pairs of a[0..na) and b[0..nb) that share no bit; b (apart from a) is overwritten.
+ * With share, those of its chunks (join_pairs_share). */
 static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t nb, uint64_t *tmp,
-                            void *work, int pext, const engine_worker *w)
+                            void *work, int pext, const engine_worker *w, join_pairs_share *share)
 {
     const uint64_t *b = own;
     size_t most = na > nb ? na : nb;
@@ -892,8 +911,11 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
     packing pk;
     uint32_t count[2][257]; /* x's sort's, then t's */
 
+    double t0 = share ? clock_thread_cpu() : 0;
+
+    assert(!share || share->from < share->every);
     if (na * nb <= 2048)
-        return join_pairs_naive(a, na, b, nb);
+        return unchunked(join_pairs_naive(a, na, b, nb), share, t0);
     if ((na + CHUNK - 1) / CHUNK * (CHUNK_COST + nb) >
         (nb + CHUNK - 1) / CHUNK * (CHUNK_COST + na)) {
         const uint64_t *s = a;
@@ -902,7 +924,7 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
     }
     uint64_t used = packing_plan(a, na, b, nb, &pk);
     if (!used)
-        return (uint64_t)na * nb; /* every pair fits */
+        return unchunked((uint64_t)na * nb, share, t0); /* every pair fits */
     int x_own = b == own;
     sd.nt = na, sd.nx = nb;
     sd.first = na * nb >= SUB_BUCKET_MIN ? 2 : na * nb >= BUCKET_MIN;
@@ -918,7 +940,7 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
         offsets_room(&h, &sd, own, x_own ? nb : na, subs + (sd.dg.count - sd.first) * nb / 4 + 1);
     if (!room) { /* a count that does not sort, its looked-up side long, the other short */
         assert(sd.first == 0 && na * nb < BUCKET_MIN);
-        return join_pairs_naive(sd.t, na, sd.x, nb);
+        return unchunked(join_pairs_naive(sd.t, na, sd.x, nb), share, t0);
     }
     uint16_t *off = (uint16_t *)(room + subs);
     if (sd.first) {
@@ -930,24 +952,25 @@ static uint64_t count_pairs(const uint64_t *a, size_t na, uint64_t *own, size_t 
     assert(sd.first < 2 || sd.sub[sd.buckets] == h.subs);
     digit_offsets(sd.x, nb, &sd.dg, sd.first, off);
     sd.off = off;
-    return sliced_pairs(&sd, work, w);
+    return sliced_pairs(&sd, work, w, share);
 }
 
 uint64_t CPU_BUILD_NAME(join_pairs_count)(const uint64_t *a, size_t na, uint64_t *b, size_t nb,
-                                          uint64_t *tmp, void *work, const engine_worker *w)
+                                          uint64_t *tmp, void *work, const engine_worker *w,
+                                          join_pairs_share *share)
 {
 #if defined(__BMI2__)
-    return count_pairs(a, na, b, nb, tmp, work, 1, w);
+    return count_pairs(a, na, b, nb, tmp, work, 1, w, share);
 #else
-    return count_pairs(a, na, b, nb, tmp, work, 0, w);
+    return count_pairs(a, na, b, nb, tmp, work, 0, w, share);
 #endif
 }
 
 #if defined(__BMI2__)
 uint64_t CPU_BUILD_NAME(join_pairs_count_tables)(const uint64_t *a, size_t na, uint64_t *b,
                                                  size_t nb, uint64_t *tmp, void *work,
-                                                 const engine_worker *w)
+                                                 const engine_worker *w, join_pairs_share *share)
 {
-    return count_pairs(a, na, b, nb, tmp, work, 0, w);
+    return count_pairs(a, na, b, nb, tmp, work, 0, w, share);
 }
 #endif

@@ -8,6 +8,17 @@
 
 struct engine_worker;
 
+/* A share of one count, for an estimate that times a large count by a part of it: the
+ * chunks c (of the side the counter transposes, 0, 1, ...) with c % every == from, the
+ * sides prepared whole. Their loop's CPU seconds come back in seconds, so that the
+ * caller projects the count to its preparation plus every times them. The shares
+ * 0 .. every - 1 of a count add up to it: a count without chunks (the few pairs that
+ * the double loop counts, or every pair fitting) is share 0's whole. */
+typedef struct join_pairs_share {
+    uint64_t every, from;
+    double seconds;
+} join_pairs_share;
+
 /* The pair counter's lookup tables: 8 digits x 1,024 values of 32 bytes. */
 #define JOIN_PAIRS_WORK (8 * 1024 * 32)
 #define JOIN_PAIRS_ALIGN 64
@@ -28,7 +39,8 @@ struct engine_worker;
 
 #define JOIN_PAIRS_DECLARE(isa)                                                                    \
     uint64_t join_pairs_count_##isa(const uint64_t *a, size_t na, uint64_t *b, size_t nb,          \
-                                    uint64_t *tmp, void *work, const struct engine_worker *w)
+                                    uint64_t *tmp, void *work, const struct engine_worker *w,      \
+                                    join_pairs_share *share)
 JOIN_PAIRS_DECLARE(scalar);
 JOIN_PAIRS_DECLARE(avx2);
 JOIN_PAIRS_DECLARE(avx512);
@@ -37,7 +49,7 @@ JOIN_PAIRS_DECLARE(avx512);
 #define JOIN_PAIRS_TABLES_DECLARE(isa)                                                             \
     uint64_t join_pairs_count_tables_##isa(const uint64_t *a, size_t na, uint64_t *b, size_t nb,   \
                                            uint64_t *tmp, void *work,                              \
-                                           const struct engine_worker *w)
+                                           const struct engine_worker *w, join_pairs_share *share)
 JOIN_PAIRS_TABLES_DECLARE(avx2);
 JOIN_PAIRS_TABLES_DECLARE(avx512);
 

@@ -457,6 +457,25 @@ static int guarded(const uint64_t *past)
     return 1;
 }
 
+/* The shares of a count (join_pairs_share), every one of three, add up to the count
+ * (an estimate times a large count by one of them): each on a fresh copy of b. */
+static void expect_shares_add_up(const join_kernel *jk, const uint64_t *a, size_t na,
+                                 const uint64_t *b, size_t nb, uint64_t *own, uint64_t *tmp,
+                                 void *work, uint64_t want)
+{
+    uint64_t sum = 0;
+
+    for (uint64_t from = 0; from < 3; from++) {
+        join_pairs_share share = {3, from, -1};
+        memcpy(own, b, nb * sizeof(uint64_t));
+        sum += jk->pairs_count(a, na, own, nb, tmp, work, NULL, &share);
+        cr_expect(share.seconds >= 0, "%s: share %llu untimed", nq_simd_name(jk->simd),
+                  (unsigned long long)from);
+    }
+    cr_expect_eq(sum, want, "%s, pext %d: %zu x %zu: the shares of three add up to %llu",
+                 nq_simd_name(jk->simd), jk->pext, na, nb, (unsigned long long)sum);
+}
+
 /* a[0..na) against b[0..nb) by every built path, packing by pext and by tables, against
  * the double loop; each count on a copy of b, which it may overwrite, and a's masks as
  * they were after it (the engine counts one list of tops against many of bottoms); and
@@ -480,7 +499,7 @@ static void check_pairs_counted(const uint64_t *a, size_t na, const uint64_t *b,
             memcpy(own, b, nb * sizeof(uint64_t));
             guard(own + nb);
             guard(tmp + room);
-            cr_expect_eq(jk->pairs_count(a, na, own, nb, tmp, work, NULL), want,
+            cr_expect_eq(jk->pairs_count(a, na, own, nb, tmp, work, NULL, NULL), want,
                          "%s, pext %d: %zu x %zu, density %d", nq_simd_name(simd), pext, na, nb,
                          density);
             cr_expect(guarded(own + nb) && guarded(tmp + room),
@@ -490,6 +509,7 @@ static void check_pairs_counted(const uint64_t *a, size_t na, const uint64_t *b,
             cr_expect(na == 0 || memcmp(a, was, na * sizeof(uint64_t)) == 0,
                       "%s, pext %d: %zu x %zu, density %d: a's masks kept", nq_simd_name(simd),
                       pext, na, nb, density);
+            expect_shares_add_up(jk, a, na, b, nb, own, tmp, work, want);
         }
     free(own);
     free(was);
@@ -1084,13 +1104,13 @@ Test(unit, pairs_count_sees_the_stop_per_chunk)
         engine_worker wn = {.stopping = stopping_after, .run = &never};
         engine_worker ws = {.stopping = stopping_after, .run = &soon};
         memcpy(own, b, NB * sizeof(uint64_t)); /* each count overwrites its b */
-        uint64_t whole = jk->pairs_count(a, NA, own, NB, tmp, work, &wn);
+        uint64_t whole = jk->pairs_count(a, NA, own, NB, tmp, work, &wn, NULL);
         memcpy(own, b, NB * sizeof(uint64_t));
-        cr_expect_eq(whole, jk->pairs_count(a, NA, own, NB, tmp, work, NULL), "%s",
+        cr_expect_eq(whole, jk->pairs_count(a, NA, own, NB, tmp, work, NULL, NULL), "%s",
                      nq_simd_name(simd));
         cr_expect_eq(never.looks, NA / 256, "%s: one look a chunk", nq_simd_name(simd));
         memcpy(own, b, NB * sizeof(uint64_t));
-        (void)jk->pairs_count(a, NA, own, NB, tmp, work, &ws);
+        (void)jk->pairs_count(a, NA, own, NB, tmp, work, &ws, NULL);
         cr_expect_eq(soon.looks, 4, "%s: it stopped at the first look that said so",
                      nq_simd_name(simd));
     }
