@@ -11,8 +11,8 @@
 #include "engines/slice.h"
 
 /* The tasks of a source in batches of consecutive ids, each priced on the settings'
- * threads once it is full (n = 27: 10.4 M tasks, 1.7 s of one thread), so that only a
- * batch is held, not the task set (48 bytes a task). */
+ * threads once it is full (n = 27: 10.4 M tasks, about a second of one thread), so that
+ * only a batch is held, not the task set (48 bytes a task). */
 typedef struct cost_walk {
     const engine_desc *e;
     const nq_settings *s;
