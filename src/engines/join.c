@@ -663,11 +663,10 @@ static engine_status one_list_pairs(task_count *tc, const uint64_t *tops, size_t
                                     uint64_t *pairs)
 {
     uint64_t *bottoms = tc->js->side[JOIN_BOTTOM].v;
-    join_pairs_share share = {tc->again, 0, 0};
 
     if (tc->again <= 1)
         return count_pairs(tc, tops, k, bottoms, nb, pairs, NULL);
-    share.from = again_from(tc);
+    join_pairs_share share = {tc->again, again_from(tc), 0};
     engine_status st = count_pairs(tc, tops, k, bottoms, nb, pairs, &share);
     tc->again_seconds += share.seconds;
     return st;

@@ -24,12 +24,13 @@ typedef struct cost_walk {
     uint64_t held, room; /* tasks in batch, and its size */
 } cost_walk;
 
-/* The held tasks' costs, into cost from the first one's id: 0, or 1 on a stop. */
+/* The held tasks' costs (some are held), into cost from the first one's id: 0, or 1 on
+ * a stop. */
 static int price_batch(cost_walk *w)
 {
-    uint64_t first = w->held ? w->batch[0].id : 0;
+    assert(w->held > 0);
     int rc = engine_prices(w->e, w->shared, w->batch, NULL, w->held, w->s->n_threads,
-                           SLICE_PRICE_GRAIN, w->cost + first, w->stop);
+                           SLICE_PRICE_GRAIN, w->cost + w->batch[0].id, w->stop);
     w->held = 0;
     return rc != NQ_OK;
 }
@@ -39,7 +40,7 @@ static int take_task(void *user, const task *t)
     cost_walk *w = user;
     if (t->id >= w->n || stop_poll(w->stop, t->id))
         return 1;
-    assert(t->id == (w->held ? w->batch[w->held - 1].id + 1 : t->id)); /* dense, in order */
+    assert(!w->held || t->id == w->batch[w->held - 1].id + 1); /* dense, in order */
     w->batch[w->held++] = *t;
     return w->held == w->room ? price_batch(w) : 0;
 }
