@@ -250,6 +250,11 @@ size_t join_halves_piece(const join_tables *jt, int side, uint32_t cols, uint64_
 /* All of them, in one piece. */
 size_t join_halves_growing(const join_tables *jt, int side, uint32_t cols, uint64_t forbid,
                            join_buf *out);
+/* The bits of all of them (no bit forbidden) counted into cnt (join_bit_counts), made in
+ * buf a piece of piece masks at a time, with a look at the stop after each: 0, or -1 on
+ * a stop or without memory. What the renaming learns from, a stop at most a piece away. */
+int join_side_bit_counts(const join_tables *jt, int side, uint32_t cols, size_t piece,
+                         const atomic_int *stop, join_buf *buf, uint64_t cnt[64]);
 
 /* A far part of three blocks' side: the placements of its mid and far blocks on one
  * column set that fit each other, each entry's diagonals where the near block can meet

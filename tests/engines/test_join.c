@@ -1291,6 +1291,60 @@ Test(unit, bit_counts_match_one_count_per_bit)
         }
 }
 
+/* side's bits on cols counted a piece at a time (what the renaming learns from, at most a
+ * piece from a stop) are those of its whole list, for pieces of one mask to more than
+ * the list; and a stop seen after the first piece ends the count there. */
+static void check_side_bit_counts(const join_tables *jt, int side, uint32_t cols, join_buf *buf)
+{
+    static const size_t pieces[] = {1, 7, 300, 1 << 20};
+    uint64_t want[64] = {0}, stopped[64] = {0}, whole = 0, cut = 0;
+    size_t k = join_halves_growing(jt, side, cols, 0, buf);
+    atomic_int stop = 1;
+
+    cr_assert_neq(k, SIZE_MAX);
+    join_bit_counts(buf->v, k, want);
+    for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
+        uint64_t got[64] = {0};
+        cr_assert_eq(join_side_bit_counts(jt, side, cols, pieces[p], NULL, buf, got), 0);
+        cr_assert_eq(memcmp(got, want, sizeof(want)), 0,
+                     "n=%d, %d blocks, side %d, cols %#x, pieces of %zu", jt->n, jt->parts, side,
+                     cols, pieces[p]);
+    }
+    cr_assert_eq(join_side_bit_counts(jt, side, cols, 1, &stop, buf, stopped), -1);
+    for (int b = 0; b < 64; b++)
+        whole += want[b], cut += stopped[b];
+    cr_assert(k <= 1 + (size_t)jt->step_most[side] || cut < whole,
+              "n=%d, %d blocks: a stop seen after the first piece of %zu masks counted %llu "
+              "bits of %llu",
+              jt->n, jt->parts, k, (unsigned long long)cut, (unsigned long long)whole);
+}
+
+/* ... on six random column sets a side, with two blocks a side and three. */
+Test(unit, side_bit_counts_by_pieces_are_those_of_the_whole_list)
+{
+    static const int boards[] = {5, 9, 12, 13, 16};
+    join_buf buf = {NULL, 0, 0};
+    uint64_t state = 99;
+
+    for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++)
+        for (int parts = 2; parts <= 3; parts++) {
+            const join_kernel *scalar = join_kernel_find(NQ_SIMD_SCALAR);
+            join_tables jt;
+            cr_assert_eq(join_tables_init_parts(&jt, boards[i], scalar, parts, 1, NULL), 0);
+            for (int t = 0; t < 6; t++)
+                for (int side = 0; side < 2; side++) {
+                    uint32_t cols = 0;
+                    while (__builtin_popcount(cols) < jt.rows[side]) {
+                        state = state * 6364136223846793005ull + 1442695040888963407ull;
+                        cols |= 1u << (state >> 33) % (uint64_t)jt.n;
+                    }
+                    check_side_bit_counts(&jt, side, cols, &buf);
+                }
+            join_tables_free(&jt);
+        }
+    free(buf.v);
+}
+
 /* The blocks of one thread's tables and another's: the same placements, ranks and order. */
 static void check_blocks_equal(const join_tables *one, const join_tables *many)
 {
