@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""bench/odd-bottoms-shared.py N: how many bottom half-board lists an odd board's join
-tasks make, and how many they would make if a worker kept the lists of a block of B
-consecutive tasks (by id) and made each one once, for B = 1, 4, .., 1024.
+"""bench/odd-bottoms-shared.py N [SAMPLES]: how many bottom half-board lists an odd board's
+join tasks make, and how many they would make if a worker kept the lists of a block of B
+consecutive tasks (by id) and made each one once, for B = 1, 4, .., 1024. Then, for
+SAMPLES (top, middle) pairs drawn from the tasks (seeded; 0: none), how much longer a
+bottom list is made without the middle queen (as a shared one must be) than with it.
 
 A task is a top column set C; for each middle column m of weight (join_orbit_size) it
 makes the bottoms on D = the columns that are neither C's nor m. Tasks (C, m) and
@@ -9,9 +11,11 @@ makes the bottoms on D = the columns that are neither C's nor m. Tasks (C, m) an
 kept per m as the tops are. Counted from the definition, no engine run: the task set,
 orbit rule and order are those of src/engines/join_tasks.c. docs/join.md ("Next",
 growth) quotes n = 17, 19 and 21 (5 s at n = 21)."""
+import random
 import sys
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 17
+samples = int(sys.argv[2]) if len(sys.argv) > 2 else 0
 if n % 2 == 0 or not 3 <= n <= 23:
     sys.exit("odd-bottoms-shared: N must be odd, 3 to 23")
 h = centre = (n - 1) // 2
@@ -52,3 +56,35 @@ for block in (1, 4, 16, 64, 256, 1024):
     for i in range(0, len(tasks), block):
         lists += len({full & ~c & ~(1 << m) for c, ms in tasks[i:i + block] for m in ms})
     print(f"  blocks of {block:4d} tasks: {lists:7d} lists, {pairs / lists:.2f} pairs a list")
+
+
+def bottoms(d, m):
+    """The half-boards of the h rows below the middle row on the columns d: with the
+    middle queen at m (it attacks row r's columns m - r and m + r) and without it."""
+    cols = [c for c in range(n) if d >> c & 1]
+
+    def place(r, used, down, up, mid):
+        if r > h:
+            return 1
+        found = 0
+        for c in cols:
+            if used >> c & 1 or down >> (c - r + n) & 1 or up >> (c + r) & 1:
+                continue
+            if mid and c in (m - r, m + r):
+                continue
+            found += place(r + 1, used | 1 << c, down | 1 << (c - r + n), up | 1 << (c + r), mid)
+        return found
+
+    return place(1, 0, 0, 0, True), place(1, 0, 0, 0, False)
+
+
+if samples > 0:
+    rng = random.Random(1)
+    kept = unkept = 0
+    for _ in range(samples):
+        c, ms = rng.choice(tasks)
+        m = rng.choice(ms)
+        w, wo = bottoms(full & ~c & ~(1 << m), m)
+        kept, unkept = kept + w, unkept + wo
+    print(f"  {samples} (top, middle) pairs: a bottom list holds {kept / samples:.0f} half-boards "
+          f"on average, {unkept / samples:.0f} without the middle queen ({unkept / kept:.2f}x)")
