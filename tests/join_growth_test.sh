@@ -5,11 +5,8 @@
 # that fails.
 # usage: join_growth_test.sh path/to/bench/join-growth
 set -u
-growth=$1 fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+growth=$1
+. "$(dirname "$0")/checks.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nq-growth-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
@@ -48,22 +45,14 @@ echo "$out" | grep -q '^steps over 2 rounds: x28.284 .. x28.284, mean x28.284$' 
 rc=$?
 [ $rc -eq 1 ] || fail "unverified: exit $rc, not 1"
 
-# want exit 2 and one line on stderr, from ARGS...
-refused() {
-    err=$("$growth" "$@" 2>&1 >/dev/null)
-    rc=$?
-    [ $rc -eq 2 ] || fail "$*: exit $rc, not 2"
-    [ "$(echo "$err" | wc -l)" -eq 1 ] && [ -n "$err" ] || fail "$*: not one line: $err"
-}
-refused
-refused "$dir/good" --from 5 --to 3
-refused "$dir/good" --from 3 --to 28
-refused "$dir/good" --seconds 0
-refused "$dir/good" --seeds 1,x
-refused "$dir/good" --from x
-refused "$dir/none"
-refused /bin/false
-refused /bin/echo
+refused "$growth"
+refused "$growth" "$dir/good" --from 5 --to 3
+refused "$growth" "$dir/good" --from 3 --to 28
+refused "$growth" "$dir/good" --seconds 0
+refused "$growth" "$dir/good" --seeds 1,x
+refused "$growth" "$dir/good" --from x
+refused "$growth" "$dir/none"
+refused "$growth" /bin/false
+refused "$growth" /bin/echo
 
-[ $fails -eq 0 ] && echo "join-growth: all checks passed"
-[ $fails -eq 0 ]
+finish join-growth

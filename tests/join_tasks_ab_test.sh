@@ -6,11 +6,8 @@
 # usage: join_tasks_ab_test.sh path/to/bench/join-tasks-ab
 set -u
 taskset -c 1 true 2>/dev/null || { echo "SKIP: no CPU 1 to pin to"; exit 77; }
-ab=$1 fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+ab=$1
+. "$(dirname "$0")/checks.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nq-ab-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
@@ -43,18 +40,10 @@ rc=$?
 [ $rc -eq 1 ] || fail "differing subtotals: exit $rc, not 1"
 echo "$out" | grep -q 'SUBTOTALS DIFFER' || fail "differing subtotals: $out"
 
-# want exit 2 and one line on stderr, from ARGS...
-refused() {
-    err=$("$ab" "$@" 2>&1 >/dev/null)
-    rc=$?
-    [ $rc -eq 2 ] || fail "$*: exit $rc, not 2"
-    [ "$(echo "$err" | wc -l)" -eq 1 ] && [ -n "$err" ] || fail "$*: not one line: $err"
-}
-refused "$dir/a" "$dir/b"
-refused "$dir/a" "$dir/none" 16 1 0
-refused "$dir/a" "$dir/b" 16 0 0
-refused "$dir/a" "$dir/b" 16 x 0
-refused "$dir/bad" "$dir/b" 16 1 0
+refused "$ab" "$dir/a" "$dir/b"
+refused "$ab" "$dir/a" "$dir/none" 16 1 0
+refused "$ab" "$dir/a" "$dir/b" 16 0 0
+refused "$ab" "$dir/a" "$dir/b" 16 x 0
+refused "$ab" "$dir/bad" "$dir/b" 16 1 0
 
-[ $fails -eq 0 ] && echo "join-tasks-ab: all checks passed"
-[ $fails -eq 0 ]
+finish join-tasks-ab

@@ -5,11 +5,7 @@
 # usage: scaling_model_test.sh path/to/bench/scaling-model
 set -u
 model=$1
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/checks.sh"
 times=$(mktemp "${TMPDIR:-/tmp}/nq-scaling-XXXXXX")
 trap 'rm -f "$times"' EXIT
 printf '# setup_seconds 0.5\ntask,predicted,cpu_seconds\n1,0,4\n2,0,3\n3,0,2\n4,0,1\n' >"$times"

@@ -5,11 +5,7 @@
 # usage: scratch_run_test.sh path/to/scratch_run.py path/to/tests
 set -u
 run=$1 tests=$2
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/checks.sh"
 
 # how the test ends | the status the wrapper must give
 for case in 'exit 0|0' 'exit 3|3' 'kill -SEGV $$|139' 'kill -TERM $$|143'; do
