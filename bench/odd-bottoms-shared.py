@@ -10,14 +10,18 @@ makes the bottoms on D = the columns that are neither C's nor m. Tasks (C, m) an
 (C', m') with the same D could share one list, made without the middle queen and then
 kept per m as the tops are. Counted from the definition, no engine run: the task set,
 orbit rule and order are those of src/engines/join_tasks.c. docs/join.md ("Next",
-growth) quotes n = 17, 19 and 21 (5 s at n = 21)."""
+growth) quotes n = 17 to 23 (half a minute at n = 21, six at 23)."""
 import random
 import sys
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 17
-samples = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-if n % 2 == 0 or not 3 <= n <= 23:
-    sys.exit("odd-bottoms-shared: N must be odd, 3 to 23")
+try:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 17
+    samples = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+except ValueError:
+    n = samples = -1
+if n % 2 == 0 or not 3 <= n <= 23 or samples < 0:
+    print("odd-bottoms-shared: N must be odd, 3 to 23, and SAMPLES 0 or more", file=sys.stderr)
+    sys.exit(2)
 h = centre = (n - 1) // 2
 full = (1 << n) - 1
 

@@ -11,7 +11,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/nq-growth-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
 # a stand-in: count takes 9 s, then 11 s (a file keeps the turn), verified as VERIFIED;
-# estimate 8,000 s (4,000 .. 16,000); "fail" as the command exits 1
+# estimate 8,000 s (4,000 .. 16,000); another command exits 2
 stand_in() { # NAME VERIFIED
     cat >"$dir/$1" <<EOS
 #!/bin/sh
