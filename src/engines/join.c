@@ -64,17 +64,18 @@ typedef struct join_scratch {
     double middle_seconds[JOIN_MAX_N];
 } join_scratch;
 
-/* What a count's workers share: the tables, and for the cost model each side's
- * placements of the near block and candidates of the far part on every column set,
- * indexed by the set itself, so that a task's cost takes no rank computations (2^n
- * entries each; join_task_cost). Sides of the same blocks share them. */
+/* What a count's workers share: the tables, and the cost model's counts. Below
+ * JOIN_COST_TABLE_FROM (two blocks a side) these are each side's placements of its
+ * near and far blocks on every column set, indexed by the set itself, so that a task's
+ * cost takes no rank computations (2^n entries each; join_task_cost); sides of the same
+ * blocks share them. From there on, and with three blocks, they are the cost table. */
 typedef struct join_shared {
     join_tables jt;       /* first: the kernels take it alone */
     uint16_t *near_by[2]; /* at most JOIN_BLOCK_SET_MOST placements on a set */
-    uint32_t *far_by[2];  /* the far block's placements, or the far part's mid x far pairs */
-    /* three blocks a side (the sides alike): each side column set's candidates, by colex
-     * rank, so that a task's cost is a few lookups, not a sum per side and middle column
-     * (which took most of a minute of the estimate at n = 25); near_by and far_by go */
+    uint16_t *far_by[2];
+    /* the table (the sides alike): each side column set's candidates, by colex rank, so
+     * that a task's cost is a few lookups, not a sum per side and middle column (which
+     * took most of a minute of the estimate at n = 25); near_by and far_by are NULL */
     float *cost_by_rank;
     size_t reserve;        /* the masks each list of a worker holds before its first task */
     size_t piece;          /* the masks a piece of half-boards reaches (join_halves_piece) */
@@ -102,65 +103,11 @@ static uint16_t *placements_by_set(const join_tables *jt, int k)
     return by;
 }
 
-/* The sets pairs_by_set sums between two looks at the stop: at n = 27 the sums take
- * 1.5 s on one thread (4.7 M sets of nine columns, 126 splits each), which a stop
- * waited for whole (AMD EPYC Zen 3). */
-#define SETS_PER_LOOK ((uint32_t)1 << 16)
-
-/* The sum over the a-subsets x of each set c of the given size of a[x] * b[c \ x]
- * (saturated), indexed by the set: a far part's candidates from its two blocks (with
- * ka = 0, a is read at the empty set only). NULL without memory or on a stop. */
-static uint32_t *pairs_by_set(int n, int size, int ka, const uint16_t *a, const uint16_t *b,
-                              const atomic_int *stop)
-{
-    uint32_t *by = calloc((size_t)1 << n, sizeof(*by)), sets = 0;
-
-    for (uint32_t c = size ? (1u << size) - 1 : 0; by && !(c >> n);) {
-        if (++sets % SETS_PER_LOOK == 0 && stop_seen(stop)) {
-            free(by);
-            return NULL;
-        }
-        join_cols cl = join_list_cols(c);
-        uint64_t sum = 0;
-        for (uint32_t x = ka ? (1u << ka) - 1 : 0;;) {
-            uint32_t c1 = join_pick(&cl, x);
-            sum += (uint64_t)a[c1] * b[c & ~c1];
-            if (ka == 0 || ka == size || (x = join_next_subset(x)) >> size)
-                break;
-        }
-        by[c] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
-        if (size == 0)
-            break;
-        c = join_next_subset(c);
-    }
-    return by;
-}
-
-/* Side's far part candidates on every column set: its far block's placements (two
- * blocks), or its mid x far placement pairs over the splits of the set (three). NULL
- * without memory or on a stop. */
-static uint32_t *far_by_set(const join_tables *jt, int side, const atomic_int *stop)
-{
-    static const uint16_t none[1] = {1}; /* an empty block: one placement, on the empty set */
-    const int *k = jt->k[side];
-    uint16_t *mid = jt->parts == 3 ? placements_by_set(jt, k[1]) : NULL;
-    uint16_t *far = placements_by_set(jt, jt->parts == 3 ? k[2] : k[1]);
-    uint32_t *by = NULL;
-
-    if (far && (mid || jt->parts == 2)) /* two blocks: an empty mid block and the far one */
-        by = jt->parts == 3 ? pairs_by_set(jt->n, k[1] + k[2], k[1], mid, far, stop)
-                            : pairs_by_set(jt->n, k[1], 0, none, far, stop);
-    free(mid);
-    free(far);
-    return by;
-}
-
 /* The near x far part candidates that join_halves tests for one side on columns cols:
  * its work, and an upper bound on the half-boards it makes. */
 static uint64_t side_candidates(const join_shared *sh, int side, uint32_t cols)
 {
-    const uint16_t *near = sh->near_by[side];
-    const uint32_t *far = sh->far_by[side];
+    const uint16_t *near = sh->near_by[side], *far = sh->far_by[side];
     int kn = sh->jt.near[side], m = __builtin_popcount(cols);
     uint32_t x = kn ? (1u << kn) - 1 : 0;
     uint64_t sum = 0;
@@ -253,14 +200,29 @@ static size_t list_reserve(uint64_t largest, uint64_t compose)
     return r < list_most(compose) ? r : list_most(compose);
 }
 
-/* The tables, exact, the cost model's counts per column set (the near block's and the
- * far part's, and while they are made with three blocks, the mid and far blocks'), and
- * each worker's scratch: its pair-counter tables, its far part and its lists
- * (WORKER_QUARTERS) at their reservation, which no measured count of two blocks a side
- * outgrew and none can pass from n = 21 on, where it is the lists' most; or with three
- * blocks (n >= 25), whose lists are a near block times a far part and grow past a
- * quarter of a block to a piece, at their most (JOIN_WORKER_BYTES in all: n = 27 on 256
- * workers 17.5 GiB, where the reservation said 14.8, and at n = 25 16.4 GiB, not 1.3). */
+/* The bytes of the cost model's counts for board n of parts blocks a side of k rows:
+ * the near and far blocks' by set (two tables of 2^n); or with the table, its floats,
+ * and the counts by rank it is summed from: the near block's and the far part's, and
+ * while the far part's are summed (three blocks), the mid and far blocks'. */
+static uint64_t cost_bytes(int n, int parts, const int k[3])
+{
+    int rows = k[0] + k[1] + k[2];
+    uint64_t counts = join_binomial(n, k[0]) + join_binomial(n, rows - k[0]);
+
+    if (!costs_by_table(n, parts))
+        return ((uint64_t)1 << n) * 2 * sizeof(uint16_t);
+    if (parts == 3)
+        counts += join_binomial(n, k[1]) + join_binomial(n, k[2]);
+    return counts * sizeof(uint32_t) + join_binomial(n, rows) * sizeof(float);
+}
+
+/* The tables, exact, the cost model's counts (cost_bytes), and each worker's scratch:
+ * its pair-counter tables, its far part and its lists (WORKER_QUARTERS) at their
+ * reservation, which no measured count of two blocks a side outgrew and none can pass
+ * from n = 21 on, where it is the lists' most; or with three blocks (n >= 25), whose
+ * lists are a near block times a far part and grow past a quarter of a block to a
+ * piece, at their most (JOIN_WORKER_BYTES in all: n = 27 on 256 workers 16.3 GiB, where
+ * the reservation said 14.8, and at n = 25 16.0 GiB, not 1.3). */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
     int parts = join_parts(s->n);
@@ -271,11 +233,7 @@ static uint64_t join_memory_bytes(const nq_settings *s)
         (WORKER_QUARTERS * (reserve + JOIN_HALVES_SLACK) + 3) / 4 + JOIN_PAIRS_TMP_SMALL;
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
                       lists * sizeof(uint64_t);
-    uint64_t costs =
-        ((uint64_t)1 << s->n) * (sizeof(uint16_t) * (parts == 3 ? 3 : 2) + sizeof(uint32_t)) +
-        (costs_by_table(s->n, parts) ? join_binomial(s->n, s->n / 2) * sizeof(float)
-                                     : 0); /* cost_by_rank */
-    return c.bytes + costs + (uint64_t)s->n_threads * worker;
+    return c.bytes + cost_bytes(s->n, parts, c.k) + (uint64_t)s->n_threads * worker;
 }
 
 /* The placements of the largest block of either side. */
@@ -314,24 +272,30 @@ static int same_blocks(const join_tables *jt)
  * at n = 27, a few milliseconds, so that a stop is seen within a second. */
 #define COST_GRAIN ((uint64_t)1 << 12)
 
-/* The cost table under way: the sums it makes (the sides are alike), where they go, the
- * stop. */
+/* The cost table, or a far part's counts, under way: the sums it makes (the sides are
+ * alike), where they go (by, or else counts), the stop. */
 typedef struct cost_fill {
     join_split_sums ss;
     const join_tables *jt;
     float *by;
+    uint32_t *counts;
     const atomic_int *stop;
 } cost_fill;
 
-/* The sums of sets no lower than their mirror images. */
+/* The sums of a range of sets (with the table's skip_mirrored, of those no lower than
+ * their mirror images). */
 static int cost_range(void *user, int part, uint64_t lo, uint64_t hi)
 {
     const cost_fill *cf = user;
+    uint32_t first = join_colex_unrank(lo, cf->ss.size);
 
     (void)part;
     if (stop_seen(cf->stop))
         return -1;
-    join_split_sums_range(&cf->ss, join_colex_unrank(lo, cf->ss.size), hi - lo, cf->by + lo);
+    if (cf->by)
+        join_split_sums_range(&cf->ss, first, hi - lo, cf->by + lo);
+    else
+        join_split_counts_range(&cf->ss, first, hi - lo, cf->counts + lo);
     return 0;
 }
 
@@ -355,39 +319,66 @@ static int mirror_range(void *user, int part, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-/* The counts by set (by16, or else by32) of the sets of k columns of board n, of which
- * there are `sets`, in a table by colex rank: Gosper's walk is in rank order. */
-static uint32_t *by_rank(const uint16_t *by16, const uint32_t *by32, int n, int k, uint64_t sets)
+/* The placements of the k-row block on each column set, by colex rank. */
+static uint32_t *placements_by_rank(const join_tables *jt, int k)
 {
-    uint32_t *ranked = malloc(sets * sizeof(*ranked));
-    uint64_t r = 0;
+    const join_block *b = join_tables_block(jt, k);
+    uint64_t sets = jt->binom[jt->n][k];
+    uint32_t *by = malloc(sets * sizeof(*by));
 
-    for (uint32_t v = k ? (1u << k) - 1 : 0; ranked && !(v >> n); r++) {
-        ranked[r] = by16 ? by16[v] : by32[v];
-        if (k == 0)
-            break;
-        v = join_next_subset(v);
+    for (uint64_t r = 0; by && r < sets; r++)
+        by[r] = b->start[r + 1] - b->start[r];
+    return by;
+}
+
+/* A side's far part's candidates on every column set, by colex rank: its far block's
+ * placements (two blocks), or its mid x far placement pairs over the splits of the set
+ * (three: n = 27's 2.2 M sets of 70 splits each, once 1.5 s of one thread), on the
+ * setup's threads. NULL without memory or on a stop. */
+static uint32_t *far_by_rank(const join_tables *jt, const atomic_int *stop)
+{
+    const int *k = jt->k[JOIN_TOP];
+    if (jt->parts == 2)
+        return placements_by_rank(jt, k[1]);
+
+    uint64_t sets = jt->binom[jt->n][k[1] + k[2]];
+    uint32_t *mid = placements_by_rank(jt, k[1]), *far = placements_by_rank(jt, k[2]);
+    cost_fill cf = {{jt->n, k[1] + k[2], k[1], mid, far, jt->binom, 0},
+                    jt,
+                    NULL,
+                    malloc(sets * sizeof(uint32_t)),
+                    stop};
+
+    if (!mid || !far || !cf.counts ||
+        split_run_shared(jt->threads, sets, COST_GRAIN, cost_range, &cf) != 0) {
+        free(cf.counts);
+        cf.counts = NULL;
     }
-    return ranked;
+    free(mid);
+    free(far);
+    return cf.counts;
 }
 
 /* Every side column set's candidates by colex rank, once (the sides are alike:
  * side_rows' rows each), on the setup's threads (n = 27: 20 million sets of 1,287
- * products each), from the counts per set by rank, the sets after their mirror images
- * copied; then the counts per set go. */
+ * products each), from the near block's and far part's counts by rank, the sets after
+ * their mirror images copied. */
 static int cost_table(join_shared *sh, const atomic_int *stop)
 {
     const join_tables *jt = &sh->jt;
     int rows = jt->rows[JOIN_TOP], kn = jt->near[JOIN_TOP];
     uint64_t sets = jt->binom[jt->n][rows];
-    uint32_t *near = by_rank(sh->near_by[0], NULL, jt->n, kn, jt->binom[jt->n][kn]);
-    uint32_t *far = by_rank(NULL, sh->far_by[0], jt->n, rows - kn, jt->binom[jt->n][rows - kn]);
-    cost_fill cf = {
-        {jt->n, rows, kn, near, far, jt->binom, 1}, jt, malloc((size_t)sets * sizeof(float)), stop};
+    uint32_t *far = far_by_rank(jt, stop);
+    uint32_t *near = far ? placements_by_rank(jt, kn) : NULL;
+    cost_fill cf = {{jt->n, rows, kn, near, far, jt->binom, 1},
+                    jt,
+                    near ? malloc((size_t)sets * sizeof(float)) : NULL,
+                    NULL,
+                    stop};
     int rc = -1;
 
     assert(same_blocks(jt) && jt->rows[JOIN_BOTTOM] == rows);
-    if (near && far && cf.by)
+    if (cf.by)
         rc = split_run_shared(jt->threads, sets, COST_GRAIN, cost_range, &cf) ||
              split_run_shared(jt->threads, sets, COST_GRAIN * 64, mirror_range, &cf);
     free(near);
@@ -396,28 +387,28 @@ static int cost_table(join_shared *sh, const atomic_int *stop)
         free(cf.by);
         return -1;
     }
-    free(sh->near_by[0]);
-    free(sh->far_by[0]);
-    sh->near_by[0] = sh->near_by[1] = NULL;
-    sh->far_by[0] = sh->far_by[1] = NULL;
     sh->cost_by_rank = cf.by;
     return 0;
 }
 
-/* The cost model's counts per column set, the limits of the workers' lists. */
+/* The cost model's counts (the table, or the blocks' counts by set), the limits of the
+ * workers' lists. */
 static int shared_counts(join_shared *sh, const atomic_int *stop)
 {
     const join_tables *jt = &sh->jt;
-    for (int side = 0; side < 2; side++) {
-        if (side == 1 && same_blocks(jt)) {
-            sh->near_by[1] = sh->near_by[0];
-            sh->far_by[1] = sh->far_by[0];
-        } else if (!(sh->near_by[side] = placements_by_set(jt, jt->near[side])) ||
-                   !(sh->far_by[side] = far_by_set(jt, side, stop)))
+    if (costs_by_table(jt->n, jt->parts)) {
+        if (cost_table(sh, stop) != 0)
             return -1;
-    }
-    if (costs_by_table(jt->n, jt->parts) && cost_table(sh, stop) != 0)
-        return -1;
+    } else
+        for (int side = 0; side < 2; side++) {
+            assert(jt->parts == 2);
+            if (side == 1 && same_blocks(jt)) {
+                sh->near_by[1] = sh->near_by[0];
+                sh->far_by[1] = sh->far_by[0];
+            } else if (!(sh->near_by[side] = placements_by_set(jt, jt->near[side])) ||
+                       !(sh->far_by[side] = placements_by_set(jt, jt->k[side][1])))
+                return -1;
+        }
     sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
     sh->compose_most =
         jt->compose_most[0] > jt->compose_most[1] ? jt->compose_most[0] : jt->compose_most[1];

@@ -111,18 +111,36 @@ static uint64_t split_sum(const split_walk *w)
     return sum;
 }
 
-void join_split_sums_range(const join_split_sums *ss, uint32_t first, uint64_t count, float *out)
+/* The sums of `count` sets from `first` into one of sums or counts (join_split_sums.h). */
+static void sums_range(const join_split_sums *ss, uint32_t first, uint64_t count, float *sums,
+                       uint32_t *counts)
 {
     split_walk w;
     uint32_t c = first;
 
+    assert(!sums != !counts);
     walk_init(&w, ss);
     for (uint64_t r = 0; r < count; r++) {
         if (!ss->skip_mirrored || join_reversed(ss->n, c) >= c) {
             walk_set(&w, c);
-            out[r] = (float)split_sum(&w);
+            uint64_t sum = split_sum(&w);
+            if (sums)
+                sums[r] = (float)sum;
+            else
+                counts[r] = sum < UINT32_MAX ? (uint32_t)sum : UINT32_MAX;
         }
         if (r + 1 < count) /* Gosper's step has no set after the last (nor of none) */
             c = join_next_subset(c);
     }
+}
+
+void join_split_sums_range(const join_split_sums *ss, uint32_t first, uint64_t count, float *out)
+{
+    sums_range(ss, first, count, out, NULL);
+}
+
+void join_split_counts_range(const join_split_sums *ss, uint32_t first, uint64_t count,
+                             uint32_t *out)
+{
+    sums_range(ss, first, count, NULL, out);
 }

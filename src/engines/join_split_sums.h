@@ -1,6 +1,7 @@
 /* The join's cost table (join_split_sums.c): for every column set of a side, the sum
  * over its splits into the near block's columns and the far part's of the product of
- * their placements, which is the work of making its half-boards. */
+ * their placements, which is the work of making its half-boards; and the same sums of
+ * a far part's two blocks, its candidates. */
 #ifndef NQ_JOIN_SPLIT_SUMS_H
 #define NQ_JOIN_SPLIT_SUMS_H
 
@@ -27,5 +28,11 @@ typedef struct join_split_sums {
  * x of each set c of near[rank x] * far[rank (c \ x)] into out[0 .. count), but for the
  * sets skip_mirrored skips, whose out is left as it was. */
 void join_split_sums_range(const join_split_sums *ss, uint32_t first, uint64_t count, float *out);
+
+/* The same sums, exact, saturated at UINT32_MAX: a far part's candidates, its mid x far
+ * placement pairs (near: the mid block's placements, far: the far block's), which the
+ * cost table then reads as its far counts. */
+void join_split_counts_range(const join_split_sums *ss, uint32_t first, uint64_t count,
+                             uint32_t *out);
 
 #endif

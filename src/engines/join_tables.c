@@ -130,7 +130,7 @@ static int view_words(int parts, int b)
 
 join_census join_tables_census(int n, int parts)
 {
-    join_census c = {sizeof(join_tables), 0, 0, 0};
+    join_census c = {sizeof(join_tables), 0, 0, 0, {0, 0, 0}};
     uint64_t entries[4];
     int sizes[4], blocks = 0;
 
@@ -152,6 +152,8 @@ join_census join_tables_census(int n, int parts)
             c.largest = entries[x] > c.largest ? entries[x] : c.largest;
         }
         side_bounds(parts, k, &step, &compose);
+        if (side == JOIN_TOP)
+            memcpy(c.k, k, sizeof(c.k));
         c.step_most = step > c.step_most ? step : c.step_most;
         c.compose_most = compose > c.compose_most ? compose : c.compose_most;
     }

@@ -95,10 +95,11 @@ int join_tables_init_parts(join_tables *jt, int n, const struct join_kernel *ker
 
 /* What join_tables_init_parts makes for board n, found without making it (a walk over
  * the block placements, a fraction of a second at n = 24): the bytes it allocates, the
- * placements of the largest block, and the larger of the sides' step_most and
- * compose_most. */
+ * placements of the largest block, the larger of the sides' step_most and
+ * compose_most, and the rows of the top side's blocks (its k). */
 typedef struct join_census {
     uint64_t bytes, largest, step_most, compose_most;
+    int k[3];
 } join_census;
 join_census join_tables_census(int n, int parts);
 void join_tables_free(join_tables *jt);

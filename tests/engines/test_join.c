@@ -835,8 +835,8 @@ Test(unit, refuses_boards_beyond_its_tables)
 
 /* The bytes the tables will take, found by a walk before any is made, are those that
  * join_tables_init makes: its blocks' entries and starts and the views (two words an
- * entry, three for a mid and far block); so are the bounds of the lists. With two blocks
- * a side and with three. */
+ * entry, three for a mid and far block); so are the bounds of the lists and the top
+ * side's blocks. With two blocks a side and with three. */
 Test(unit, table_bytes_are_those_the_tables_take)
 {
     for (int parts = 2; parts <= 3; parts++)
@@ -865,6 +865,7 @@ Test(unit, table_bytes_are_those_the_tables_take)
             cr_expect_eq(c.largest, most, "n=%d parts=%d", n, parts);
             cr_expect_eq(c.step_most, step, "n=%d parts=%d", n, parts);
             cr_expect_eq(c.compose_most, compose, "n=%d parts=%d", n, parts);
+            cr_expect_arr_eq(c.k, jt.k[JOIN_TOP], sizeof(c.k), "n=%d parts=%d", n, parts);
             join_tables_free(&jt);
         }
 }
@@ -1508,15 +1509,18 @@ static uint64_t rank_by_definition(uint32_t set)
 /* join_split_sums_range against the sum over each set's splits by the definition, for
  * every size of set up to 13 and of its near part (0 .. size), on boards of 13 to 27
  * columns: runs of sets from some ranks on (Gosper's walk, which keeps or moves the
- * set's high columns), near and far counts made up per set; and with skip_mirrored, the
- * same sums but for the sets after their mirror images, left as they were. */
+ * set's high columns), near and far counts made up per set; with skip_mirrored, the
+ * same sums but for the sets after their mirror images, left as they were; and
+ * join_split_counts_range's, exact up to UINT32_MAX and saturated past it (the made-up
+ * counts' products pass it: some sums must saturate). */
 Test(unit, split_sums_are_those_of_the_definition)
 {
     enum { MADE_UP = 1 << 22, RUN = 100 };
     static const int boards[] = {13, 20, 27};
     uint32_t *near = malloc(MADE_UP * sizeof(*near)), *far = malloc(MADE_UP * sizeof(*far));
-    uint32_t binom[33][33];
+    uint32_t binom[33][33], counted[RUN];
     float got[RUN], skipped[RUN];
+    uint64_t saturated = 0, exact = 0;
 
     cr_assert(near && far);
     for (uint32_t v = 0; v < MADE_UP; v++) /* made up: any counts will do */
@@ -1535,6 +1539,7 @@ Test(unit, split_sums_are_those_of_the_definition)
                 join_split_sums ss = {n, size, kn, near, far, (const uint32_t(*)[33])binom, 0};
                 uint32_t c = join_colex_unrank(from, size);
                 join_split_sums_range(&ss, c, count, got);
+                join_split_counts_range(&ss, c, count, counted);
                 ss.skip_mirrored = 1;
                 for (uint64_t r = 0; r < count; r++)
                     skipped[r] = -1;
@@ -1553,10 +1558,16 @@ Test(unit, split_sums_are_those_of_the_definition)
                         }
                     cr_assert_eq(got[r], (float)want, "n=%d size %d near %d set %#x", n, size, kn,
                                  c);
+                    cr_assert_eq(counted[r], want < UINT32_MAX ? want : UINT32_MAX,
+                                 "n=%d size %d near %d set %#x, counted", n, size, kn, c);
+                    saturated += want >= UINT32_MAX;
+                    exact += want < UINT32_MAX;
                     if (r + 1 < count)
                         c = join_next_subset(c);
                 }
             }
+    cr_expect(saturated > 0 && exact > 0, "%llu sums saturated, %llu exact",
+              (unsigned long long)saturated, (unsigned long long)exact);
     free(near);
     free(far);
 }
