@@ -9,17 +9,20 @@
 # (getopt's optional argument); "-e|--engine=" pairs the short letter with the long name.
 _nqueens_opts_common='-h|--help -V|--version'
 _nqueens_opts_count_shared='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices=
-    --simd= --max-memory= --checkpoint= --sync-interval= --progress[=] --no-progress
+    --simd= --max-memory= --worker-memory= --checkpoint= --sync-interval= --progress[=]
+    --no-progress
     --subtotals= -j|--json -u|--unique'
 _nqueens_opts_count="$_nqueens_opts_count_shared --slice= --task-times="
 _nqueens_opts_merge='-j|--json -u|--unique'
 _nqueens_opts_verify='-t|--threads= -e|--engine= --prefix-rows= --no-pin --devices= --simd= --max-memory=
-    -j|--json'
+    --worker-memory= -j|--json'
 _nqueens_opts_list='-f|--format= -l|--limit= -u|--unique -t|--threads= --prefix-rows=
     --no-pin --progress[=] --no-progress'
 _nqueens_opts_bench='-n|--n= -t|--threads= -e|--engine= -r|--repeat= -w|--warmup= -f|--format=
-    -o|--out= --export= --prefix-rows= --no-pin --devices= --simd= --max-memory='
-_nqueens_opts_estimate='-t|--threads= -e|--engine= --prefix-rows= --simd= -s|--seconds= --seed=
+    -o|--out= --export= --prefix-rows= --no-pin --devices= --simd= --max-memory=
+    --worker-memory='
+_nqueens_opts_estimate='-t|--threads= -e|--engine= --prefix-rows= --simd= --worker-memory=
+    -s|--seconds= --seed=
     --max-tasks= --sample= -j|--json'
 _nqueens_opts_mpi_count="$_nqueens_opts_count_shared --worker-timeout="
 

@@ -24,6 +24,7 @@ end
 for c in count verify bench estimate
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l simd -x -a "(__nqueens_values $c --simd)" -d "vector path of an engine's hot loops"
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l max-memory -x -a "(__nqueens_values $c --max-memory)" -d 'refuse a count that needs more memory (512M, 8G)'
+    complete -c nqueens -n "__fish_seen_subcommand_from $c" -l worker-memory -x -d "memory each worker's lists may take (join)"
 end
 for c in count verify list bench
     complete -c nqueens -n "__fish_seen_subcommand_from $c" -l prefix-rows -x -d 'rows the task source places'

@@ -75,6 +75,9 @@ int lib_check_settings(const nq_settings *s)
         return NQ_EINVAL;
     if (!engine_simd_usable(e, s->simd))
         return NQ_EUNSUPPORTED;
+    if (s->worker_memory &&
+        (s->worker_memory < NQ_WORKER_MEMORY_MIN || s->worker_memory > NQ_WORKER_MEMORY_MAX))
+        return NQ_EINVAL;
     if (s->slice_count < 0 || s->slice_count > NQ_MAX_SLICES || s->slice_index < 0 ||
         (s->slice_count ? s->slice_index >= s->slice_count : s->slice_index != 0))
         return NQ_EINVAL;
@@ -533,6 +536,7 @@ static void engine_info_of(const engine_desc *e, nq_engine_info *out)
         .has_simd = e->simd_paths != NULL,
         .has_unique = e->unique != NULL,
         .can_list = e->list != NULL,
+        .takes_worker_memory = e->takes_worker_memory,
         .auto_rank = e->auto_rank,
     };
 }
@@ -558,6 +562,7 @@ static void auto_info(nq_engine_info *out)
         out->has_simd |= c.has_simd;
         out->has_unique |= c.has_unique;
         out->can_list |= c.can_list;
+        out->takes_worker_memory |= c.takes_worker_memory;
     }
 }
 

@@ -57,7 +57,7 @@ enum nq_engine {
     NQ_ENGINE_CUDA = 2,   /* the d4 tasks completed on NVIDIA GPUs (builds with CUDA only) */
     NQ_ENGINE_JOIN = 3,   /* half-boards matched by their diagonals, not every solution visited */
     /* Not an engine: the library picks one for the board, the built engine of highest
-     * nq_engine_info.auto_rank whose n range holds n (join up to n = 24, d4 beyond);
+     * nq_engine_info.auto_rank whose n range holds n (join up to n = 27, d4 beyond);
      * nq_result.engine and task sets name the one that ran. */
     NQ_ENGINE_AUTO = 100
 };
@@ -115,7 +115,20 @@ typedef struct nq_settings {
      * NQ_SLICE_WORKERS x slice_count workers (NQ_MAX_THREADS at most) whatever n_threads
      * says, so that the slices of one count, run anywhere, share one task set. */
     int slice_index, slice_count;
+    /* The bytes each worker's own working set may take, where its engine has one
+     * (nq_engine_info.takes_worker_memory: the join's lists of half-boards and its pair
+     * counter's scratch, made and paired a piece at a time within it). 0 = the engine's
+     * default, NQ_WORKER_MEMORY_DEFAULT, near a core's caches on a machine of hundreds
+     * of cores; more makes longer pieces, which prune better from n = 25 on (256 MiB:
+     * about 0.8x the CPU time at n = 26 and 27, docs/join.md), at that much more memory
+     * per worker (nq_memory_estimate counts it). Else NQ_WORKER_MEMORY_MIN up to
+     * NQ_WORKER_MEMORY_MAX. The count and its task ids are the same whatever it is. */
+    uint64_t worker_memory;
 } nq_settings;
+
+#define NQ_WORKER_MEMORY_DEFAULT ((uint64_t)64 << 20)
+#define NQ_WORKER_MEMORY_MIN ((uint64_t)4 << 20)
+#define NQ_WORKER_MEMORY_MAX ((uint64_t)16 << 30)
 
 /* Most slices of one count, and the workers per slice that automatic parameters are
  * resolved for (see nq_settings.slice_count). */
@@ -403,14 +416,15 @@ typedef struct nq_engine_info {
     /* The engine whose task ids and subtotals it has: itself, or another (cuda has
      * d4's), so that a journal or subtotals of one serve the other. Auto: auto. */
     int task_family;
-    int takes_prefix_rows; /* settings.prefix_rows means something to it (the rows its
-                              task source places; cuda: inner rows per GPU sub-task) */
-    int takes_devices;     /* it runs on GPUs: settings.devices selects them and
-                              nq_result.n_threads counts them; 0: CPU workers */
-    int pins_workers;      /* settings.pin_threads binds its workers to cores */
-    int has_simd;          /* settings.simd picks the vector path of its hot loops */
-    int has_unique;        /* its counts report symmetry classes (nq_result.has_unique) */
-    int can_list;          /* nq_list accepts it */
+    int takes_prefix_rows;   /* settings.prefix_rows means something to it (the rows its
+                                task source places; cuda: inner rows per GPU sub-task) */
+    int takes_devices;       /* it runs on GPUs: settings.devices selects them and
+                                nq_result.n_threads counts them; 0: CPU workers */
+    int pins_workers;        /* settings.pin_threads binds its workers to cores */
+    int has_simd;            /* settings.simd picks the vector path of its hot loops */
+    int has_unique;          /* its counts report symmetry classes (nq_result.has_unique) */
+    int can_list;            /* nq_list accepts it */
+    int takes_worker_memory; /* settings.worker_memory sizes its workers' working sets */
     /* Auto's preference: auto counts with the built engine of highest rank whose
      * min_n..max_n holds n (and lists with the highest that can list); 0: only by name. */
     int auto_rank;

@@ -60,6 +60,7 @@ static const args_option bench_options[] = {
     ARGS_OPT_DEVICES,
     ARGS_OPT_SIMD,
     ARGS_OPT_MAX_MEMORY,
+    ARGS_OPT_WORKER_MEMORY,
     ARGS_OPT_END,
 };
 

@@ -26,6 +26,7 @@ static const args_option estimate_options[] = {
     ARGS_OPT_ENGINE,
     ARGS_OPT_PREFIX_ROWS,
     ARGS_OPT_SIMD,
+    ARGS_OPT_WORKER_MEMORY,
     {OPT_SECONDS, "seconds", 's', required_argument, "S",
      "sample for about S seconds, more than 0 and at\nmost 86400 (default 10)", NULL, NULL},
     {OPT_SEED, "seed", 0, required_argument, "X",

@@ -91,12 +91,13 @@ typedef struct engine_desc {
 
     /* What it can do, which nq_engine_describe reports (nq_engine_info says what each
      * means to a caller). */
-    int min_n, max_n;      /* the boards it takes (max_n: its tables' limit); 0: 1, NQ_MAX_N */
-    int auto_rank;         /* auto runs the built engine of highest rank whose range holds
-                              n; 0: never picked by auto */
-    int takes_prefix_rows; /* settings.prefix_rows means something to it */
-    int takes_devices;     /* it runs on the GPUs of settings.devices, not on CPU workers */
-    int pins_workers;      /* settings.pin_threads binds its CPU workers */
+    int min_n, max_n;        /* the boards it takes (max_n: its tables' limit); 0: 1, NQ_MAX_N */
+    int auto_rank;           /* auto runs the built engine of highest rank whose range holds
+                                n; 0: never picked by auto */
+    int takes_prefix_rows;   /* settings.prefix_rows means something to it */
+    int takes_devices;       /* it runs on the GPUs of settings.devices, not on CPU workers */
+    int pins_workers;        /* settings.pin_threads binds its CPU workers */
+    int takes_worker_memory; /* settings.worker_memory sizes its workers' working sets */
     /* The engine whose task ids and subtotals it has (a journal of one is the other's);
      * NULL: its own. */
     const struct engine_desc *task_family;

@@ -155,12 +155,13 @@ static int costs_by_table(int n, int parts)
 }
 
 /* A worker's working set, its lists of half-boards, a far part and the pair counter's
- * tables, is at most this, whatever n: lists longer than their share are made and
- * paired a piece at a time, so that memory grows with the shared tables, not with the
- * threads. */
-#ifndef JOIN_WORKER_BYTES /* -DJOIN_WORKER_BYTES=...: a build that measures larger pieces */
-#define JOIN_WORKER_BYTES ((uint64_t)64 << 20)
-#endif
+ * tables, is at most this, whatever n (settings.worker_memory, or its default): lists
+ * longer than their share are made and paired a piece at a time, so that memory grows
+ * with the shared tables, not with the threads. */
+static uint64_t worker_bytes(const nq_settings *s)
+{
+    return s->worker_memory ? s->worker_memory : NQ_WORKER_MEMORY_DEFAULT;
+}
 
 /* The bytes of a worker's far part buffers for far parts of at most compose masks. */
 static uint64_t far_bytes(uint64_t compose)
@@ -173,20 +174,22 @@ static uint64_t far_bytes(uint64_t compose)
  * longer pieces prune far better (docs/join.md): nothing else takes a list's room. */
 #define WORKER_QUARTERS (2 * 4 + JOIN_PAIRS_TMP_QUARTERS)
 
-/* The masks one list of a worker holds at most: its lists share what JOIN_WORKER_BYTES
- * leaves past the rest. */
-static size_t list_most(uint64_t compose)
+/* The masks one list of a worker holds at most: its lists share what the worker's bytes
+ * (worker_bytes) leave past the rest. */
+static size_t list_most(uint64_t bytes, uint64_t compose)
 {
-    uint64_t lists = JOIN_WORKER_BYTES - sizeof(join_scratch) - JOIN_PAIRS_WORK -
+    uint64_t lists = bytes - sizeof(join_scratch) - JOIN_PAIRS_WORK -
                      JOIN_PAIRS_TMP_SMALL * sizeof(uint64_t) - far_bytes(compose);
+
+    assert(bytes >= NQ_WORKER_MEMORY_MIN && lists < bytes);
     return (size_t)(lists / sizeof(uint64_t) * 4 / WORKER_QUARTERS) - JOIN_HALVES_SLACK;
 }
 
 /* The masks a piece of half-boards reaches: a list's most, less the room one more
  * step of the maker may take past the limit (step_most). */
-static size_t piece_limit(uint64_t step_most, uint64_t compose)
+static size_t piece_limit(uint64_t bytes, uint64_t step_most, uint64_t compose)
 {
-    size_t most = list_most(compose);
+    size_t most = list_most(bytes, compose);
     return step_most + 1 < most ? most - (size_t)step_most : 1;
 }
 
@@ -194,10 +197,10 @@ static size_t piece_limit(uint64_t step_most, uint64_t compose)
  * placements: a quarter of them, up to a list's most. Measured, the longest list of
  * half-boards of a whole count is 0.05 to 0.18 of them at n = 12..22 (docs/join.md), and
  * each step of the maker asks room for at most step_most masks past it. */
-static size_t list_reserve(uint64_t largest, uint64_t compose)
+static size_t list_reserve(uint64_t bytes, uint64_t largest, uint64_t compose)
 {
     size_t r = largest / 4 > 1024 ? (size_t)(largest / 4) : 1024;
-    return r < list_most(compose) ? r : list_most(compose);
+    return r < list_most(bytes, compose) ? r : list_most(bytes, compose);
 }
 
 /* The bytes of the cost model's counts for board n of parts blocks a side of k rows:
@@ -221,14 +224,14 @@ static uint64_t cost_bytes(int n, int parts, const int k[3])
  * reservation, which no measured count of two blocks a side outgrew and none can pass
  * from n = 21 on, where it is the lists' most; or with three blocks (n >= 25), whose
  * lists are a near block times a far part and grow past a quarter of a block to a
- * piece, at their most (JOIN_WORKER_BYTES in all: n = 27 on 256 workers 16.3 GiB, where
+ * piece, at their most (worker_bytes in all: n = 27 on 256 workers 16.3 GiB, where
  * the reservation said 14.8, and at n = 25 16.0 GiB, not 1.3). */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
     int parts = join_parts(s->n);
     join_census c = join_tables_census(s->n, parts);
-    uint64_t reserve =
-        parts == 3 ? list_most(c.compose_most) : list_reserve(c.largest, c.compose_most);
+    uint64_t reserve = parts == 3 ? list_most(worker_bytes(s), c.compose_most)
+                                  : list_reserve(worker_bytes(s), c.largest, c.compose_most);
     uint64_t lists =
         (WORKER_QUARTERS * (reserve + JOIN_HALVES_SLACK) + 3) / 4 + JOIN_PAIRS_TMP_SMALL;
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
@@ -392,8 +395,8 @@ static int cost_table(join_shared *sh, const atomic_int *stop)
 }
 
 /* The cost model's counts (the table, or the blocks' counts by set), the limits of the
- * workers' lists. */
-static int shared_counts(join_shared *sh, const atomic_int *stop)
+ * workers' lists within their bytes. */
+static int shared_counts(join_shared *sh, uint64_t bytes, const atomic_int *stop)
 {
     const join_tables *jt = &sh->jt;
     if (costs_by_table(jt->n, jt->parts)) {
@@ -412,8 +415,8 @@ static int shared_counts(join_shared *sh, const atomic_int *stop)
     sh->step_most = jt->step_most[0] > jt->step_most[1] ? jt->step_most[0] : jt->step_most[1];
     sh->compose_most =
         jt->compose_most[0] > jt->compose_most[1] ? jt->compose_most[0] : jt->compose_most[1];
-    sh->reserve = list_reserve(largest_block(jt), sh->compose_most);
-    sh->piece = piece_limit(sh->step_most, sh->compose_most);
+    sh->reserve = list_reserve(bytes, largest_block(jt), sh->compose_most);
+    sh->piece = piece_limit(bytes, sh->step_most, sh->compose_most);
     return 0;
 }
 
@@ -436,7 +439,7 @@ void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
         free(sh);
         return NULL;
     }
-    if (shared_counts(sh, stop) != 0) {
+    if (shared_counts(sh, worker_bytes(s), stop) != 0) {
         join_shared_free(sh);
         return NULL;
     }
@@ -1060,6 +1063,7 @@ const engine_desc engine_join = {
     .max_n = JOIN_MAX_N,
     .auto_rank = 2, /* leads d4 more the larger the board (docs/join.md) */
     .pins_workers = 1,
+    .takes_worker_memory = 1,
     .memory_bytes = join_memory_bytes,
     .resolve = prefix_resolve, /* prefix_rows means nothing here; filled as for the others */
     .params_format = join_params_format,

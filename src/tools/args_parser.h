@@ -32,6 +32,7 @@ enum args_id {
     OPT_EXPORT,
     OPT_SIMD,
     OPT_MAX_MEMORY,
+    OPT_WORKER_MEMORY,
     OPT_WORKER_TIMEOUT,
     OPT_SECONDS,
     OPT_SEED,

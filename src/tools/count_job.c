@@ -82,9 +82,10 @@ static int memory_check(const char *cmd, const nq_settings *rs, int workers)
     format_bytes(limit, b, sizeof(b));
     return args_run_error(cmd,
                           "the %s engine needs about %s for n=%d on %d worker%s, more than the "
-                          "%s %s (--max-memory sets the limit; --engine d4 needs a few MB)",
+                          "%s %s (--max-memory sets the limit%s; --engine d4 needs a few MB)",
                           nq_engine_name(rs->engine), a, rs->n, workers, workers == 1 ? "" : "s", b,
-                          rs->memory_limit ? "allowed" : "this machine has");
+                          rs->memory_limit ? "allowed" : "this machine has",
+                          rs->worker_memory ? ", --worker-memory each worker's share" : "");
 }
 
 /* Every output file is opened before the count, so that none fails after it. */

@@ -36,6 +36,21 @@ const char *count_opts_memory_word(int i, const char **about)
     return args_word_at(words, i, about);
 }
 
+/* Parse --worker-memory: a size within the library's bounds. */
+static int take_worker_memory(count_opts *o, const char *cmd, const char *value)
+{
+    uint64_t v;
+
+    if (number_parse_size(value, &v) != 0 || v < NQ_WORKER_MEMORY_MIN || v > NQ_WORKER_MEMORY_MAX)
+        return args_usage_error(cmd,
+                                "invalid --worker-memory '%s': expected a size from %lluM to "
+                                "%lluG, such as 256M",
+                                value, (unsigned long long)(NQ_WORKER_MEMORY_MIN >> 20),
+                                (unsigned long long)(NQ_WORKER_MEMORY_MAX >> 30));
+    o->worker_memory = v;
+    return 1;
+}
+
 /* Parse --simd: a path the library knows and this CPU runs. */
 static int take_simd(count_opts *o, const char *cmd, const char *value)
 {
@@ -117,6 +132,8 @@ int count_opts_take(count_opts *o, const char *cmd, int id, const char *value)
                                     "8G or 1.5T, or 'none'",
                                     value);
         return 1;
+    case OPT_WORKER_MEMORY:
+        return take_worker_memory(o, cmd, value);
     case OPT_DEVICES:
         if (devices_parse(value, &o->devices) != 0)
             return args_usage_error(cmd,
@@ -160,13 +177,23 @@ int args_engine_at(int engine, int n)
     return nq_resolve_settings(&s) == NQ_OK ? s.engine : engine;
 }
 
+/* The capabilities an option needs of its engine. */
+enum capability { TAKES_DEVICES, HAS_SIMD, TAKES_WORKER_MEMORY };
+
+static int has_capability(const nq_engine_info *info, enum capability c)
+{
+    return c == TAKES_DEVICES ? info->takes_devices
+           : c == HAS_SIMD    ? info->has_simd
+                              : info->takes_worker_memory;
+}
+
 /* The first engine that has the capability (the one a message points to), or "" */
-static const char *engine_with(int devices)
+static const char *engine_with(enum capability c)
 {
     nq_engine_info info;
 
     for (int e = 0; nq_engine_describe(e, &info) == NQ_OK; e++)
-        if (devices ? info.takes_devices : info.has_simd)
+        if (has_capability(&info, c))
             return info.name;
     return "";
 }
@@ -187,12 +214,17 @@ int count_opts_check_engine(const char *cmd, const count_opts *o, int engine)
         return args_usage_error(cmd,
                                 "--devices does not apply to --engine %s, which runs on the "
                                 "CPU (GPUs: --engine %s)",
-                                nq_engine_name(engine), engine_with(1));
+                                nq_engine_name(engine), engine_with(TAKES_DEVICES));
     if (o->simd != NQ_SIMD_AUTO && !info.has_simd)
         return args_usage_error(cmd,
                                 "--simd does not apply to --engine %s, which has no vector "
                                 "paths (--simd picks the %s engine's)",
-                                nq_engine_name(engine), engine_with(0));
+                                nq_engine_name(engine), engine_with(HAS_SIMD));
+    if (o->worker_memory && !info.takes_worker_memory)
+        return args_usage_error(cmd,
+                                "--worker-memory does not apply to --engine %s, which has no "
+                                "lists to size (--worker-memory sizes the %s engine's)",
+                                nq_engine_name(engine), engine_with(TAKES_WORKER_MEMORY));
     return 0;
 }
 
@@ -233,6 +265,11 @@ int count_opts_check_n(const char *cmd, const count_opts *o, int engine, int n)
                                 "--simd does not apply to n = %d: auto counts it with %s, "
                                 "which has no vector paths",
                                 n, nq_engine_name(runs));
+    if (o && o->worker_memory && runs != engine && !args_engine_info(runs).takes_worker_memory)
+        return args_usage_error(cmd,
+                                "--worker-memory does not apply to n = %d: auto counts it "
+                                "with %s, which has no lists to size",
+                                n, nq_engine_name(runs));
     return 0;
 }
 
@@ -248,6 +285,7 @@ void count_opts_settings(const count_opts *o, int n, nq_settings *s)
     s->devices = o->devices;
     s->simd = o->simd;
     s->memory_limit = o->memory_limit;
+    s->worker_memory = o->worker_memory;
     s->slice_index = o->slice_index;
     s->slice_count = o->slice_count;
     devices_env(&s->gpu);

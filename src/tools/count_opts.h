@@ -57,6 +57,13 @@ const char *count_opts_memory_word(int i, const char **about);
             "(512M, 8G, ...; default: this machine's; none: no limit)",                            \
             count_opts_memory_word, NULL                                                           \
     }
+#define ARGS_OPT_WORKER_MEMORY                                                                     \
+    {                                                                                              \
+        OPT_WORKER_MEMORY, "worker-memory", 0, required_argument, "SIZE",                          \
+            "memory each worker's lists may take (join): 4M to 16G\n"                              \
+            "(default: 64M; more prunes better from n = 25 on)",                                   \
+            NULL, NULL                                                                             \
+    }
 /* --devices in the table of a command that runs on the CPU alone: refused, saying so
  * (what: "list runs on the CPU"). */
 #define ARGS_OPT_REFUSED_DEVICES(what)                                                             \
@@ -70,7 +77,7 @@ const char *count_opts_memory_word(int i, const char **about);
  * settings in count_opts.c. */
 #define COUNT_OPTS_OPTIONS                                                                         \
     ARGS_OPT_THREADS, ARGS_OPT_ENGINE, ARGS_OPT_PREFIX_ROWS, ARGS_OPT_NO_PIN, ARGS_OPT_DEVICES,    \
-        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY
+        ARGS_OPT_SIMD, ARGS_OPT_MAX_MEMORY, ARGS_OPT_WORKER_MEMORY
 
 typedef struct count_opts {
     int threads;     /* 0 = all allowed CPUs ('max') */
@@ -78,11 +85,12 @@ typedef struct count_opts {
     int engine_set;  /* --engine was given (a resumed journal's engine yields to it) */
     int prefix_rows; /* 0 = auto */
     int pin;
-    uint64_t devices;      /* cuda engine: bit mask of GPUs, 0 = all */
-    int devices_set;       /* --devices was given */
-    int simd;              /* enum nq_simd */
-    uint64_t memory_limit; /* settings.memory_limit: 0 = the machine's */
-    int slice_index;       /* --slice K/M: K, and M (0: no slice; count only) */
+    uint64_t devices;       /* cuda engine: bit mask of GPUs, 0 = all */
+    int devices_set;        /* --devices was given */
+    int simd;               /* enum nq_simd */
+    uint64_t memory_limit;  /* settings.memory_limit: 0 = the machine's */
+    uint64_t worker_memory; /* settings.worker_memory: 0 = the engine's default */
+    int slice_index;        /* --slice K/M: K, and M (0: no slice; count only) */
     int slice_count;
 } count_opts;
 

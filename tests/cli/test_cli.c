@@ -50,6 +50,11 @@ Test(unit, cli_bad_arguments_exit_2)
         "count 8 --max-memory 12X",
         "count 8 --max-memory -1G",
         "bench -n 8 --max-memory lots",
+        "count 8 --worker-memory 1M",
+        "count 8 --worker-memory 17G",
+        "count 8 --worker-memory none",
+        "estimate 8 --worker-memory 0",
+        "bench -n 8 --worker-memory",
         "verify --threads 0",
         "verify 5 8 --checkpoint x",
         "--version extra",
@@ -844,6 +849,11 @@ Test(unit, cli_command_line_edges)
         {{"count", "28", "--simd", "scalar", "--checkpoint", "never-made.nqj", NULL},
          "auto counts it with d4"},
         {{"estimate", "28", "--simd", "scalar", NULL}, "auto counts it with d4"},
+        {{"count", "8", "-e", "d4", "--worker-memory", "256M", NULL},
+         "--worker-memory does not apply to --engine d4"},
+        {{"count", "28", "--worker-memory", "256M", NULL}, "auto counts it with d4"},
+        {{"verify", "4", "6", "-e", "prefix", "--worker-memory", "64M", NULL},
+         "--worker-memory does not apply"},
         {{"help", "--hlep", NULL}, "did you mean --help?"},
     };
     static const char *const version[][2] = {{"--ver", NULL}, {"--v", NULL}, {"-V", NULL}};
@@ -941,6 +951,36 @@ Test(unit, cli_count_past_max_memory_is_refused)
     cr_expect_eq(strtoull(o.out, NULL, 10), oeis_value("A000170", 12), "%s", o.out);
     cli_run(&o, none);
     cr_expect_eq(o.status, 0, "%s", o.err);
+}
+
+/* --worker-memory sizes each join worker: 256 workers at n = 25 need 48 GiB more with
+ * 256 MiB each than with the default, and the refusal says how much and names the
+ * option; a count with it is OEIS's. */
+Test(unit, cli_worker_memory_counts_in_the_estimate)
+{
+    const char *const more[] = {"count",           "25",   "--threads", "256", "--max-memory", "1M",
+                                "--worker-memory", "256M", NULL};
+    const char *const base[] = {"count", "25", "--threads", "256", "--max-memory", "1M", NULL};
+    const char *const counts[] = {"count", "13", "--worker-memory", "4M", "--json", NULL};
+    double gib_more, gib_base;
+
+    cli_run(&o, more);
+    cr_expect_eq(o.status, 1, "exit %d: %s", o.status, o.err);
+    cr_expect_eq(count_lines(o.err), 1, "%s", o.err);
+    cr_expect_not_null(strstr(o.err, "--worker-memory each worker's share"), "%s", o.err);
+    cr_assert_eq(sscanf(strstr(o.err, "about "), "about %lf GiB", &gib_more), 1, "%s", o.err);
+    cli_run(&o, base);
+    cr_expect_null(strstr(o.err, "--worker-memory"), "%s", o.err);
+    cr_assert_eq(sscanf(strstr(o.err, "about "), "about %lf GiB", &gib_base), 1, "%s", o.err);
+    cr_expect(gib_more - gib_base > 47.9 && gib_more - gib_base < 48.1, "%.1f against %.1f GiB",
+              gib_more, gib_base);
+    char total[64];
+    snprintf(total, sizeof(total), "\"total\": %llu,",
+             (unsigned long long)oeis_value("A000170", 13));
+    cli_run(&o, counts);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, total), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
 }
 
 /* --task-times writes one row per task that ran, in id order, each with the cost model's

@@ -892,6 +892,61 @@ Test(unit, memory_estimate_holds_three_block_lists_at_their_most)
     }
 }
 
+/* settings.worker_memory sizes each worker of three blocks a side (lists at their most):
+ * 256 MiB a worker adds 192 MiB a worker to the estimate, less than a list's rounding
+ * off; the default's value given outright is the default; a value out of bounds is
+ * refused. Seen failing with worker_bytes ignoring the setting. */
+Test(unit, worker_memory_sizes_each_worker)
+{
+    nq_settings s;
+    uint64_t base, more, same, limit, extra = (uint64_t)192 << 20;
+
+    nq_default_settings(&s);
+    s.engine = NQ_ENGINE_JOIN;
+    s.n = 25;
+    s.n_threads = 3;
+    cr_assert_eq(nq_memory_estimate(&s, &base, &limit), NQ_OK);
+    s.worker_memory = NQ_WORKER_MEMORY_DEFAULT;
+    cr_assert_eq(nq_memory_estimate(&s, &same, &limit), NQ_OK);
+    cr_expect_eq(same, base, "the default given outright");
+    s.worker_memory = (uint64_t)256 << 20;
+    cr_assert_eq(nq_memory_estimate(&s, &more, &limit), NQ_OK);
+    cr_expect(more - base <= 3 * extra && more - base > 3 * (extra - 1024),
+              "three workers of 256 MiB: %llu bytes more", (unsigned long long)(more - base));
+    for (int i = 0; i < 4; i++) {
+        static const uint64_t bad[] = {1, NQ_WORKER_MEMORY_MIN - 1, NQ_WORKER_MEMORY_MAX + 1,
+                                       UINT64_MAX};
+        s.worker_memory = bad[i];
+        cr_expect_eq(nq_resolve_settings(&s), NQ_EINVAL, "worker_memory %llu",
+                     (unsigned long long)bad[i]);
+        cr_expect_eq(nq_memory_estimate(&s, &more, &limit), NQ_EINVAL);
+    }
+}
+
+/* Counts with the least and a large worker memory, on three threads, are OEIS's. */
+Test(unit, counts_at_any_worker_memory_are_oeis)
+{
+    static const uint64_t bytes[] = {NQ_WORKER_MEMORY_MIN, (uint64_t)1 << 30};
+
+    for (int i = 0; i < 2; i++)
+        for (int n = 12; n <= 15; n++) {
+            nq_settings s;
+            nq_solver *sv = NULL;
+            nq_result r;
+
+            nq_default_settings(&s);
+            s.n = n;
+            s.n_threads = 3;
+            s.engine = NQ_ENGINE_JOIN;
+            s.worker_memory = bytes[i];
+            cr_assert_eq(nq_create_solver(&sv, &s), NQ_OK);
+            cr_assert_eq(nq_count(sv, NULL, &r), NQ_OK);
+            cr_expect_eq(r.total.lo, oeis_value("A000170", n), "n=%d, %llu bytes", n,
+                         (unsigned long long)bytes[i]);
+            nq_destroy_solver(&sv);
+        }
+}
+
 Test(unit, count_past_its_memory_limit_is_refused)
 {
     nq_settings s;
