@@ -230,6 +230,7 @@ static int count_running(nq_solver *s, const nq_hooks *hooks, nq_result *out)
         r.prefix_rows = e->placed_rows(rs);
         r.engine = e->id;
         r.simd = engine_simd(e, rs);
+        r.worker_memory = engine_worker_memory(e, rs);
     }
     /* the setup is reported apart, not in the count's times */
     r.setup_seconds = s->run.setup_seconds;

@@ -166,6 +166,10 @@ typedef struct nq_result {
     int partial;
     uint64_t first_task, end_task, set_tasks;
     int slice_index, slice_count; /* the settings' slice; 0 and 0 without one */
+    /* The bytes each worker's working set was sized to (settings.worker_memory, or its
+     * default), for an engine that takes it (nq_engine_info.takes_worker_memory); 0
+     * for the others. */
+    uint64_t worker_memory;
 } nq_result;
 
 /* Optional hooks into a count; any member may be NULL. Task ids are dense, 0..tasks-1,
@@ -330,10 +334,11 @@ typedef struct nq_estimate_result {
     uint64_t sampled;          /* tasks in the sample */
     nq_u128 sample_total;      /* their weighted subtotals */
     int strata;
-    int n_threads;      /* the solver's workers, which the wall time is for */
-    int usable_threads; /* of them, as many as this process has CPUs (and tasks) */
-    int engine;         /* enum nq_engine */
-    int simd;           /* as nq_result.simd */
+    int n_threads;          /* the solver's workers, which the wall time is for */
+    int usable_threads;     /* of them, as many as this process has CPUs (and tasks) */
+    int engine;             /* enum nq_engine */
+    int simd;               /* as nq_result.simd */
+    uint64_t worker_memory; /* as nq_result.worker_memory */
     /* 0 for a sample; when every task fitted the time, the censuses timed (up to 9):
      * cpu_seconds takes their median, the interval at least their spread */
     int census_passes;

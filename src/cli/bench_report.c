@@ -278,10 +278,14 @@ static void bench_json_result(FILE *f, const bench_result *r, int first)
     fputs(", \"engine_asked\": ", f);
     bench_json_str(f, nq_engine_name(r->engine));
     fprintf(f, ", \"n\": %d, \"threads\": %d, \"simd\": ", r->n, r->threads);
+    char worker[24];
+
     if (bench_simd(r))
         bench_json_str(f, bench_simd(r));
     else
         fputs("null", f);
+    fprintf(f, ", \"worker_memory\": %s",
+            count_output_worker_memory(r->worker_memory, worker, sizeof(worker)));
     bench_json_runs(f, r);
     bench_json_nums(f, ",\n     ", spread, COUNT(spread));
     bench_json_nums(f, ",\n     ", means, COUNT(means));

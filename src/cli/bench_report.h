@@ -40,9 +40,10 @@ typedef struct bench_result {
     int engine; /* as asked (auto too): results group by it */
     int ran;    /* the engine the first timed run ran (nq_result.engine) */
     int n, threads;
-    int simd;         /* enum nq_simd the first timed run ran; 0: an engine without them */
-    double *runs;     /* wall seconds */
-    double *cpu_runs; /* CPU seconds (user + system, every thread) */
+    int simd;               /* enum nq_simd the first timed run ran; 0: an engine without them */
+    uint64_t worker_memory; /* its nq_result.worker_memory: 0 for an engine without */
+    double *runs;           /* wall seconds */
+    double *cpu_runs;       /* CPU seconds (user + system, every thread) */
     double *user_runs, *system_runs;
     double *setup_runs; /* wall seconds of each run's setup (nq_result.setup_seconds) */
     int n_runs;

@@ -215,6 +215,7 @@ static int bench_run(const count_opts *o, bench_result *br, int run)
         br->prefix_rows = r.prefix_rows;
         br->pinned = r.n_pinned;
         br->simd = r.simd;
+        br->worker_memory = r.worker_memory;
         br->ran = r.engine;
         br->unique = r.unique;
         br->has_unique = r.has_unique;

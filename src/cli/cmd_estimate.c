@@ -188,19 +188,21 @@ static const char *json_num(double v, char *buf, size_t size)
 
 static void print_json(const estimate_args *a, const nq_estimate_result *r)
 {
-    char low[32], high[32], simd[16] = "null", total[40];
+    char low[32], high[32], simd[16] = "null", total[40], worker[24];
 
     if (r->simd != NQ_SIMD_AUTO)
         snprintf(simd, sizeof(simd), "\"%s\"", nq_simd_name(r->simd));
-    printf("{\"schema\": %d, \"n\": %d, \"engine\": \"%s\", \"simd\": %s, \"threads\": %d, "
+    printf("{\"schema\": %d, \"n\": %d, \"engine\": \"%s\", \"simd\": %s, \"worker_memory\": %s, "
+           "\"threads\": %d, "
            "\"usable_threads\": %d, \"tasks\": %llu, \"priced_tasks\": %llu, "
            "\"sampled_tasks\": %llu, \"strata\": %d, \"seed\": %llu, \"sample_total\": %s, "
            "\"sample_cpu_seconds\": %.6f, "
            "\"setup_cpu_seconds\": %.6f, \"max_task_seconds\": %.6f, \"cpu_seconds\": %.6f, "
            "\"cpu_seconds_low\": %s, \"cpu_seconds_high\": %s, \"wall_seconds\": %.6f, "
            "\"census_passes\": %d, \"sampled_in_parts\": %llu, \"seconds\": %.6f}\n",
-           NQ_JSON_SCHEMA, a->n, nq_engine_name(r->engine), simd, r->n_threads, r->usable_threads,
-           (unsigned long long)r->tasks, (unsigned long long)r->priced_tasks,
+           NQ_JSON_SCHEMA, a->n, nq_engine_name(r->engine), simd,
+           count_output_worker_memory(r->worker_memory, worker, sizeof(worker)), r->n_threads,
+           r->usable_threads, (unsigned long long)r->tasks, (unsigned long long)r->priced_tasks,
            (unsigned long long)r->sampled, r->strata, (unsigned long long)a->eo.seed,
            nq_u128_to_string(r->sample_total, total, sizeof(total)), r->sample_cpu_seconds,
            r->setup_cpu_seconds, r->max_task_seconds, r->cpu_seconds,

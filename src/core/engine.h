@@ -212,6 +212,20 @@ static inline int engine_simd(const engine_desc *e, const nq_settings *s)
     return e->simd_paths ? cpu_simd_pick(e->simd_paths(), s->simd) : NQ_SIMD_AUTO;
 }
 
+/* The bytes each worker's working set is sized to: settings.worker_memory, or its
+ * default. */
+static inline uint64_t engine_worker_bytes(const nq_settings *s)
+{
+    return s->worker_memory ? s->worker_memory : NQ_WORKER_MEMORY_DEFAULT;
+}
+
+/* The same for a count of e (nq_result.worker_memory): 0 for an engine without a working
+ * set of its own (takes_worker_memory 0). */
+static inline uint64_t engine_worker_memory(const engine_desc *e, const nq_settings *s)
+{
+    return e->takes_worker_memory ? engine_worker_bytes(s) : 0;
+}
+
 /* The expected cost of task t (engine_desc.task_cost), 1 for an engine without a model;
  * never negative. shared as for task_cost. */
 static inline double engine_task_cost(const engine_desc *e, const void *shared, const task *t)

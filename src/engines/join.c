@@ -154,15 +154,6 @@ static int costs_by_table(int n, int parts)
     return parts == 3 || n >= JOIN_COST_TABLE_FROM;
 }
 
-/* A worker's working set, its lists of half-boards, a far part and the pair counter's
- * tables, is at most this, whatever n (settings.worker_memory, or its default): lists
- * longer than their share are made and paired a piece at a time, so that memory grows
- * with the shared tables, not with the threads. */
-static uint64_t worker_bytes(const nq_settings *s)
-{
-    return s->worker_memory ? s->worker_memory : NQ_WORKER_MEMORY_DEFAULT;
-}
-
 /* The bytes of a worker's far part buffers for far parts of at most compose masks. */
 static uint64_t far_bytes(uint64_t compose)
 {
@@ -175,7 +166,10 @@ static uint64_t far_bytes(uint64_t compose)
 #define WORKER_QUARTERS (2 * 4 + JOIN_PAIRS_TMP_QUARTERS)
 
 /* The masks one list of a worker holds at most: its lists share what the worker's bytes
- * (worker_bytes) leave past the rest. */
+ * (engine_worker_bytes) leave past the rest. A worker's working set, its lists of
+ * half-boards, a far part and the pair counter's tables, is at most those bytes,
+ * whatever n: lists longer than their share are made and paired a piece at a time, so
+ * that memory grows with the shared tables, not with the threads. */
 static size_t list_most(uint64_t bytes, uint64_t compose)
 {
     uint64_t lists = bytes - sizeof(join_scratch) - JOIN_PAIRS_WORK -
@@ -224,14 +218,14 @@ static uint64_t cost_bytes(int n, int parts, const int k[3])
  * reservation, which no measured count of two blocks a side outgrew and none can pass
  * from n = 21 on, where it is the lists' most; or with three blocks (n >= 25), whose
  * lists are a near block times a far part and grow past a quarter of a block to a
- * piece, at their most (worker_bytes in all: n = 27 on 256 workers 16.3 GiB, where
+ * piece, at their most (engine_worker_bytes in all: n = 27 on 256 workers 16.3 GiB, where
  * the reservation said 14.8, and at n = 25 16.0 GiB, not 1.3). */
 static uint64_t join_memory_bytes(const nq_settings *s)
 {
     int parts = join_parts(s->n);
     join_census c = join_tables_census(s->n, parts);
-    uint64_t reserve = parts == 3 ? list_most(worker_bytes(s), c.compose_most)
-                                  : list_reserve(worker_bytes(s), c.largest, c.compose_most);
+    uint64_t reserve = parts == 3 ? list_most(engine_worker_bytes(s), c.compose_most)
+                                  : list_reserve(engine_worker_bytes(s), c.largest, c.compose_most);
     uint64_t lists =
         (WORKER_QUARTERS * (reserve + JOIN_HALVES_SLACK) + 3) / 4 + JOIN_PAIRS_TMP_SMALL;
     uint64_t worker = sizeof(join_scratch) + JOIN_PAIRS_WORK + far_bytes(c.compose_most) +
@@ -439,7 +433,7 @@ void *join_shared_make(const nq_settings *s, int parts, const atomic_int *stop)
         free(sh);
         return NULL;
     }
-    if (shared_counts(sh, worker_bytes(s), stop) != 0) {
+    if (shared_counts(sh, engine_worker_bytes(s), stop) != 0) {
         join_shared_free(sh);
         return NULL;
     }

@@ -622,6 +622,7 @@ static void project(const sampler *sm, nq_estimate_result *out)
     out->census_passes = sm->passes;
     out->engine = sm->e->id;
     out->simd = engine_simd(sm->e, sm->s);
+    out->worker_memory = engine_worker_memory(sm->e, sm->s);
     out->sample_cpu_seconds = sm->measured;
     out->sampled_in_parts = sm->parted;
 }

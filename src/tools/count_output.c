@@ -43,10 +43,20 @@ static void rate_json(const nq_result *r, char *buf, size_t size)
         snprintf(buf, size, "null");
 }
 
+const char *count_output_worker_memory(uint64_t bytes, char *buf, size_t size)
+{
+    if (bytes)
+        snprintf(buf, size, "%llu", (unsigned long long)bytes);
+    else
+        snprintf(buf, size, "null");
+    return buf;
+}
+
 void count_output_json(FILE *f, const count_report *c)
 {
     const nq_result *r = c->r;
     char total[40], unique[40] = "null", cpu[32] = "null", simd[16] = "null", reused[40], rate[40];
+    char worker[24];
     int v = count_output_verified(c->n, r);
     char slice[160] = "null";
 
@@ -67,11 +77,13 @@ void count_output_json(FILE *f, const count_report *c)
     rate_json(r, rate, sizeof(rate));
     fprintf(f,
             "{\"schema\": %d, \"n\": %d, \"total\": %s, \"unique\": %s, \"engine\": \"%s\", "
-            "\"simd\": %s, \"threads\": %d, \"pinned_threads\": %d, \"tasks\": %llu, "
+            "\"simd\": %s, \"worker_memory\": %s, \"threads\": %d, \"pinned_threads\": %d, "
+            "\"tasks\": %llu, "
             "\"prefix_rows\": %d, \"seconds\": %.6f, \"setup_seconds\": %.6f, "
             "\"cpu_seconds\": %s, \"solutions_per_second\": %s, \"reused_tasks\": %llu, "
             "\"reused_total\": %s, \"verified\": %s, \"partial\": %s, \"slice\": %s%s%s}\n",
-            NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), simd, r->n_threads,
+            NQ_JSON_SCHEMA, c->n, total, unique, nq_engine_name(r->engine), simd,
+            count_output_worker_memory(r->worker_memory, worker, sizeof(worker)), r->n_threads,
             r->n_pinned, (unsigned long long)r->tasks, r->prefix_rows, r->seconds, r->setup_seconds,
             cpu, rate, (unsigned long long)r->tasks_reused, reused,
             v < 0 ? "null"

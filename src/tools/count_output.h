@@ -26,6 +26,10 @@ typedef struct count_report {
  * of an engine that gives none or stdout cannot be written. */
 int count_output_print(const char *cmd, const count_report *c, int json, int unique);
 
+/* The JSON value of nq_result.worker_memory into buf (at least 24 bytes): its bytes, or
+ * null for an engine without a working set of its own (0). Returns buf. */
+const char *count_output_worker_memory(uint64_t bytes, char *buf, size_t size);
+
 /* The JSON object of a count, on one line. */
 void count_output_json(FILE *f, const count_report *c);
 

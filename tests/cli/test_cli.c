@@ -955,13 +955,14 @@ Test(unit, cli_count_past_max_memory_is_refused)
 
 /* --worker-memory sizes each join worker: 256 workers at n = 25 need 48 GiB more with
  * 256 MiB each than with the default, and the refusal says how much and names the
- * option; a count with it is OEIS's. */
+ * option; a count with it is OEIS's and its JSON says the bytes (null for d4). */
 Test(unit, cli_worker_memory_counts_in_the_estimate)
 {
     const char *const more[] = {"count",           "25",   "--threads", "256", "--max-memory", "1M",
                                 "--worker-memory", "256M", NULL};
     const char *const base[] = {"count", "25", "--threads", "256", "--max-memory", "1M", NULL};
     const char *const counts[] = {"count", "13", "--worker-memory", "4M", "--json", NULL};
+    const char *const d4[] = {"count", "13", "--engine", "d4", "--json", NULL};
     double gib_more, gib_base;
 
     cli_run(&o, more);
@@ -981,6 +982,10 @@ Test(unit, cli_worker_memory_counts_in_the_estimate)
     cr_expect_eq(o.status, 0, "%s", o.err);
     cr_expect_not_null(strstr(o.out, total), "%s", o.out);
     cr_expect_not_null(strstr(o.out, "\"verified\": true"), "%s", o.out);
+    cr_expect_not_null(strstr(o.out, "\"worker_memory\": 4194304,"), "%s", o.out);
+    cli_run(&o, d4);
+    cr_expect_eq(o.status, 0, "%s", o.err);
+    cr_expect_not_null(strstr(o.out, "\"worker_memory\": null,"), "%s", o.out);
 }
 
 /* --task-times writes one row per task that ran, in id order, each with the cost model's
