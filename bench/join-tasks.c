@@ -1,11 +1,14 @@
-/* bench-join-tasks N ID...: count only the join engine's tasks ID... of board N on one
- * worker (nq_count_tasks) and print each task's id, subtotal and thread CPU seconds,
- * then their sum. The lowest id runs first and untimed (the worker's first-use work).
- * Two builds run on the same ids compare one task set side by side, which a slice or
- * an estimate's sample cannot (both are cut by the cost model, which can differ).
+/* bench-join-tasks [--worker-memory=SIZE] N ID...: count only the join engine's tasks
+ * ID... of board N on one worker (nq_count_tasks) and print each task's id, subtotal and
+ * thread CPU seconds, then their sum. The lowest id runs first and untimed (the worker's
+ * first-use work). Two builds run on the same ids compare one task set side by side,
+ * which a slice or an estimate's sample cannot (both are cut by the cost model, which
+ * can differ); so do two worker memories of one build (SIZE: bytes, or 256M, 1G), a
+ * wrapper script passing the option being the other "build" (bench/README.md).
  * Build: ninja -C build bench/bench-join-tasks. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "nqueens/nqueens.h"
@@ -43,6 +46,21 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* --worker-memory=SIZE (bytes, or with a suffix M or G): settings.worker_memory into *out;
+ * 0 if arg is not that option, -1 for a bad size. */
+static int worker_memory(const char *arg, uint64_t *out)
+{
+    static const char opt[] = "--worker-memory=";
+    char *end;
+
+    if (strncmp(arg, opt, sizeof(opt) - 1) != 0)
+        return 0;
+    *out = strtoull(arg + sizeof(opt) - 1, &end, 10);
+    if (*end == 'M' || *end == 'G')
+        *out <<= *end++ == 'M' ? 20 : 30;
+    return *end ? -1 : 1;
+}
+
 int main(int argc, char **argv)
 {
     nq_settings s;
@@ -50,14 +68,17 @@ int main(int argc, char **argv)
     nq_result r;
     timing tm = {0, 0, 0};
     nq_hooks h = {&tm, NULL, task_done};
-    size_t k = argc > 2 ? (size_t)argc - 2 : 0;
+    uint64_t bytes = 0;
+    int opt = argc > 1 ? worker_memory(argv[1], &bytes) : 0;
+    size_t k = argc > 2 + opt ? (size_t)(argc - 2 - opt) : 0;
     uint64_t *ids = malloc((k ? k : 1) * sizeof(*ids));
     int rc;
 
-    if (k == 0 || !ids) {
-        fprintf(stderr, "usage: bench-join-tasks N ID...\n");
+    if (opt < 0 || k == 0 || !ids) {
+        fprintf(stderr, "usage: bench-join-tasks [--worker-memory=SIZE] N ID...\n");
         return 2;
     }
+    argv += opt;
     for (size_t i = 0; i < k; i++)
         ids[i] = strtoull(argv[i + 2], NULL, 10);
     qsort(ids, k, sizeof(*ids), by_value);
@@ -66,6 +87,7 @@ int main(int argc, char **argv)
     s.engine = NQ_ENGINE_JOIN;
     s.n_threads = 1;
     s.pin_threads = 0;
+    s.worker_memory = bytes;
     if ((rc = nq_resolve_settings(&s)) != NQ_OK || (rc = nq_create_solver(&sv, &s)) != NQ_OK ||
         (rc = nq_count_tasks(sv, ids, k, &h, &r)) != NQ_OK) {
         fprintf(stderr, "bench-join-tasks: %s\n", nq_strerror(rc));
