@@ -20,12 +20,12 @@ RESULT = ["engine", "n", "threads", "simd", "runs", "min_seconds", "median_secon
           "sum_seconds", "median_cpu_seconds", "total", "verified", "verified_against",
           "solutions_per_second", "speedup", "efficiency", "tasks", "prefix_rows",
           "pinned_threads", "engine_asked", "mean_seconds", "stddev_seconds", "mean_cpu_seconds",
-          "median_setup_seconds", "unique"]
+          "median_setup_seconds", "unique", "worker_memory"]
 CSV = ["engine", "n", "threads", "runs", "median_seconds", "min_seconds", "max_seconds",
        "median_cpu_seconds", "solutions_per_second", "speedup", "efficiency", "total",
        "verified", "verified_against", "tasks", "prefix_rows", "pinned_threads", "simd",
        "mean_seconds", "stddev_seconds", "mean_cpu_seconds", "median_setup_seconds", "unique",
-       "engine_asked"]
+       "engine_asked", "worker_memory"]
 HYPERFINE = ["command", "mean", "stddev", "median", "user", "system", "min", "max", "times"]
 SIMD = ("scalar", "avx2", "avx512")
 
@@ -58,6 +58,15 @@ def check_spread(mean, stddev, lo, hi, runs, what):
 def check_engine(name):
     if name == "auto":
         raise ValueError("engine must name the engine that ran, not auto")
+
+
+def check_worker_memory(engine, v):
+    """The join's workers' bytes (at least 4 MiB); none (null, or empty in CSV) for the rest."""
+    if engine != "join":
+        if v is not None:
+            raise ValueError(f"worker_memory of {engine} must be null: {v!r}")
+    elif isinstance(v, bool) or not isinstance(v, int) or v < 4 << 20:
+        raise ValueError(f"worker_memory of join must be its bytes: {v!r}")
 
 
 def check_json(doc):
@@ -100,6 +109,7 @@ def check_json(doc):
                      len(r["runs"]), "seconds")
         if r["unique"] is not None and (not isinstance(r["unique"], int) or r["unique"] < 1):
             raise ValueError("unique must be null or a positive integer")
+        check_worker_memory(r["engine"], r["worker_memory"])
         print(r["engine"], r["n"], r["threads"], r["total"], str(r["verified"]).lower(),
               r["simd"] or "-", "-" if r["unique"] is None else r["unique"])
 
@@ -122,6 +132,7 @@ def check_csv(text):
         if r["simd"] not in ("",) + SIMD:
             raise ValueError(f"simd must be empty or one of {', '.join(SIMD)}: {r['simd']!r}")
         check_engine(r["engine"])
+        check_worker_memory(r["engine"], int(r["worker_memory"]) if r["worker_memory"] else None)
         check_spread(float(r["mean_seconds"]),
                      float(r["stddev_seconds"]) if r["stddev_seconds"] else None,
                      float(r["min_seconds"]), float(r["max_seconds"]), int(r["runs"]), "seconds")

@@ -324,7 +324,7 @@ static void bench_write_csv(const bench_report *rep, FILE *f)
     fputs("engine,n,threads,runs,median_seconds,min_seconds,max_seconds,median_cpu_seconds,"
           "solutions_per_second,speedup,efficiency,total,verified,verified_against,tasks,"
           "prefix_rows,pinned_threads,simd,mean_seconds,stddev_seconds,mean_cpu_seconds,"
-          "median_setup_seconds,unique,engine_asked\n",
+          "median_setup_seconds,unique,engine_asked,worker_memory\n",
           f);
     for (size_t i = 0; i < rep->n_results; i++) {
         const bench_result *r = &rep->results[i];
@@ -344,9 +344,12 @@ static void bench_write_csv(const bench_report *rep, FILE *f)
             fputc(',', f);
             bench_csv_num(f, more[k]);
         }
-        fprintf(f, ",%s,%s\n",
+        fprintf(f, ",%s,%s,",
                 r->has_unique ? nq_u128_to_string(r->unique, total, sizeof(total)) : "",
                 nq_engine_name(r->engine));
+        if (r->worker_memory) /* empty for an engine without lists, as null in the JSON */
+            fprintf(f, "%llu", (unsigned long long)r->worker_memory);
+        fputc('\n', f);
     }
 }
 
