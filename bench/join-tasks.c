@@ -3,8 +3,8 @@
  * thread CPU seconds, then their sum. The lowest id runs first and untimed (the worker's
  * first-use work). Two builds run on the same ids compare one task set side by side,
  * which a slice or an estimate's sample cannot (both are cut by the cost model, which
- * can differ); so do two worker memories of one build (SIZE: bytes, or 256M, 1G), a
- * wrapper script passing the option being the other "build" (bench/README.md).
+ * can differ); so do two worker memories of one build (SIZE as the CLI reads it: 256M,
+ * 1G), a wrapper script passing the option being the other "build" (bench/README.md).
  * Build: ninja -C build bench/bench-join-tasks. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "nqueens/nqueens.h"
+#include "tools/number.h"
 
 typedef struct timing {
     double last, sum;
@@ -46,19 +47,15 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* --worker-memory=SIZE (bytes, or with a suffix M or G): settings.worker_memory into *out;
- * 0 if arg is not that option, -1 for a bad size. */
+/* --worker-memory=SIZE (a size as the CLI reads it: 256M, 1G, 1.5G, bytes):
+ * settings.worker_memory into *out; 0 if arg is not that option, -1 for a bad size. */
 static int worker_memory(const char *arg, uint64_t *out)
 {
     static const char opt[] = "--worker-memory=";
-    char *end;
 
     if (strncmp(arg, opt, sizeof(opt) - 1) != 0)
         return 0;
-    *out = strtoull(arg + sizeof(opt) - 1, &end, 10);
-    if (*end == 'M' || *end == 'G')
-        *out <<= *end++ == 'M' ? 20 : 30;
-    return *end ? -1 : 1;
+    return number_parse_size(arg + sizeof(opt) - 1, out) == 0 ? 1 : -1;
 }
 
 int main(int argc, char **argv)
